@@ -1,0 +1,448 @@
+//! The chess position: pieces, side to move, rights and counters; move generation and
+//! making moves.
+
+use super::attacks;
+use super::types::{Bitboard, Color, Move, MoveKind, Role, Square, bit, file_of, rank_of, squares};
+
+const RANK_1: Bitboard = 0xff;
+const RANK_8: Bitboard = 0xff << 56;
+
+/// A standard chess position, as a FEN describes it. A small `Copy`-cheap value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Chess {
+    pub(super) roles: [Bitboard; 6],
+    pub(super) colors: [Bitboard; 2],
+    pub(super) turn: Color,
+    /// Rooks (by square) that still have their castling right.
+    pub(super) castling: Bitboard,
+    /// The square a pawn skipped with its last move, if it just made a double step.
+    pub(super) ep: Option<Square>,
+    pub(super) halfmoves: u32,
+    pub(super) fullmoves: u32,
+}
+
+/// What two chess positions must share to be the same position for repetition:
+/// pieces, side to move, castling rights and a *legal* en passant capture.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ChessKey {
+    roles: [Bitboard; 6],
+    colors: [Bitboard; 2],
+    turn: Color,
+    castling: Bitboard,
+    ep: Option<Square>,
+}
+
+impl Chess {
+    /// An empty board, White to move, no rights, counters at 0 and 1.
+    pub(super) fn empty() -> Chess {
+        Chess {
+            roles: [0; 6],
+            colors: [0; 2],
+            turn: Color::White,
+            castling: 0,
+            ep: None,
+            halfmoves: 0,
+            fullmoves: 1,
+        }
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Plies since the last capture or pawn move.
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The full-move number (starts at 1, grows after Black's move).
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.colors[0] | self.colors[1]
+    }
+
+    /// The squares of `color`'s pieces of `role`.
+    #[inline]
+    pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        self.roles[role.index()] & self.colors[color.index()]
+    }
+
+    /// The piece on `square`, if any.
+    pub fn piece_at(&self, square: Square) -> Option<(Color, Role)> {
+        let color = if self.colors[0] & bit(square) != 0 {
+            Color::White
+        } else if self.colors[1] & bit(square) != 0 {
+            Color::Black
+        } else {
+            return None;
+        };
+        Role::ALL
+            .into_iter()
+            .find(|r| self.roles[r.index()] & bit(square) != 0)
+            .map(|r| (color, r))
+    }
+
+    pub(super) fn put(&mut self, square: Square, color: Color, role: Role) {
+        self.roles[role.index()] |= bit(square);
+        self.colors[color.index()] |= bit(square);
+    }
+
+    fn remove(&mut self, square: Square) {
+        let mask = !bit(square);
+        for bb in self.roles.iter_mut().chain(self.colors.iter_mut()) {
+            *bb &= mask;
+        }
+    }
+
+    /// The king of `color` (the lowest one if a malformed set-up had several).
+    #[inline]
+    pub fn king_of(&self, color: Color) -> Square {
+        self.pieces(color, Role::King).trailing_zeros() as Square
+    }
+
+    /// `by`'s pieces attacking `square` when `occupied` is the board's occupancy.
+    #[inline]
+    pub fn attackers(&self, square: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        let r = &self.roles;
+        let queens = r[Role::Queen.index()];
+        (attacks::knight(square) & r[Role::Knight.index()]
+            | attacks::king(square) & r[Role::King.index()]
+            | attacks::pawn(by.other(), square) & r[Role::Pawn.index()]
+            | attacks::bishop(square, occupied) & (r[Role::Bishop.index()] | queens)
+            | attacks::rook(square, occupied) & (r[Role::Rook.index()] | queens))
+            & self.colors[by.index()]
+            & occupied
+    }
+
+    /// The pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        let king = self.king_of(self.turn);
+        self.attackers(king, self.turn.other(), self.occupied())
+    }
+
+    /// True when the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        self.checkers() != 0
+    }
+
+    /// The side to move's pieces pinned to their king.
+    fn pinned(&self, king: Square) -> Bitboard {
+        let them = self.turn.other();
+        let r = &self.roles;
+        let queens = r[Role::Queen.index()];
+        let snipers = (attacks::rook_empty(king) & (r[Role::Rook.index()] | queens)
+            | attacks::bishop_empty(king) & (r[Role::Bishop.index()] | queens))
+            & self.colors[them.index()];
+        let occupied = self.occupied();
+        let ours = self.colors[self.turn.index()];
+        squares(snipers).fold(0, |pinned, sniper| {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if blockers.count_ones() == 1 && blockers & ours != 0 {
+                pinned | blockers
+            } else {
+                pinned
+            }
+        })
+    }
+
+    /// Appends every legal move to `out`.
+    pub fn generate(&self, out: &mut Vec<Move>) {
+        let us = self.turn;
+        let them = us.other();
+        let ours = self.colors[us.index()];
+        let occupied = self.occupied();
+        let king = self.king_of(us);
+        let checkers = self.attackers(king, them, occupied);
+
+        for to in squares(attacks::king(king) & !ours) {
+            if self.attackers(to, them, occupied ^ bit(king)) == 0 {
+                out.push(Move {
+                    from: king,
+                    to,
+                    kind: MoveKind::Normal,
+                });
+            }
+        }
+        if checkers.count_ones() > 1 {
+            return;
+        }
+        let target = match checkers {
+            0 => !ours,
+            c => c | attacks::between(king, c.trailing_zeros() as Square),
+        };
+        let pinned = self.pinned(king);
+        let allowed = |from: Square| {
+            if pinned & bit(from) != 0 {
+                attacks::line(king, from)
+            } else {
+                !0
+            }
+        };
+
+        for from in squares(self.pieces(us, Role::Knight) & !pinned) {
+            push_all(out, from, attacks::knight(from) & target);
+        }
+        let queens = self.pieces(us, Role::Queen);
+        for from in squares(self.pieces(us, Role::Bishop) | queens) {
+            push_all(
+                out,
+                from,
+                attacks::bishop(from, occupied) & target & allowed(from),
+            );
+        }
+        for from in squares(self.pieces(us, Role::Rook) | queens) {
+            push_all(
+                out,
+                from,
+                attacks::rook(from, occupied) & target & allowed(from),
+            );
+        }
+        self.generate_pawns(out, target, &allowed);
+        self.generate_en_passant(out, king);
+        if checkers == 0 {
+            self.generate_castling(out, king);
+        }
+    }
+
+    fn generate_pawns(
+        &self,
+        out: &mut Vec<Move>,
+        target: Bitboard,
+        allowed: &impl Fn(Square) -> Bitboard,
+    ) {
+        let us = self.turn;
+        let occupied = self.occupied();
+        let theirs = self.colors[us.other().index()];
+        let (forward, start_rank): (i8, u8) = match us {
+            Color::White => (8, 1),
+            Color::Black => (-8, 6),
+        };
+        for from in squares(self.pieces(us, Role::Pawn)) {
+            let allowed = allowed(from);
+            let mut targets = attacks::pawn(us, from) & theirs;
+            let one = (from as i8 + forward) as Square;
+            if occupied & bit(one) == 0 {
+                targets |= bit(one);
+                let two = (one as i8 + forward) as Square;
+                if rank_of(from) == start_rank && occupied & bit(two) == 0 {
+                    targets |= bit(two);
+                }
+            }
+            for to in squares(targets & target & allowed) {
+                if bit(to) & (RANK_1 | RANK_8) != 0 {
+                    for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                        out.push(Move {
+                            from,
+                            to,
+                            kind: MoveKind::Promotion(role),
+                        });
+                    }
+                } else {
+                    out.push(Move {
+                        from,
+                        to,
+                        kind: MoveKind::Normal,
+                    });
+                }
+            }
+        }
+    }
+
+    /// En passant captures, each checked by removing both pawns from the board and asking
+    /// whether the king is then attacked (this covers the rank pin through two pawns).
+    fn generate_en_passant(&self, out: &mut Vec<Move>, king: Square) {
+        let Some(ep) = self.ep else { return };
+        let us = self.turn;
+        let them = us.other();
+        let captured = self.ep_victim(ep);
+        for from in squares(attacks::pawn(them, ep) & self.pieces(us, Role::Pawn)) {
+            let occupied = self.occupied() ^ bit(from) ^ bit(captured) | bit(ep);
+            if self.attackers(king, them, occupied) == 0 {
+                out.push(Move {
+                    from,
+                    to: ep,
+                    kind: MoveKind::EnPassant,
+                });
+            }
+        }
+    }
+
+    /// The square of the pawn an en passant capture on `ep` removes.
+    fn ep_victim(&self, ep: Square) -> Square {
+        match self.turn {
+            Color::White => ep - 8,
+            Color::Black => ep + 8,
+        }
+    }
+
+    fn generate_castling(&self, out: &mut Vec<Move>, king: Square) {
+        let us = self.turn;
+        let back = match us {
+            Color::White => RANK_1,
+            Color::Black => RANK_8,
+        };
+        let occupied = self.occupied();
+        for rook in squares(self.castling & back & self.pieces(us, Role::Rook)) {
+            let (king_to, rook_to) = castling_squares(king, rook);
+            let must_be_empty = (attacks::between(king, rook) | bit(king_to) | bit(rook_to))
+                & !bit(king)
+                & !bit(rook);
+            if occupied & must_be_empty != 0 {
+                continue;
+            }
+            let passed = attacks::between(king, king_to) | bit(king_to);
+            let without_king = occupied ^ bit(king);
+            if squares(passed).all(|sq| self.attackers(sq, us.other(), without_king) == 0) {
+                out.push(Move {
+                    from: king,
+                    to: king_to,
+                    kind: MoveKind::Castle,
+                });
+            }
+        }
+    }
+
+    /// True when the side to move has at least one legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        let mut moves = Vec::with_capacity(64);
+        self.generate(&mut moves);
+        !moves.is_empty()
+    }
+
+    /// The en passant target square if a legal en passant capture exists.
+    pub fn legal_ep(&self) -> Option<Square> {
+        let mut moves = Vec::new();
+        self.generate_en_passant(&mut moves, self.king_of(self.turn));
+        moves.first().map(|m| m.to)
+    }
+
+    /// The repetition identity of the position.
+    pub fn key(&self) -> ChessKey {
+        ChessKey {
+            roles: self.roles,
+            colors: self.colors,
+            turn: self.turn,
+            castling: self.castling,
+            ep: self.legal_ep(),
+        }
+    }
+
+    /// Plays a legal move.
+    pub fn play_move(&mut self, mv: Move) {
+        let us = self.turn;
+        let (_, role) = self
+            .piece_at(mv.from)
+            .expect("a legal move starts on a piece");
+        let capture = self.occupied() & bit(mv.to) != 0 && mv.kind != MoveKind::Castle;
+        self.halfmoves = if role == Role::Pawn || capture {
+            0
+        } else {
+            self.halfmoves + 1
+        };
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        let ep = self.ep.take();
+        match mv.kind {
+            MoveKind::Normal => {
+                self.remove(mv.to);
+                self.remove(mv.from);
+                self.put(mv.to, us, role);
+                if role == Role::Pawn && mv.to.abs_diff(mv.from) == 16 {
+                    self.ep = Some((mv.from + mv.to) / 2);
+                }
+            }
+            MoveKind::Promotion(promoted) => {
+                self.remove(mv.to);
+                self.remove(mv.from);
+                self.put(mv.to, us, promoted);
+            }
+            MoveKind::EnPassant => {
+                let victim = self.ep_victim(ep.expect("en passant needs a target"));
+                self.remove(victim);
+                self.remove(mv.from);
+                self.put(mv.to, us, Role::Pawn);
+            }
+            MoveKind::Castle => {
+                let rook = self.castling_rook(mv);
+                let (king_to, rook_to) = castling_squares(mv.from, rook);
+                self.remove(mv.from);
+                self.remove(rook);
+                self.put(king_to, us, Role::King);
+                self.put(rook_to, us, Role::Rook);
+            }
+        }
+        self.castling &= !bit(mv.from) & !bit(mv.to);
+        if role == Role::King {
+            self.castling &= !(if us == Color::White { RANK_1 } else { RANK_8 });
+        }
+        self.turn = us.other();
+    }
+
+    /// The rook a castling move moves: the one on the side of the king's destination.
+    pub(super) fn castling_rook(&self, mv: Move) -> Square {
+        let rank = rank_of(mv.from);
+        if file_of(mv.to) > file_of(mv.from) {
+            rank * 8 + 7
+        } else {
+            rank * 8
+        }
+    }
+
+    /// True when `color` cannot possibly checkmate with its material, whatever the other
+    /// side does (as python-chess and FIDE's dead position for these material cases):
+    /// a lone king; king and one knight against a king with no pieces but queens; king
+    /// and bishops all on one colour with no knights or pawns on the board.
+    pub fn has_insufficient_material(&self, color: Color) -> bool {
+        let own = self.colors[color.index()];
+        let r = &self.roles;
+        if own & (r[Role::Pawn.index()] | r[Role::Rook.index()] | r[Role::Queen.index()]) != 0 {
+            return false;
+        }
+        if own & r[Role::Knight.index()] != 0 {
+            let theirs = self.colors[color.other().index()];
+            return own.count_ones() <= 2
+                && theirs & !r[Role::King.index()] & !r[Role::Queen.index()] == 0;
+        }
+        if own & r[Role::Bishop.index()] != 0 {
+            const DARK: Bitboard = 0xaa55_aa55_aa55_aa55;
+            let bishops = r[Role::Bishop.index()];
+            let one_colour = bishops & DARK == 0 || bishops & !DARK == 0;
+            return one_colour && r[Role::Pawn.index()] == 0 && r[Role::Knight.index()] == 0;
+        }
+        true
+    }
+
+    /// True when neither side can possibly checkmate.
+    pub fn is_insufficient_material(&self) -> bool {
+        self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black)
+    }
+}
+
+/// Where king and rook land when castling with the rook on `rook`.
+fn castling_squares(king: Square, rook: Square) -> (Square, Square) {
+    let rank = rank_of(king) * 8;
+    if file_of(rook) > file_of(king) {
+        (rank + 6, rank + 5)
+    } else {
+        (rank + 2, rank + 3)
+    }
+}
+
+#[inline]
+fn push_all(out: &mut Vec<Move>, from: Square, targets: Bitboard) {
+    for to in squares(targets) {
+        out.push(Move {
+            from,
+            to,
+            kind: MoveKind::Normal,
+        });
+    }
+}

@@ -1,0 +1,271 @@
+//! A game under way: the start, every position since, and the moves that led there.
+
+use std::fmt::Debug;
+
+use crate::{
+    Claim, ClaimError, MoveError, Notation, Options, Outcome, Position, Seat, position::perft,
+};
+
+/// A move as it was played, in both notations, with the seat that played it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PlayedMove {
+    /// The seat that made the move.
+    pub seat: Seat,
+    /// Canonical long notation.
+    pub long: String,
+    /// Friendly short notation.
+    pub short: String,
+}
+
+/// A game of one variant: the start position, the moves played and every position reached.
+/// Replaying the same moves from the same start always gives the same game.
+#[derive(Clone, Debug)]
+pub struct Game<P: Position> {
+    options: Options,
+    history: Vec<P>,
+    moves: Vec<P::Move>,
+}
+
+impl<P: Position> Game<P> {
+    /// A game from `start` under `options`.
+    pub fn new(start: P, options: Options) -> Game<P> {
+        Game {
+            options,
+            history: vec![start],
+            moves: Vec::new(),
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &P {
+        self.history.last().expect("a game always has a position")
+    }
+
+    /// Every position from the start to the current one.
+    pub fn history(&self) -> &[P] {
+        &self.history
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[P::Move] {
+        &self.moves
+    }
+
+    /// The end of the game, if the rules have ended it: by the position alone or by the
+    /// history (e.g. fivefold repetition). Claims are not included.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.position()
+            .outcome()
+            .or_else(|| P::history_outcome(self.relevant_history()))
+    }
+
+    /// Plays a legal move of the current position.
+    pub fn play_move(&mut self, mv: P::Move) {
+        let mut next = self.position().clone();
+        next.play(mv);
+        self.history.push(next);
+        self.moves.push(mv);
+    }
+
+    /// Reads a move in either notation and plays it; an error leaves the game unchanged.
+    pub fn play_text(&mut self, text: &str) -> Result<P::Move, MoveError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(MoveError::GameOver {
+                rule: outcome.rule.to_string(),
+            });
+        }
+        let mv = self.position().parse_move(text)?;
+        self.play_move(mv);
+        Ok(mv)
+    }
+
+    /// The legal moves now, empty when the game is over.
+    pub fn legal_moves(&self) -> Vec<P::Move> {
+        let mut moves = Vec::new();
+        if self.outcome().is_none() {
+            self.position().legal_moves(&mut moves);
+        }
+        moves
+    }
+
+    /// The history a repetition can reach: positions since the last irreversible move.
+    fn relevant_history(&self) -> &[P] {
+        let reach = self.position().reversible_plies().saturating_add(1);
+        let from = self.history.len().saturating_sub(reach);
+        &self.history[from..]
+    }
+}
+
+/// A game of any variant, behind one object-safe interface that speaks text: what the
+/// command line, the archive and the game service use when all they know is a variant id.
+pub trait AnyGame: Debug + Send + Sync {
+    /// The variant id.
+    fn variant(&self) -> &'static str;
+    /// The options in canonical text (empty when all are at their defaults).
+    fn options(&self) -> String;
+    /// Seat names in turn order.
+    fn seat_names(&self) -> &'static [&'static str];
+    /// The start position's text.
+    fn start_text(&self) -> String;
+    /// The current position's text.
+    fn position_text(&self) -> String;
+    /// How many moves have been played.
+    fn ply(&self) -> usize;
+    /// The seat to move, `None` once the game is over.
+    fn to_move(&self) -> Option<Seat>;
+    /// The legal moves in `notation`, sorted; empty once the game is over.
+    fn legal_moves(&self, notation: Notation) -> Vec<String>;
+    /// Reads a move in either notation and plays it; an error leaves the game unchanged.
+    fn play(&mut self, text: &str) -> Result<PlayedMove, MoveError>;
+    /// Every move played so far, in both notations.
+    fn played(&self) -> Vec<PlayedMove>;
+    /// The end the rules decided, if any.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The draws the player to move may claim now.
+    fn claimable(&self) -> Vec<Claim>;
+    /// Upholds `claim` (the game's end) or says why it does not hold.
+    fn claim(&self, claim: Claim) -> Result<Outcome, ClaimError>;
+    /// The result when `seat` runs out of time now.
+    fn timeout(&self, seat: Seat) -> Outcome;
+    /// The result when `seat` resigns now.
+    fn resign(&self, seat: Seat) -> Outcome;
+    /// Perft of the current position; with `divide`, the count below each root move
+    /// (long notation) as well.
+    fn perft(&self, depth: u32) -> u64;
+    /// The count below each legal root move, in long notation, sorted by move.
+    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// A boxed copy.
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+}
+
+impl Clone for Box<dyn AnyGame> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+impl<P: Position> AnyGame for Game<P> {
+    fn variant(&self) -> &'static str {
+        P::ID
+    }
+
+    fn options(&self) -> String {
+        self.options.to_string()
+    }
+
+    fn seat_names(&self) -> &'static [&'static str] {
+        P::SEATS
+    }
+
+    fn start_text(&self) -> String {
+        self.history[0].to_text()
+    }
+
+    fn position_text(&self) -> String {
+        self.position().to_text()
+    }
+
+    fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn to_move(&self) -> Option<Seat> {
+        self.outcome().is_none().then(|| self.position().to_move())
+    }
+
+    fn legal_moves(&self, notation: Notation) -> Vec<String> {
+        let position = self.position();
+        let mut texts: Vec<String> = Game::legal_moves(self)
+            .into_iter()
+            .map(|mv| position.write_move(mv, notation))
+            .collect();
+        texts.sort();
+        texts
+    }
+
+    fn play(&mut self, text: &str) -> Result<PlayedMove, MoveError> {
+        let before = self.position().clone();
+        let mv = self.play_text(text)?;
+        Ok(played_move(&before, mv))
+    }
+
+    fn played(&self) -> Vec<PlayedMove> {
+        self.history
+            .iter()
+            .zip(&self.moves)
+            .map(|(position, mv)| played_move(position, *mv))
+            .collect()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Game::outcome(self)
+    }
+
+    fn claimable(&self) -> Vec<Claim> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        P::claimable(self.relevant_history())
+    }
+
+    fn claim(&self, claim: Claim) -> Result<Outcome, ClaimError> {
+        let refuse = |reason: &str| ClaimError {
+            claim: claim.rule().as_str(),
+            reason: reason.to_string(),
+        };
+        if let Some(outcome) = self.outcome() {
+            return Err(refuse(&format!(
+                "the game is already over ({})",
+                outcome.rule
+            )));
+        }
+        if !self.claimable().contains(&claim) {
+            return Err(refuse(match claim {
+                Claim::ThreefoldRepetition => "the position has not occurred three times",
+                Claim::FiftyMoves => "a capture or pawn move was made in the last 50 moves",
+            }));
+        }
+        Ok(Outcome::draw(claim.rule(), P::SEATS.len()))
+    }
+
+    fn timeout(&self, seat: Seat) -> Outcome {
+        self.position().timeout(seat)
+    }
+
+    fn resign(&self, seat: Seat) -> Outcome {
+        self.position().resign(seat)
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft(self.position(), depth)
+    }
+
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        let position = self.position();
+        let mut moves = Vec::new();
+        position.legal_moves(&mut moves);
+        let mut rows: Vec<(String, u64)> = moves
+            .into_iter()
+            .map(|mv| {
+                let mut child = position.clone();
+                child.play(mv);
+                let below = perft(&child, depth.saturating_sub(1));
+                (position.write_move(mv, Notation::Long), below)
+            })
+            .collect();
+        rows.sort();
+        rows
+    }
+
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+}
+
+fn played_move<P: Position>(before: &P, mv: P::Move) -> PlayedMove {
+    PlayedMove {
+        seat: before.to_move(),
+        long: before.write_move(mv, Notation::Long),
+        short: before.write_move(mv, Notation::Short),
+    }
+}

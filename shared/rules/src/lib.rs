@@ -1,0 +1,26 @@
+//! Missive's rules: every game it plays, as pure values.
+//!
+//! No I/O, no clock, no async. A variant is a [`Position`] type (typed, fast, used by
+//! benchmarks and by the variant's own code) registered under an id in [`registry`], which
+//! hands out [`AnyGame`] trait objects to everything that only knows the id: the command line,
+//! the archive, the game service. [`Game`] owns the history (every position since the start),
+//! so repetition, move counters and replay belong to the rules, not to callers.
+//!
+//! The design is explained in `docs/architecture.md`.
+
+pub mod chess;
+mod error;
+mod game;
+mod options;
+mod outcome;
+mod position;
+pub mod registry;
+mod seat;
+
+pub use error::{ClaimError, MoveError, OptionsError, PositionError, SetupError};
+pub use game::{AnyGame, Game, PlayedMove};
+pub use options::{OptionSpec, Options};
+pub use outcome::{Claim, EndRule, Outcome, SeatResult};
+pub use position::{Notation, Position, perft};
+pub use registry::{Variant, variant, variants};
+pub use seat::Seat;

@@ -1,0 +1,86 @@
+//! The variants Missive plays, by id.
+
+use crate::{AnyGame, Game, OptionSpec, Options, Position, SetupError, chess::Chess};
+
+/// A variant as the registry knows it: an id, a description, its options, and a way to
+/// start a game. Object safe, so every variant sits in one list.
+pub trait Variant: Send + Sync {
+    /// The id, e.g. `chess`.
+    fn id(&self) -> &'static str;
+    /// One line describing the variant.
+    fn description(&self) -> &'static str;
+    /// Seat names in turn order.
+    fn seat_names(&self) -> &'static [&'static str];
+    /// The options the variant offers.
+    fn option_specs(&self) -> &'static [OptionSpec];
+    /// Starts a game under `options` (text `k=v,...`) from the standard start, or from
+    /// `position` (the variant's position text) when given.
+    fn new_game(
+        &self,
+        options: &str,
+        position: Option<&str>,
+    ) -> Result<Box<dyn AnyGame>, SetupError>;
+}
+
+/// The registry entry of position type `P`.
+struct Entry<P>(std::marker::PhantomData<fn() -> P>);
+
+impl<P: Position> Variant for Entry<P> {
+    fn id(&self) -> &'static str {
+        P::ID
+    }
+
+    fn description(&self) -> &'static str {
+        P::DESCRIPTION
+    }
+
+    fn seat_names(&self) -> &'static [&'static str] {
+        P::SEATS
+    }
+
+    fn option_specs(&self) -> &'static [OptionSpec] {
+        P::option_specs()
+    }
+
+    fn new_game(
+        &self,
+        options: &str,
+        position: Option<&str>,
+    ) -> Result<Box<dyn AnyGame>, SetupError> {
+        let options = Options::parse(options, P::option_specs())?;
+        let start = match position {
+            Some(text) => P::from_text(text, &options)?,
+            None => P::start(&options),
+        };
+        Ok(Box::new(Game::new(start, options)))
+    }
+}
+
+const fn entry<P: Position>() -> Entry<P> {
+    Entry(std::marker::PhantomData)
+}
+
+static CHESS: Entry<Chess> = entry();
+
+static VARIANTS: &[&dyn Variant] = &[&CHESS];
+
+/// Every variant, in the order `missive variants` lists them.
+pub fn variants() -> &'static [&'static dyn Variant] {
+    VARIANTS
+}
+
+/// The variant with `id`, or an error listing the ids that exist.
+pub fn variant(id: &str) -> Result<&'static dyn Variant, SetupError> {
+    VARIANTS
+        .iter()
+        .copied()
+        .find(|v| v.id() == id)
+        .ok_or_else(|| SetupError::UnknownVariant {
+            id: id.to_string(),
+            known: VARIANTS
+                .iter()
+                .map(|v| v.id())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
