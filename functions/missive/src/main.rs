@@ -1,1 +1,48 @@
-fn main() {}
+//! `missive`: the command for players, organisers and operators.
+//!
+//! Rules tools (`variants`, `moves`, `perft`, `play`) work on every registered variant with
+//! the same flags. Errors go to stderr with a non-zero exit status.
+
+mod rules_commands;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Missive: correspondence chess for standard chess, Dynamo chess, Tri-Dimensional chess
+/// and Xiangqi variants.
+#[derive(Parser)]
+#[command(name = "missive", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the variant ids with a one-line description each.
+    Variants,
+    /// Print the legal moves of a position, one per line, sorted.
+    Moves(rules_commands::MovesArgs),
+    /// Count the leaf nodes of the legal move tree (perft).
+    Perft(rules_commands::PerftArgs),
+    /// Apply moves and print the resulting position, side to move and outcome.
+    Play(rules_commands::PlayArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Variants => rules_commands::variants(),
+        Command::Moves(args) => rules_commands::moves(&args),
+        Command::Perft(args) => rules_commands::perft(&args),
+        Command::Play(args) => rules_commands::play(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("missive: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
