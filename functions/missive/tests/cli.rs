@@ -11,7 +11,11 @@ fn missive(args: &[&str]) -> Output {
 
 fn stdout(args: &[&str]) -> String {
     let output = missive(args);
-    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     String::from_utf8(output.stdout).unwrap()
 }
 
@@ -25,7 +29,10 @@ fn failure(args: &[&str]) -> String {
 #[test]
 fn variants_lists_each_id_with_a_description() {
     let out = stdout(&["variants"]);
-    let chess = out.lines().find(|l| l.starts_with("chess ")).expect("chess is listed");
+    let chess = out
+        .lines()
+        .find(|l| l.starts_with("chess "))
+        .expect("chess is listed");
     assert!(chess.len() > 20);
 }
 
@@ -35,26 +42,51 @@ fn moves_lists_the_legal_moves_sorted() {
     let lines: Vec<&str> = long.lines().collect();
     assert_eq!(lines.len(), 20);
     assert!(lines.windows(2).all(|w| w[0] < w[1]));
-    let short = stdout(&["moves", "--variant", "chess", "--moves", "e4 e5", "--notation", "short"]);
+    let short = stdout(&[
+        "moves",
+        "--variant",
+        "chess",
+        "--moves",
+        "e4 e5",
+        "--notation",
+        "short",
+    ]);
     assert!(short.lines().any(|l| l == "Ke2"));
     assert!(short.lines().any(|l| l == "Qh5"));
 }
 
 #[test]
 fn moves_prints_nothing_when_the_game_is_over() {
-    assert_eq!(stdout(&["moves", "--variant", "chess", "--moves", "f3 e5 g4 Qh4#"]), "");
+    assert_eq!(
+        stdout(&["moves", "--variant", "chess", "--moves", "f3 e5 g4 Qh4#"]),
+        ""
+    );
 }
 
 #[test]
 fn perft_ends_with_the_node_count() {
-    assert_eq!(stdout(&["perft", "--variant", "chess", "--depth", "3"]), "8902\n");
+    assert_eq!(
+        stdout(&["perft", "--variant", "chess", "--depth", "3"]),
+        "8902\n"
+    );
     let divide = stdout(&["perft", "--variant", "chess", "--depth", "2", "--divide"]);
     let lines: Vec<&str> = divide.lines().collect();
     assert_eq!(lines.len(), 21);
     assert_eq!(lines[0], "a2a3 20");
     assert_eq!(lines[20], "400");
     let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    assert_eq!(stdout(&["perft", "--variant", "chess", "--position", kiwipete, "--depth", "2"]), "2039\n");
+    assert_eq!(
+        stdout(&[
+            "perft",
+            "--variant",
+            "chess",
+            "--position",
+            kiwipete,
+            "--depth",
+            "2"
+        ]),
+        "2039\n"
+    );
 }
 
 #[test]
@@ -64,20 +96,33 @@ fn play_prints_position_side_and_outcome() {
         "position: rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\nto move: white\n"
     );
     let mate = stdout(&["play", "--variant", "chess", "f2f3", "e5", "g4", "Qh4"]);
-    assert!(mate.ends_with("outcome: checkmate: black wins (0-1)\n"), "{mate}");
+    assert!(
+        mate.ends_with("outcome: checkmate: black wins (0-1)\n"),
+        "{mate}"
+    );
 }
 
 #[test]
 fn errors_name_the_move_its_index_and_the_reason() {
     let err = failure(&["play", "--variant", "chess", "e4", "e5", "Ke3"]);
-    assert!(err.contains("move 3 `Ke3`") && err.contains("no king"), "{err}");
+    assert!(
+        err.contains("move 3 `Ke3`") && err.contains("no king"),
+        "{err}"
+    );
     let err = failure(&["moves", "--variant", "chess", "--moves", "e4 ??"]);
     assert!(err.contains("move 2 `??`"), "{err}");
 }
 
 #[test]
 fn setup_errors_are_explained() {
-    assert!(failure(&["moves", "--variant", "shogi"]).contains("unknown variant `shogi` (known: chess"));
-    assert!(failure(&["moves", "--variant", "chess", "--options", "flags=off"]).contains("no options"));
-    assert!(failure(&["moves", "--variant", "chess", "--position", "8/8 w - -"]).contains("piece placement"));
+    assert!(
+        failure(&["moves", "--variant", "shogi"]).contains("unknown variant `shogi` (known: chess")
+    );
+    assert!(
+        failure(&["moves", "--variant", "chess", "--options", "flags=off"]).contains("no options")
+    );
+    assert!(
+        failure(&["moves", "--variant", "chess", "--position", "8/8 w - -"])
+            .contains("piece placement")
+    );
 }

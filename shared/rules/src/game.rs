@@ -24,16 +24,24 @@ pub struct Game<P: Position> {
     options: Options,
     history: Vec<P>,
     moves: Vec<P::Move>,
+    /// The legal moves of the current position (whether or not the game is over).
+    legal: Vec<P::Move>,
+    /// The end the rules decided for the current position, kept up to date by every move.
+    outcome: Option<Outcome>,
 }
 
 impl<P: Position> Game<P> {
     /// A game from `start` under `options`.
     pub fn new(start: P, options: Options) -> Game<P> {
-        Game {
+        let mut game = Game {
             options,
             history: vec![start],
             moves: Vec::new(),
-        }
+            legal: Vec::new(),
+            outcome: None,
+        };
+        game.settle();
+        game
     }
 
     /// The current position.
@@ -54,9 +62,17 @@ impl<P: Position> Game<P> {
     /// The end of the game, if the rules have ended it: by the position alone or by the
     /// history (e.g. fivefold repetition). Claims are not included.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.position()
-            .outcome()
-            .or_else(|| P::history_outcome(self.relevant_history()))
+        self.outcome.clone()
+    }
+
+    /// Lists the current position's legal moves and decides whether the game is over.
+    fn settle(&mut self) {
+        let position = self.history.last().expect("a game always has a position");
+        self.legal.clear();
+        position.legal_moves(&mut self.legal);
+        self.outcome = position
+            .outcome_among(&self.legal)
+            .or_else(|| P::history_outcome(self.relevant_history()));
     }
 
     /// Plays a legal move of the current position.
@@ -65,27 +81,28 @@ impl<P: Position> Game<P> {
         next.play(mv);
         self.history.push(next);
         self.moves.push(mv);
+        self.settle();
     }
 
     /// Reads a move in either notation and plays it; an error leaves the game unchanged.
     pub fn play_text(&mut self, text: &str) -> Result<P::Move, MoveError> {
-        if let Some(outcome) = self.outcome() {
+        if let Some(outcome) = &self.outcome {
             return Err(MoveError::GameOver {
                 rule: outcome.rule.to_string(),
             });
         }
-        let mv = self.position().parse_move(text)?;
+        let mv = self.position().parse_move_among(text, &self.legal)?;
         self.play_move(mv);
         Ok(mv)
     }
 
     /// The legal moves now, empty when the game is over.
-    pub fn legal_moves(&self) -> Vec<P::Move> {
-        let mut moves = Vec::new();
-        if self.outcome().is_none() {
-            self.position().legal_moves(&mut moves);
+    pub fn legal_moves(&self) -> &[P::Move] {
+        if self.outcome.is_none() {
+            &self.legal
+        } else {
+            &[]
         }
-        moves
     }
 
     /// The history a repetition can reach: positions since the last irreversible move.
@@ -170,14 +187,14 @@ impl<P: Position> AnyGame for Game<P> {
     }
 
     fn to_move(&self) -> Option<Seat> {
-        self.outcome().is_none().then(|| self.position().to_move())
+        self.outcome.is_none().then(|| self.position().to_move())
     }
 
     fn legal_moves(&self, notation: Notation) -> Vec<String> {
         let position = self.position();
         let mut texts: Vec<String> = Game::legal_moves(self)
-            .into_iter()
-            .map(|mv| position.write_move(mv, notation))
+            .iter()
+            .map(|mv| position.write_move(*mv, notation))
             .collect();
         texts.sort();
         texts

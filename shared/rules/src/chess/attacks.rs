@@ -86,7 +86,25 @@ const fn alignment_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
     (between, line)
 }
 
+/// Bishop and rook attacks on an empty board.
+const fn empty_board_tables() -> ([Bitboard; 64], [Bitboard; 64]) {
+    let mut diagonal = [0; 64];
+    let mut straight = [0; 64];
+    let mut square = 0;
+    while square < 64 {
+        let mut i = 0;
+        while i < 4 {
+            diagonal[square] |= RAYS[DIAGONAL[i]][square];
+            straight[square] |= RAYS[ORTHOGONAL[i]][square];
+            i += 1;
+        }
+        square += 1;
+    }
+    (diagonal, straight)
+}
+
 static RAYS: [[Bitboard; 64]; 8] = ray_table();
+static EMPTY_BOARD: ([Bitboard; 64], [Bitboard; 64]) = empty_board_tables();
 static ALIGNMENT: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = alignment_tables();
 static KNIGHT: [Bitboard; 64] = leaper_table(&[
     (1, 2),
@@ -165,13 +183,13 @@ pub fn rook(square: Square, occupied: Bitboard) -> Bitboard {
 /// Squares a bishop on `square` attacks on an empty board.
 #[inline]
 pub fn bishop_empty(square: Square) -> Bitboard {
-    bishop(square, 0)
+    EMPTY_BOARD.0[square as usize]
 }
 
 /// Squares a rook on `square` attacks on an empty board.
 #[inline]
 pub fn rook_empty(square: Square) -> Bitboard {
-    rook(square, 0)
+    EMPTY_BOARD.1[square as usize]
 }
 
 /// Squares strictly between `a` and `b` if they share a line, else none.

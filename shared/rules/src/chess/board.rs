@@ -93,13 +93,6 @@ impl Chess {
         self.colors[color.index()] |= bit(square);
     }
 
-    fn remove(&mut self, square: Square) {
-        let mask = !bit(square);
-        for bb in self.roles.iter_mut().chain(self.colors.iter_mut()) {
-            *bb &= mask;
-        }
-    }
-
     /// The king of `color` (the lowest one if a malformed set-up had several).
     #[inline]
     pub fn king_of(&self, color: Color) -> Square {
@@ -110,14 +103,21 @@ impl Chess {
     #[inline]
     pub fn attackers(&self, square: Square, by: Color, occupied: Bitboard) -> Bitboard {
         let r = &self.roles;
+        let theirs = self.colors[by.index()] & occupied;
         let queens = r[Role::Queen.index()];
-        (attacks::knight(square) & r[Role::Knight.index()]
+        let mut attackers = (attacks::knight(square) & r[Role::Knight.index()]
             | attacks::king(square) & r[Role::King.index()]
-            | attacks::pawn(by.other(), square) & r[Role::Pawn.index()]
-            | attacks::bishop(square, occupied) & (r[Role::Bishop.index()] | queens)
-            | attacks::rook(square, occupied) & (r[Role::Rook.index()] | queens))
-            & self.colors[by.index()]
-            & occupied
+            | attacks::pawn(by.other(), square) & r[Role::Pawn.index()])
+            & theirs;
+        let diagonal = (r[Role::Bishop.index()] | queens) & theirs;
+        if attacks::bishop_empty(square) & diagonal != 0 {
+            attackers |= attacks::bishop(square, occupied) & diagonal;
+        }
+        let straight = (r[Role::Rook.index()] | queens) & theirs;
+        if attacks::rook_empty(square) & straight != 0 {
+            attackers |= attacks::rook(square, occupied) & straight;
+        }
+        attackers
     }
 
     /// The pieces giving check to the side to move.
@@ -334,13 +334,34 @@ impl Chess {
         }
     }
 
+    /// The role of the piece on `square`, which must be occupied.
+    #[inline]
+    fn role_on(&self, square: Square) -> Role {
+        let mask = bit(square);
+        Role::ALL
+            .into_iter()
+            .find(|r| self.roles[r.index()] & mask != 0)
+            .expect("an occupied square")
+    }
+
+    /// Toggles a piece of `color` and `role` on the squares of `mask`.
+    #[inline]
+    fn toggle(&mut self, color: Color, role: Role, mask: Bitboard) {
+        self.roles[role.index()] ^= mask;
+        self.colors[color.index()] ^= mask;
+    }
+
     /// Plays a legal move.
     pub fn play_move(&mut self, mv: Move) {
         let us = self.turn;
-        let (_, role) = self
-            .piece_at(mv.from)
-            .expect("a legal move starts on a piece");
-        let capture = self.occupied() & bit(mv.to) != 0 && mv.kind != MoveKind::Castle;
+        let them = us.other();
+        let (from, to) = (bit(mv.from), bit(mv.to));
+        let role = self.role_on(mv.from);
+        let capture = mv.kind != MoveKind::Castle && self.colors[them.index()] & to != 0;
+        if capture {
+            let captured = self.role_on(mv.to);
+            self.toggle(them, captured, to);
+        }
         self.halfmoves = if role == Role::Pawn || capture {
             0
         } else {
@@ -352,38 +373,32 @@ impl Chess {
         let ep = self.ep.take();
         match mv.kind {
             MoveKind::Normal => {
-                self.remove(mv.to);
-                self.remove(mv.from);
-                self.put(mv.to, us, role);
+                self.toggle(us, role, from | to);
                 if role == Role::Pawn && mv.to.abs_diff(mv.from) == 16 {
                     self.ep = Some((mv.from + mv.to) / 2);
                 }
             }
             MoveKind::Promotion(promoted) => {
-                self.remove(mv.to);
-                self.remove(mv.from);
-                self.put(mv.to, us, promoted);
+                self.toggle(us, Role::Pawn, from);
+                self.toggle(us, promoted, to);
             }
             MoveKind::EnPassant => {
                 let victim = self.ep_victim(ep.expect("en passant needs a target"));
-                self.remove(victim);
-                self.remove(mv.from);
-                self.put(mv.to, us, Role::Pawn);
+                self.toggle(them, Role::Pawn, bit(victim));
+                self.toggle(us, Role::Pawn, from | to);
             }
             MoveKind::Castle => {
                 let rook = self.castling_rook(mv);
                 let (king_to, rook_to) = castling_squares(mv.from, rook);
-                self.remove(mv.from);
-                self.remove(rook);
-                self.put(king_to, us, Role::King);
-                self.put(rook_to, us, Role::Rook);
+                self.toggle(us, Role::King, from | bit(king_to));
+                self.toggle(us, Role::Rook, bit(rook) | bit(rook_to));
             }
         }
-        self.castling &= !bit(mv.from) & !bit(mv.to);
+        self.castling &= !from & !to;
         if role == Role::King {
             self.castling &= !(if us == Color::White { RANK_1 } else { RANK_8 });
         }
-        self.turn = us.other();
+        self.turn = them;
     }
 
     /// The rook a castling move moves: the one on the side of the king's destination.

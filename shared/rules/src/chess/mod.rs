@@ -96,7 +96,13 @@ impl Position for Chess {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let has_moves = self.has_legal_moves();
+        let mut legal = Vec::with_capacity(64);
+        self.generate(&mut legal);
+        self.outcome_among(&legal)
+    }
+
+    fn outcome_among(&self, legal: &[Move]) -> Option<Outcome> {
+        let has_moves = !legal.is_empty();
         if !has_moves && self.is_check() {
             return Some(Outcome::win(
                 EndRule::Checkmate,
@@ -160,6 +166,12 @@ impl Position for Chess {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        self.parse_move_text(text)
+        let mut legal = Vec::with_capacity(64);
+        self.generate(&mut legal);
+        self.parse_move_among(text, &legal)
+    }
+
+    fn parse_move_among(&self, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
+        self.parse_move_text(text, legal)
     }
 }

@@ -85,14 +85,13 @@ impl Chess {
         self.piece_at(square).expect("a move starts on a piece").1
     }
 
-    /// Reads a move in UCI or SAN and finds the legal move it means.
-    pub fn parse_move_text(&self, text: &str) -> Result<Move, MoveError> {
+    /// Reads a move in UCI or SAN and finds the one move of `legal` (this position's legal
+    /// moves) it means.
+    pub fn parse_move_text(&self, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
         let trimmed = text.trim();
         if trimmed.is_empty() {
             return Err(unreadable(text, "empty move"));
         }
-        let mut legal = Vec::with_capacity(64);
-        self.generate(&mut legal);
         let pattern = if let Some(uci) = UciPattern::read(trimmed) {
             uci.into()
         } else {
@@ -105,7 +104,7 @@ impl Chess {
             .collect();
         match candidates.as_slice() {
             [mv] => Ok(*mv),
-            [] => Err(self.explain_illegal(text, &pattern, &legal)),
+            [] => Err(self.explain_illegal(text, &pattern, legal)),
             many => Err(MoveError::Ambiguous {
                 text: text.to_string(),
                 candidates: many.iter().map(|m| self.uci(*m)).collect(),
