@@ -365,4 +365,65 @@ mod tests {
             ]
         );
     }
+
+    /// The moves of a table whose reverse is not a move of the same table, from Shu's
+    /// half board (the other two are the same turned), as `from to` names.
+    fn one_way(moves: &[Vec<Point>]) -> Vec<String> {
+        let mut found = Vec::new();
+        for (from, targets) in moves.iter().enumerate().take(45) {
+            for &to in targets {
+                if !moves[usize::from(to)].contains(&(from as Point)) {
+                    found.push(format!("{} {}", point_name(from as Point), point_name(to)));
+                }
+            }
+        }
+        found.sort();
+        found
+    }
+
+    fn destinations<T>(table: &[Vec<(T, Point)>]) -> Vec<Vec<Point>> {
+        table
+            .iter()
+            .map(|moves| moves.iter().map(|m| m.1).collect())
+            .collect()
+    }
+
+    #[test]
+    fn horse_and_flag_moves_that_cannot_be_reversed() {
+        assert_eq!(
+            one_way(&destinations(&GRAPH.horse)),
+            [
+                "shu:d5 wu:d5",
+                "shu:e5 wei:d4",
+                "shu:e5 wu:f4",
+                "shu:f5 wei:f5"
+            ]
+        );
+        assert_eq!(
+            one_way(&destinations(&GRAPH.flag)),
+            [
+                "shu:c5 wu:d5",
+                "shu:d5 wu:c5",
+                "shu:e4 wei:d4",
+                "shu:e4 wu:f4",
+                "shu:e5 wei:d3",
+                "shu:e5 wu:f3",
+                "shu:f5 wei:g5",
+                "shu:g5 wei:f5"
+            ]
+        );
+    }
+
+    #[test]
+    fn no_two_paths_of_a_piece_reach_the_same_point() {
+        let tables = [destinations(&GRAPH.horse), destinations(&GRAPH.flag)];
+        for table in tables.iter().chain(&GRAPH.soldier) {
+            for targets in table {
+                let mut unique = targets.clone();
+                unique.sort();
+                unique.dedup();
+                assert_eq!(unique.len(), targets.len());
+            }
+        }
+    }
 }

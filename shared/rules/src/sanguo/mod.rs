@@ -33,6 +33,11 @@ static OPTIONS: [OptionSpec; 1] = [OptionSpec {
     description: "two flags per nation on d3 and f3 (two points straight, one diagonally onward)",
 }];
 
+/// True unless `options` turn the flags off (options without the key keep the default).
+fn flags(options: &Options) -> bool {
+    options.get("flags") != Some("off")
+}
+
 impl Sanguo {
     /// How many times the last position of `history` occurred in it (itself included).
     pub fn repetitions(history: &[Sanguo]) -> usize {
@@ -119,11 +124,11 @@ impl Position for Sanguo {
     }
 
     fn start(options: &Options) -> Sanguo {
-        Sanguo::start_position(options.is_on("flags"))
+        Sanguo::start_position(flags(options))
     }
 
     fn from_text(text: &str, options: &Options) -> Result<Sanguo, PositionError> {
-        Sanguo::from_position_text(text, options.is_on("flags"))
+        Sanguo::from_position_text(text, flags(options))
     }
 
     fn to_text(&self) -> String {

@@ -254,6 +254,11 @@ fn validate(position: &Sanguo, out: &[Nation], flags: bool) -> Result<(), Positi
         if let Some(reason) = misplaced(piece, point, flags) {
             return Err(placement_error(format!("{name}: {reason}")));
         }
+        if position.is_in_game(piece.origin) && piece.controller != piece.origin {
+            return Err(placement_error(format!(
+                "{name}: only an eliminated nation's pieces change hands"
+            )));
+        }
         if !position.is_in_game(piece.controller) {
             return Err(placement_error(format!(
                 "{name}: controlled by {}, which has no general",
