@@ -588,3 +588,16 @@ fn moves_read_in_both_notations_and_never_guess() {
         }
     }
 }
+
+#[test]
+fn start_perft_is_pinned() {
+    for (options, expected) in [
+        ("", [40, 1_588, 62_560]),
+        ("flags=off", [44, 1_928, 84_128]),
+    ] {
+        let game = variant("sanguo").unwrap().new_game(options, None).unwrap();
+        for (depth, nodes) in (1..).zip(expected) {
+            assert_eq!(game.perft(depth), nodes, "{options} depth {depth}");
+        }
+    }
+}
