@@ -601,3 +601,19 @@ fn start_perft_is_pinned() {
         }
     }
 }
+
+#[test]
+fn capturing_a_general_answers_the_checks_of_its_army() {
+    let position = position(
+        &[
+            ("shu:d1", "Kr"),
+            ("wu:e4", "Rr"),
+            ("wu:e1", "Kg"),
+            ("wei:f2", "Rg"),
+            ("wei:d1", "Kb"),
+        ],
+        "shu",
+    );
+    assert!(position.is_in_check(Nation::Shu));
+    assert_eq!(moves(&position), ["shu:d1-shu:e1", "wu:e4-wu:e1"]);
+}
