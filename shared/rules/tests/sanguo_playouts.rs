@@ -1,7 +1,8 @@
 //! Seeded random three-player playouts of Three Kingdoms Xiangqi through the registry:
 //! nothing panics, every legal move reads back from its own long and short notation, the
 //! position text reads back to the same position, replaying the moves (in short notation)
-//! gives the same game, and eliminations do happen along the way.
+//! gives the same game, and eliminations do happen along the way. Arbitrary texts are read
+//! as positions and moves without panicking.
 
 use missive_rules::sanguo::Sanguo;
 use missive_rules::{AnyGame, EndRule, Notation, Options, Position, variant};
@@ -82,5 +83,25 @@ fn random_playouts_keep_every_round_trip_and_reach_eliminations() {
         EndRule::NoCaptureLimit,
     ] {
         assert!(rules.contains(&rule), "no playout ended by {rule}");
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn any_text_is_read_without_panic(text in "[-0-9A-Za-z:|/, ]{0,60}") {
+        let options = Options::default();
+        let _ = Sanguo::from_text(&text, &options);
+        let start = Sanguo::start(&options);
+        let _ = start.parse_move(&text);
+    }
+
+    #[test]
+    fn near_start_texts_are_read_without_panic(cut in 0usize..200, insert in "[-0-9A-Za-z:|/, ]{0,4}") {
+        let mut text = missive_rules::sanguo::START_TEXT.to_string();
+        let at = cut.min(text.len());
+        text.insert_str(at, &insert);
+        if let Ok(position) = Sanguo::from_text(&text, &Options::default()) {
+            proptest::prop_assert_eq!(Sanguo::from_text(&position.to_text(), &Options::default()), Ok(position));
+        }
     }
 }

@@ -52,9 +52,9 @@ impl Sanguo {
     /// abandonment), or `None` when that ends nothing: a nation already out may leave
     /// freely. A nation still in the game loses and the game ends at once: the one nation
     /// left wins, two left share the win; nations already out have lost.
-    pub fn departure(&self, leaver: Seat, rule: EndRule) -> Option<Outcome> {
-        let leaver = Nation::from_index(leaver.index());
-        self.is_in_game(leaver).then(|| {
+    pub fn departure(&self, seat: Seat, rule: EndRule) -> Option<Outcome> {
+        self.is_playing(seat).then(|| {
+            let leaver = Nation::from_index(seat.index());
             let stay: Vec<Nation> = self
                 .nations_in_game()
                 .into_iter()
@@ -169,7 +169,7 @@ impl Position for Sanguo {
     }
 
     fn is_playing(&self, seat: Seat) -> bool {
-        self.is_in_game(Nation::from_index(seat.index()))
+        seat.index() < Nation::ALL.len() && self.is_in_game(Nation::from_index(seat.index()))
     }
 
     fn timeout(&self, seat: Seat) -> Outcome {
