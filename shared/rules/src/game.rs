@@ -142,6 +142,9 @@ pub trait AnyGame: Debug + Send + Sync {
     fn claimable(&self) -> Vec<Claim>;
     /// Upholds `claim` (the game's end) or says why it does not hold.
     fn claim(&self, claim: Claim) -> Result<Outcome, ClaimError>;
+    /// True while `seat` still takes part in the game (see [`Position::is_playing`]): the
+    /// departure of a seat that is no longer playing ends nothing.
+    fn is_playing(&self, seat: Seat) -> bool;
     /// The result when `seat` runs out of time now.
     fn timeout(&self, seat: Seat) -> Outcome;
     /// The result when `seat` resigns now.
@@ -243,6 +246,10 @@ impl<P: Position> AnyGame for Game<P> {
             }));
         }
         Ok(Outcome::draw(claim.rule(), P::SEATS.len()))
+    }
+
+    fn is_playing(&self, seat: Seat) -> bool {
+        self.position().is_playing(seat)
     }
 
     fn timeout(&self, seat: Seat) -> Outcome {

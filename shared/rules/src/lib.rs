@@ -15,6 +15,7 @@ mod options;
 mod outcome;
 mod position;
 pub mod registry;
+pub mod sanguo;
 mod seat;
 
 pub use error::{ClaimError, MoveError, OptionsError, PositionError, SetupError};

@@ -44,7 +44,8 @@ pub enum EndRule {
     FivefoldRepetition,
     /// 75 moves by each side without a capture or pawn move (automatic).
     SeventyFiveMoves,
-    /// The same position occurred three times and a player claimed the draw.
+    /// The same position occurred three times: claimed by a player in chess, automatic in
+    /// Three Kingdoms Xiangqi.
     ThreefoldRepetition,
     /// 50 moves by each side without a capture or pawn move, claimed by a player.
     FiftyMoves,
@@ -58,6 +59,10 @@ pub enum EndRule {
     TimeoutVsInsufficientMaterial,
     /// A player left the game.
     Abandonment,
+    /// Only one nation still has its general on the board (Three Kingdoms Xiangqi).
+    LastGeneralStanding,
+    /// 180 plies in a row without a capture or an elimination (Three Kingdoms Xiangqi).
+    NoCaptureLimit,
 }
 
 impl EndRule {
@@ -76,6 +81,8 @@ impl EndRule {
             EndRule::Timeout => "timeout",
             EndRule::TimeoutVsInsufficientMaterial => "timeout-vs-insufficient-material",
             EndRule::Abandonment => "abandonment",
+            EndRule::LastGeneralStanding => "last-general-standing",
+            EndRule::NoCaptureLimit => "no-capture-limit",
         }
     }
 }
@@ -137,13 +144,14 @@ impl Outcome {
     }
 
     /// The result in PGN form for two seats (`1-0`, `0-1`, `1/2-1/2`); for three seats each
-    /// nation's score separated by dashes (`1-0-0`, `1/2-1/2-0`, `1/3-1/3-1/3`).
+    /// nation's score separated by dashes (`1-0-0`, `1/2-1/2-0`, `1/3-1/3-1/3`). A shared
+    /// win or a draw splits the point among the seats that share it.
     pub fn score_text(&self) -> String {
-        let share = |r: SeatResult| match (r, self.results.len()) {
-            (SeatResult::Win, _) => "1",
-            (SeatResult::SharedWin, _) | (SeatResult::Draw, 2) => "1/2",
-            (SeatResult::Draw, _) => "1/3",
-            (SeatResult::Loss, _) => "0",
+        let sharing = |result: SeatResult| self.results.iter().filter(|r| **r == result).count();
+        let share = |r: SeatResult| match (r, sharing(r)) {
+            (SeatResult::Loss, _) => "0".to_string(),
+            (_, 1) => "1".to_string(),
+            (_, n) => format!("1/{n}"),
         };
         self.results
             .iter()

@@ -91,6 +91,15 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         Vec::new()
     }
 
+    /// True while `seat` still takes part in the game. Always true with two seats; in a
+    /// three-seat game a seat already eliminated is no longer playing, and its leaving
+    /// (resignation, timeout, abandonment) ends nothing: callers ask this before
+    /// [`Position::resign`] or [`Position::timeout`].
+    fn is_playing(&self, seat: Seat) -> bool {
+        let _ = seat;
+        true
+    }
+
     /// The result when `seat` runs out of time in this position.
     fn timeout(&self, seat: Seat) -> Outcome {
         Outcome::win(
