@@ -88,7 +88,8 @@ const fn alignment_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
 
 static RAYS: [[Bitboard; 64]; 8] = ray_table();
 static ALIGNMENT: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = alignment_tables();
-static KNIGHT: [Bitboard; 64] = leaper_table(&[
+/// The eight knight jumps as (file step, rank step).
+pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
@@ -97,7 +98,8 @@ static KNIGHT: [Bitboard; 64] = leaper_table(&[
     (-2, -1),
     (-2, 1),
     (-1, 2),
-]);
+];
+static KNIGHT: [Bitboard; 64] = leaper_table(&KNIGHT_STEPS);
 static KING: [Bitboard; 64] = leaper_table(&[
     (0, 1),
     (1, 1),
