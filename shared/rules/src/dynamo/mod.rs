@@ -335,3 +335,62 @@ impl Position for Dynamo {
         self.parse_move_text(text)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng, rngs::StdRng};
+
+    /// The check test, written as "some move by the rules of movement puts the king off the
+    /// board", over the generator itself.
+    fn removable(position: &Dynamo, owner: Color) -> bool {
+        let Some(king) = position.board.king(owner) else {
+            return false;
+        };
+        let mut moves = Vec::new();
+        position.pseudo_moves(owner.other(), &mut moves);
+        moves.iter().any(|mv| mv.pushed == Some((king, Place::Off)))
+    }
+
+    #[test]
+    fn check_detection_agrees_with_the_move_generator() {
+        let mut rng = StdRng::seed_from_u64(4);
+        let mut checks = 0;
+        for _ in 0..300 {
+            let mut position = Dynamo::start(Rules::default());
+            for _ in 0..80 {
+                for color in [Color::White, Color::Black] {
+                    let king = position.board.king(color).expect("kings stay");
+                    let fast = threatened(&position.board, king, color);
+                    assert_eq!(fast, removable(&position, color), "{}", position.to_fen());
+                    checks += usize::from(fast);
+                }
+                let mut moves = Vec::new();
+                position.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                position.play_move(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checks > 100, "only {checks} checks seen");
+    }
+
+    #[test]
+    fn prior_board_is_the_board_before_the_last_move() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut position = Dynamo::start(Rules::default());
+        for _ in 0..200 {
+            let mut moves = Vec::new();
+            position.generate(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let before = position.board;
+            position.play_move(moves[rng.random_range(0..moves.len())]);
+            if let Some(prior) = position.prior_board() {
+                assert_eq!(prior, before);
+            }
+        }
+    }
+}
