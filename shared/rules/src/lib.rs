@@ -9,6 +9,8 @@
 //! The design is explained in `docs/architecture.md`.
 
 pub mod chess;
+mod classical;
+pub mod dynamo;
 mod error;
 mod game;
 mod options;

@@ -1,7 +1,8 @@
 //! The variants Missive plays, by id.
 
 use crate::{
-    AnyGame, Game, OptionSpec, Options, Position, SetupError, chess::Chess, sanguo::Sanguo,
+    AnyGame, Game, OptionSpec, Options, Position, SetupError, chess::Chess, dynamo::Dynamo,
+    sanguo::Sanguo,
 };
 
 /// A variant as the registry knows it: an id, a description, its options, and a way to
@@ -63,9 +64,10 @@ const fn entry<P: Position>() -> Entry<P> {
 }
 
 static CHESS: Entry<Chess> = entry();
+static DYNAMO: Entry<Dynamo> = entry();
 static SANGUO: Entry<Sanguo> = entry();
 
-static VARIANTS: &[&dyn Variant] = &[&CHESS, &SANGUO];
+static VARIANTS: &[&dyn Variant] = &[&CHESS, &DYNAMO, &SANGUO];
 
 /// Every variant, in the order `missive variants` lists them.
 pub fn variants() -> &'static [&'static dyn Variant] {

@@ -106,7 +106,8 @@ const fn empty_board_tables() -> ([Bitboard; 64], [Bitboard; 64]) {
 static RAYS: [[Bitboard; 64]; 8] = ray_table();
 static EMPTY_BOARD: ([Bitboard; 64], [Bitboard; 64]) = empty_board_tables();
 static ALIGNMENT: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = alignment_tables();
-static KNIGHT: [Bitboard; 64] = leaper_table(&[
+/// The eight knight jumps as (file step, rank step).
+pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
@@ -115,7 +116,8 @@ static KNIGHT: [Bitboard; 64] = leaper_table(&[
     (-2, -1),
     (-2, 1),
     (-1, 2),
-]);
+];
+static KNIGHT: [Bitboard; 64] = leaper_table(&KNIGHT_STEPS);
 static KING: [Bitboard; 64] = leaper_table(&[
     (0, 1),
     (1, 1),

@@ -25,17 +25,8 @@ impl Chess {
             ));
         }
         let mut position = Chess::empty();
-        read_placement(&mut position, fields[0])?;
-        position.turn = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            other => {
-                return Err(PositionError::new(
-                    "side to move",
-                    format!("expected `w` or `b`, found `{other}`"),
-                ));
-            }
-        };
+        read_placement(fields[0], |sq, color, role| position.put(sq, color, role))?;
+        position.turn = read_turn(fields[1])?;
         position.castling = read_castling(&position, fields[2])?;
         position.ep = read_ep(&position, fields[3])?;
         position.halfmoves = read_counter(fields.get(4), "halfmove clock", 0)?;
@@ -50,33 +41,7 @@ impl Chess {
     /// Writes the FEN. The en passant square is written only when an en passant capture is
     /// legal, as python-chess and lichess do.
     pub fn to_fen(&self) -> String {
-        let mut fen = String::with_capacity(90);
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match self.piece_at(square_at(file, rank)) {
-                    None => empty += 1,
-                    Some((color, role)) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        let letter = role.letter();
-                        fen.push(if color == Color::White {
-                            letter
-                        } else {
-                            letter.to_ascii_lowercase()
-                        });
-                    }
-                }
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let mut fen = write_placement(|sq| self.piece_at(sq));
         fen.push_str(if self.turn == Color::White {
             " w "
         } else {
@@ -90,7 +55,43 @@ impl Chess {
     }
 }
 
-fn read_placement(position: &mut Chess, text: &str) -> Result<(), PositionError> {
+/// Writes the piece placement field of a FEN, rank 8 first.
+pub(crate) fn write_placement(piece_at: impl Fn(Square) -> Option<(Color, Role)>) -> String {
+    let mut fen = String::with_capacity(90);
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match piece_at(square_at(file, rank)) {
+                None => empty += 1,
+                Some((color, role)) => {
+                    if empty > 0 {
+                        fen.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    let letter = role.letter();
+                    fen.push(if color == Color::White {
+                        letter
+                    } else {
+                        letter.to_ascii_lowercase()
+                    });
+                }
+            }
+        }
+        if empty > 0 {
+            fen.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen
+}
+
+/// Reads the piece placement field of a FEN, calling `put` for every piece.
+pub(crate) fn read_placement(
+    text: &str,
+    mut put: impl FnMut(Square, Color, Role),
+) -> Result<(), PositionError> {
     let field = "piece placement";
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != 8 {
@@ -122,7 +123,7 @@ fn read_placement(position: &mut Chess, text: &str) -> Result<(), PositionError>
             } else {
                 Color::Black
             };
-            position.put(square_at(file, rank), color, role);
+            put(square_at(file, rank), color, role);
             file += 1;
         }
         if file != 8 {
@@ -133,6 +134,18 @@ fn read_placement(position: &mut Chess, text: &str) -> Result<(), PositionError>
         }
     }
     Ok(())
+}
+
+/// Reads the side-to-move field.
+pub(crate) fn read_turn(text: &str) -> Result<Color, PositionError> {
+    match text {
+        "w" => Ok(Color::White),
+        "b" => Ok(Color::Black),
+        other => Err(PositionError::new(
+            "side to move",
+            format!("expected `w` or `b`, found `{other}`"),
+        )),
+    }
 }
 
 fn read_castling(position: &Chess, text: &str) -> Result<u64, PositionError> {
@@ -204,7 +217,8 @@ fn read_ep(position: &Chess, text: &str) -> Result<Option<Square>, PositionError
     Ok(Some(square))
 }
 
-fn read_counter(
+/// Reads a FEN move counter, `default` when the field is absent.
+pub(crate) fn read_counter(
     text: Option<&&str>,
     field: &'static str,
     default: u32,

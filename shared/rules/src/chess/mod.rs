@@ -3,22 +3,18 @@
 //! Position text is FEN, long notation UCI, short notation SAN. The board is a set of
 //! bitboards; move generation is strictly legal (pins and check masks, no make-and-test).
 
-mod attacks;
+pub(crate) mod attacks;
 mod board;
-mod fen;
+pub(crate) mod fen;
 mod notation;
-mod types;
+pub(crate) mod types;
 
 pub use board::{Chess, ChessKey};
 pub use fen::START_FEN;
 pub use types::{Color, Move, MoveKind, Role, Square, parse_square, square_name};
 
-use crate::{Claim, EndRule, MoveError, Notation, Options, Outcome, Position, PositionError, Seat};
-
-/// Plies without capture or pawn move after which a player may claim a draw.
-const FIFTY_MOVES: u32 = 100;
-/// Plies without capture or pawn move after which the game is drawn.
-const SEVENTY_FIVE_MOVES: u32 = 150;
+use crate::classical::{self, Facts, SEVENTY_FIVE_MOVES};
+use crate::{Claim, MoveError, Notation, Options, Outcome, Position, PositionError, Seat};
 
 impl Chess {
     /// The standard start position.
@@ -102,24 +98,13 @@ impl Position for Chess {
     }
 
     fn outcome_among(&self, legal: &[Move]) -> Option<Outcome> {
-        let has_moves = !legal.is_empty();
-        if !has_moves && self.is_check() {
-            return Some(Outcome::win(
-                EndRule::Checkmate,
-                Chess::seat_of(self.turn.other()),
-                2,
-            ));
-        }
-        let draw = if self.is_insufficient_material() {
-            EndRule::InsufficientMaterial
-        } else if !has_moves {
-            EndRule::Stalemate
-        } else if self.halfmoves >= SEVENTY_FIVE_MOVES {
-            EndRule::SeventyFiveMoves
-        } else {
-            return None;
-        };
-        Some(Outcome::draw(draw, 2))
+        classical::outcome(Facts {
+            to_move: Chess::seat_of(self.turn),
+            has_moves: !legal.is_empty(),
+            in_check: self.is_check(),
+            dead: self.is_insufficient_material(),
+            halfmoves: self.halfmoves,
+        })
     }
 
     fn key(&self) -> ChessKey {
@@ -131,31 +116,19 @@ impl Position for Chess {
     }
 
     fn history_outcome(history: &[Chess]) -> Option<Outcome> {
-        (repetitions(history) >= 5).then(|| Outcome::draw(EndRule::FivefoldRepetition, 2))
+        classical::history_outcome(repetitions(history))
     }
 
     fn claimable(history: &[Chess]) -> Vec<Claim> {
-        let mut claims = Vec::new();
-        if repetitions(history) >= 3 {
-            claims.push(Claim::ThreefoldRepetition);
-        }
-        if history.last().is_some_and(|p| p.halfmoves >= FIFTY_MOVES) {
-            claims.push(Claim::FiftyMoves);
-        }
-        claims
+        let halfmoves = history.last().map_or(0, |p| p.halfmoves);
+        classical::claims(repetitions(history), halfmoves)
     }
 
     fn timeout(&self, seat: Seat) -> Outcome {
-        let opponent = if seat.0 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        if self.has_insufficient_material(opponent) {
-            Outcome::draw(EndRule::TimeoutVsInsufficientMaterial, 2)
-        } else {
-            Outcome::win(EndRule::Timeout, Chess::seat_of(opponent), 2)
-        }
+        classical::timeout(
+            seat,
+            !self.has_insufficient_material(Color::of_seat(seat).other()),
+        )
     }
 
     fn write_move(&self, mv: Move, notation: Notation) -> String {

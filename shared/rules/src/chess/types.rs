@@ -22,6 +22,15 @@ impl Color {
     pub fn index(self) -> usize {
         self as usize
     }
+
+    /// The side sitting in `seat` (0 White, 1 Black).
+    pub(crate) fn of_seat(seat: crate::Seat) -> Color {
+        if seat.0 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
 }
 
 /// A kind of piece.

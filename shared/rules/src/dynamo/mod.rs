@@ -1,0 +1,396 @@
+//! Dynamo chess (seed 004, Klüver and Kahl, 1968): the variant `dynamo`.
+//!
+//! No captures: pieces push or pull other pieces (of either side) along their own moves,
+//! and a piece that goes off the board leaves the game. The interpretation of every rule
+//! is written down in `docs/rules/dynamo.md`. Position text is FEN with two additions
+//! (a castling rook away from its corner, the last move); long notation is the seed's
+//! (`Ra1a5/Ba5E`, `Nb1/Bc3d5`), short notation a SAN-like abbreviation of it.
+
+mod board;
+mod castling;
+mod check;
+mod fen;
+mod moves;
+mod notation;
+
+pub use board::{Board, Piece, Place};
+pub use fen::START_FEN;
+pub use moves::{Move, MoveKind};
+
+use crate::chess::types::{Color, Role, Square, rank_of};
+use crate::classical::{self, Facts};
+use crate::{
+    Claim, MoveError, Notation, OptionSpec, Options, Outcome, Position, PositionError, Seat,
+};
+use castling::Rights;
+use check::threatened;
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "en-passant",
+        values: &["off", "on"],
+        default: "off",
+        description: "a pawn that advanced two squares on the a- or h-file may be pushed off \
+                      the board by a pawn that could have taken it en passant",
+    },
+    OptionSpec {
+        key: "owner-promotes",
+        values: &["off", "on"],
+        default: "off",
+        description: "a pushed or pulled pawn's new piece is chosen by its owner, not by the \
+                      player making the move",
+    },
+];
+
+/// The optional rules of seed 004's variants section in force for a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// `en-passant=on`.
+    pub en_passant: bool,
+    /// `owner-promotes=on`.
+    pub owner_promotes: bool,
+}
+
+impl Rules {
+    /// The rules chosen by `options`.
+    pub fn from_options(options: &Options) -> Rules {
+        Rules {
+            en_passant: options.is_on("en-passant"),
+            owner_promotes: options.is_on("owner-promotes"),
+        }
+    }
+}
+
+/// What the last move displaced, each as (from, to), kept while a dynamo move could still
+/// undo it: a move that put a piece off the board or promoted a pawn cannot be undone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Trace {
+    /// The primary piece (from == to for a station move).
+    pub primary: (Square, Square),
+    /// The pushed or pulled piece, or the castling rook.
+    pub secondary: Option<(Square, Square)>,
+}
+
+impl Trace {
+    /// Both displacements, the primary first.
+    pub fn displacements(&self) -> [Option<(Square, Square)>; 2] {
+        [Some(self.primary), self.secondary]
+    }
+}
+
+/// A dynamo chess position, as its FEN describes it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Dynamo {
+    board: Board,
+    turn: Color,
+    castling: Rights,
+    /// The square an edge-file pawn skipped with its last move (`en-passant=on` only).
+    ep: Option<Square>,
+    last: Option<Trace>,
+    halfmoves: u32,
+    fullmoves: u32,
+    rules: Rules,
+}
+
+/// What two dynamo positions must share to be the same position for repetition: pieces,
+/// side to move, castling rights (with their rooks), and the en passant push and the ban
+/// on undoing the last move where they change the legal moves.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DynamoKey {
+    board: Board,
+    turn: Color,
+    castling: Rights,
+    ep: Option<Square>,
+    last: Option<Trace>,
+}
+
+impl Dynamo {
+    /// The standard start position under `rules`.
+    pub fn start(rules: Rules) -> Dynamo {
+        Dynamo::from_fen(START_FEN, rules).expect("the start FEN is valid")
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Plies since the last pawn move, removal from the board or promotion.
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// True when the side to move's king could be pushed or pulled off the board.
+    pub fn is_check(&self) -> bool {
+        self.board
+            .king(self.turn)
+            .is_some_and(|king| threatened(&self.board, king, self.turn))
+    }
+
+    /// True when `color` has nothing but its king: a lone king can never give check, since
+    /// every push or pull of a king by a king works both ways.
+    pub fn has_bare_king(&self, color: Color) -> bool {
+        self.board
+            .pieces()
+            .all(|(_, p)| p.color != color || p.role == Role::King)
+    }
+
+    /// Plays a legal move.
+    pub fn play_move(&mut self, mv: Move) {
+        let us = self.turn;
+        if mv.kind == MoveKind::Choice {
+            moves::apply(&mut self.board, &mv);
+            return;
+        }
+        let role = self.board.get(mv.from).map_or(Role::Pawn, |p| p.role);
+        let removal = mv.to == Place::Off || matches!(mv.pushed, Some((_, Place::Off)));
+        let promotion = mv.promotion.is_some() || self.leaves_choice(&mv);
+        self.halfmoves = if role == Role::Pawn || removal || promotion {
+            0
+        } else {
+            self.halfmoves + 1
+        };
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.ep = self.skipped_square(&mv, role);
+        self.castling = castling::after_move(self.castling, &mv, us, role);
+        self.last = (!removal && !promotion).then(|| self.trace(&mv));
+        moves::apply(&mut self.board, &mv);
+        self.turn = us.other();
+    }
+
+    /// True when `mv` leaves an opponent's pawn on its last rank for its owner to choose.
+    fn leaves_choice(&self, mv: &Move) -> bool {
+        matches!(mv.pushed, Some((from, Place::On(to)))
+            if rank_of(to) == board::last_rank(self.turn.other())
+            && self.board.get(from) == Some(Piece { color: self.turn.other(), role: Role::Pawn }))
+    }
+
+    /// The square skipped by an edge-file pawn advancing two squares (`en-passant=on`).
+    fn skipped_square(&self, mv: &Move, role: Role) -> Option<Square> {
+        let Place::On(to) = mv.to else {
+            return None;
+        };
+        let edge = matches!(crate::chess::types::file_of(to), 0 | 7);
+        (self.rules.en_passant && role == Role::Pawn && edge && to.abs_diff(mv.from) == 16)
+            .then(|| (to + mv.from) / 2)
+    }
+
+    fn trace(&self, mv: &Move) -> Trace {
+        let target = |place: Place, from: Square| match place {
+            Place::On(sq) => sq,
+            Place::Off => from,
+        };
+        match mv.kind {
+            MoveKind::Castle => {
+                let side = castling::Side::of_destination(mv.to);
+                let (king_to, rook_to) = castling::destinations(self.turn, side);
+                Trace {
+                    primary: (mv.from, king_to),
+                    secondary: Some((castling::rook_home(self.turn, side), rook_to)),
+                }
+            }
+            _ => Trace {
+                primary: (mv.from, target(mv.to, mv.from)),
+                secondary: mv.pushed.map(|(from, place)| (from, target(place, from))),
+            },
+        }
+    }
+
+    /// True when the ban on undoing the last move takes away a move that is otherwise legal.
+    fn undo_is_barred(&self) -> bool {
+        let Some(prior) = self.prior_board() else {
+            return false;
+        };
+        let mut unbarred = Vec::new();
+        self.generate_with(&mut unbarred, false);
+        unbarred.iter().any(|mv| {
+            let mut after = self.board;
+            moves::apply(&mut after, mv);
+            mv.is_dynamo() && after == prior
+        })
+    }
+
+    /// The en passant square if an en passant push is legal now: a pawn beside the pawn
+    /// that skipped it pushes that pawn off the board (no other move pushes sideways).
+    fn legal_ep(&self) -> Option<Square> {
+        let skipped = self.ep?;
+        let victim = board::offset(skipped, board::back(board::forward(self.turn)))?;
+        let mut legal = Vec::new();
+        self.generate(&mut legal);
+        legal
+            .iter()
+            .any(|mv| {
+                mv.pushed == Some((victim, Place::Off))
+                    && rank_of(mv.from) == rank_of(victim)
+                    && self
+                        .board
+                        .get(mv.from)
+                        .is_some_and(|p| p.role == Role::Pawn)
+            })
+            .then_some(skipped)
+    }
+
+    fn seat_of(color: Color) -> Seat {
+        Seat(color.index() as u8)
+    }
+}
+
+/// How many times the last position of `history` occurred in it (itself included).
+fn repetitions(history: &[Dynamo]) -> usize {
+    let Some(current) = history.last() else {
+        return 0;
+    };
+    let key = current.key();
+    history
+        .iter()
+        .filter(|p| p.turn == current.turn && p.board == current.board && p.key() == key)
+        .count()
+}
+
+impl Position for Dynamo {
+    type Move = Move;
+    type Key = DynamoKey;
+
+    const ID: &'static str = "dynamo";
+    const DESCRIPTION: &'static str =
+        "Dynamo chess: no captures, pieces push and pull others off the board (FEN, Ra1a5/Ba5E)";
+    const SEATS: &'static [&'static str] = &["white", "black"];
+
+    fn option_specs() -> &'static [OptionSpec] {
+        OPTIONS
+    }
+
+    fn start(options: &Options) -> Dynamo {
+        Dynamo::start(Rules::from_options(options))
+    }
+
+    fn from_text(text: &str, options: &Options) -> Result<Dynamo, PositionError> {
+        Dynamo::from_fen(text, Rules::from_options(options))
+    }
+
+    fn to_text(&self) -> String {
+        self.to_fen()
+    }
+
+    fn to_move(&self) -> Seat {
+        Dynamo::seat_of(self.turn)
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.generate(out);
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.play_move(mv);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        classical::outcome(Facts {
+            to_move: Dynamo::seat_of(self.turn),
+            has_moves: self.has_legal_moves(),
+            in_check: self.is_check(),
+            dead: self.has_bare_king(Color::White) && self.has_bare_king(Color::Black),
+            halfmoves: self.halfmoves,
+        })
+    }
+
+    fn key(&self) -> DynamoKey {
+        DynamoKey {
+            board: self.board,
+            turn: self.turn,
+            castling: self.castling,
+            ep: self.legal_ep(),
+            last: self.last.filter(|_| self.undo_is_barred()),
+        }
+    }
+
+    fn history_outcome(history: &[Dynamo]) -> Option<Outcome> {
+        classical::history_outcome(repetitions(history))
+    }
+
+    fn claimable(history: &[Dynamo]) -> Vec<Claim> {
+        let halfmoves = history.last().map_or(0, |p| p.halfmoves);
+        classical::claims(repetitions(history), halfmoves)
+    }
+
+    fn timeout(&self, seat: Seat) -> Outcome {
+        classical::timeout(seat, !self.has_bare_king(Color::of_seat(seat).other()))
+    }
+
+    fn write_move(&self, mv: Move, notation: Notation) -> String {
+        match notation {
+            Notation::Long => self.long(mv),
+            Notation::Short => self.short(mv),
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        self.parse_move_text(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng, rngs::StdRng};
+
+    /// The check test, written as "some move by the rules of movement puts the king off the
+    /// board", over the generator itself.
+    fn removable(position: &Dynamo, owner: Color) -> bool {
+        let Some(king) = position.board.king(owner) else {
+            return false;
+        };
+        let mut moves = Vec::new();
+        position.pseudo_moves(owner.other(), &mut moves);
+        moves.iter().any(|mv| mv.pushed == Some((king, Place::Off)))
+    }
+
+    #[test]
+    fn check_detection_agrees_with_the_move_generator() {
+        let mut rng = StdRng::seed_from_u64(4);
+        let mut checks = 0;
+        for _ in 0..300 {
+            let mut position = Dynamo::start(Rules::default());
+            for _ in 0..80 {
+                for color in [Color::White, Color::Black] {
+                    let king = position.board.king(color).expect("kings stay");
+                    let fast = threatened(&position.board, king, color);
+                    assert_eq!(fast, removable(&position, color), "{}", position.to_fen());
+                    checks += usize::from(fast);
+                }
+                let mut moves = Vec::new();
+                position.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                position.play_move(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checks > 100, "only {checks} checks seen");
+    }
+
+    #[test]
+    fn prior_board_is_the_board_before_the_last_move() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut position = Dynamo::start(Rules::default());
+        for _ in 0..200 {
+            let mut moves = Vec::new();
+            position.generate(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let before = position.board;
+            position.play_move(moves[rng.random_range(0..moves.len())]);
+            if let Some(prior) = position.prior_board() {
+                assert_eq!(prior, before);
+            }
+        }
+    }
+}
