@@ -10,12 +10,14 @@
 
 pub mod chess;
 mod error;
+mod fen;
 mod game;
 mod options;
 mod outcome;
 mod position;
 pub mod registry;
 mod seat;
+pub mod xiangqi;
 
 pub use error::{ClaimError, MoveError, OptionsError, PositionError, SetupError};
 pub use game::{AnyGame, Game, PlayedMove};

@@ -1,6 +1,8 @@
 //! The variants Missive plays, by id.
 
-use crate::{AnyGame, Game, OptionSpec, Options, Position, SetupError, chess::Chess};
+use crate::{
+    AnyGame, Game, OptionSpec, Options, Position, SetupError, chess::Chess, xiangqi::Xiangqi,
+};
 
 /// A variant as the registry knows it: an id, a description, its options, and a way to
 /// start a game. Object safe, so every variant sits in one list.
@@ -61,8 +63,9 @@ const fn entry<P: Position>() -> Entry<P> {
 }
 
 static CHESS: Entry<Chess> = entry();
+static XIANGQI: Entry<Xiangqi> = entry();
 
-static VARIANTS: &[&dyn Variant] = &[&CHESS];
+static VARIANTS: &[&dyn Variant] = &[&CHESS, &XIANGQI];
 
 /// Every variant, in the order `missive variants` lists them.
 pub fn variants() -> &'static [&'static dyn Variant] {
