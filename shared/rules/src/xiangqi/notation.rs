@@ -1,10 +1,12 @@
 //! Move notation. The long form is Fairy-Stockfish's coordinates (`h3e3`, `a10a9`); the
 //! short form is WXF (`C2.5`, `H8+7`, `R+.4`, `P3.4`, `++.4`), written as the WXF
-//! standard does and read tolerantly (`=` for `.`, lower case, a file number where the
-//! standard uses a front or rear marker for advisors and elephants), never by guessing.
+//! standard does and read tolerantly (`=` for `.`, lower case, `+` and `-` markers for
+//! advisors and elephants too), never by guessing.
 
 use super::board::Xiangqi;
-use super::types::{FILES, Move, Role, Side, Square, file_of, parse_square, rank_of, square_name};
+use super::types::{
+    FILES, Move, RANKS, Role, Side, Square, file_of, parse_square, rank_of, square_at, square_name,
+};
 use crate::MoveError;
 
 /// Where a piece stands among the pieces of its kind on its file, front first, as WXF
@@ -73,11 +75,15 @@ impl Xiangqi {
     }
 
     /// The move in WXF notation, e.g. `C2.5`, `H8+7`, `R+.4`, `P3.4`, `7+.6`, `++.4`.
+    /// Advisors and elephants always go by their file number: of two on one file, the
+    /// front one can only retreat and the rear one only advance, so the movement tells
+    /// them apart.
     pub fn wxf(&self, mv: Move) -> String {
         let w = self.wxf_parts(mv);
         let letter = w.role.wxf_letter();
         let file = char::from(b'0' + w.file);
         let selector = match w.tandem {
+            _ if matches!(w.role, Role::Advisor | Role::Elephant) => format!("{letter}{file}"),
             Tandem::Alone => format!("{letter}{file}"),
             tandem if w.role == Role::Soldier && w.tandem_files >= 2 => {
                 format!("{file}{}", tandem.marker().unwrap_or(file))
@@ -95,8 +101,8 @@ impl Xiangqi {
         let piece = self.piece_at(mv.from).expect("a move starts on a piece");
         let side = piece.side;
         let on_file = |file: u8| -> Vec<Square> {
-            let mut points: Vec<Square> = (0..FILES)
-                .map(|rank| file + rank * FILES)
+            let mut points: Vec<Square> = (0..RANKS)
+                .map(|rank| square_at(file, rank))
                 .filter(|s| self.piece_at(*s) == Some(piece))
                 .collect();
             if side == Side::Red {
