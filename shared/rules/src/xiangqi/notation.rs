@@ -112,7 +112,10 @@ impl Xiangqi {
         };
         let mates = on_file(file_of(mv.from));
         let index = mates.iter().position(|s| *s == mv.from).unwrap_or(0);
-        let tandem_files = (0..FILES).filter(|f| on_file(*f).len() >= 2).count();
+        let tandem_files = match piece.role {
+            Role::Soldier => (0..FILES).filter(|f| on_file(*f).len() >= 2).count(),
+            _ => usize::from(mates.len() >= 2),
+        };
         let forward =
             (i16::from(rank_of(mv.to)) - i16::from(rank_of(mv.from))) * i16::from(side.forward());
         let (direction, number) = match forward {
