@@ -210,6 +210,33 @@ fn checks_by_both_sides_throughout_the_cycle_draw() {
 }
 
 #[test]
+fn perpetual_check_counts_from_the_first_occurrence() {
+    let red_quiet = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
+    let red_quiet_again = "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1";
+    let black_quiet = "3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1";
+    let black_checked = "R2k5/9/9/9/9/9/9/9/9/4K4 b - - 0 1";
+    let black_checked_again = "3k5/9/9/9/9/3R5/9/9/9/4K4 b - - 0 1";
+    let fens = [
+        red_quiet,
+        black_quiet,
+        red_quiet_again,
+        black_checked,
+        red_quiet,
+        black_checked,
+        red_quiet_again,
+        black_checked_again,
+        red_quiet,
+    ];
+    let outcome = repetition_outcome(&history(&fens)).expect("third occurrence");
+    assert_eq!(
+        outcome.rule,
+        EndRule::ThreefoldRepetition,
+        "Red checked only in the second cycle"
+    );
+    assert_eq!(repetition_outcome(&history(&fens[4..])), None);
+}
+
+#[test]
 fn sixty_moves_each_without_a_capture_draw() {
     let quiet = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 119 80";
     assert_eq!(position(quiet).outcome(), None);
@@ -419,4 +446,17 @@ fn the_registry_plays_xiangqi_by_text() {
     assert_eq!(played.short, "C8.5");
     assert_eq!(game.to_move(), Some(Seat(0)));
     assert!(xiangqi.new_game("flags=off", None).is_err());
+    for (seat, winner) in [(Seat(0), Seat(1)), (Seat(1), Seat(0))] {
+        assert_eq!(game.timeout(seat).winner(), Some(winner));
+        assert_eq!(game.resign(seat).winner(), Some(winner));
+    }
+    let lone = xiangqi
+        .new_game("", Some("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1"))
+        .expect("valid");
+    assert_eq!(lone.timeout(Seat(0)).rule, EndRule::Timeout);
+    assert_eq!(
+        lone.timeout(Seat(0)).winner(),
+        Some(Seat(1)),
+        "even a lone general wins on time"
+    );
 }
