@@ -82,13 +82,14 @@ impl Xiangqi {
         let w = self.wxf_parts(mv);
         let letter = w.role.wxf_letter();
         let file = char::from(b'0' + w.file);
+        let by_file = format!("{letter}{file}");
         let selector = match w.tandem {
-            _ if matches!(w.role, Role::Advisor | Role::Elephant) => format!("{letter}{file}"),
-            Tandem::Alone => format!("{letter}{file}"),
+            _ if matches!(w.role, Role::Advisor | Role::Elephant) => by_file,
+            Tandem::Alone => by_file,
             tandem if w.role == Role::Soldier && w.tandem_files >= 2 => {
                 format!("{file}{}", tandem.marker().unwrap_or(file))
             }
-            Tandem::Middle => format!("{letter}{file}"),
+            Tandem::Middle => by_file,
             Tandem::Foremost => "++".to_string(),
             Tandem::Rearmost => "--".to_string(),
             Tandem::Front => format!("{letter}+"),
@@ -118,16 +119,15 @@ impl Xiangqi {
         };
         let forward =
             (i16::from(rank_of(mv.to)) - i16::from(rank_of(mv.from))) * i16::from(side.forward());
-        let (direction, number) = match forward {
-            0 => ('.', file_number(side, file_of(mv.to))),
-            _ if file_of(mv.to) == file_of(mv.from) => (
-                if forward > 0 { '+' } else { '-' },
-                forward.unsigned_abs() as u8,
-            ),
-            _ => (
-                if forward > 0 { '+' } else { '-' },
-                file_number(side, file_of(mv.to)),
-            ),
+        let direction = match forward.signum() {
+            0 => '.',
+            1 => '+',
+            _ => '-',
+        };
+        let number = if forward != 0 && file_of(mv.to) == file_of(mv.from) {
+            forward.unsigned_abs() as u8
+        } else {
+            file_number(side, file_of(mv.to))
         };
         Wxf {
             role: piece.role,

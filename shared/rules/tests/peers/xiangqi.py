@@ -76,7 +76,8 @@ def attacks_general(board, red):
             x, y = x + dx, y + dy
     for dx, dy in HORSE_JUMPS:
         c = board.get((gx + dx, gy + dy))
-        leg = (gx + dx - dx // 2 if abs(dx) == 2 else gx + dx, gy + dy - dy // 2 if abs(dy) == 2 else gy + dy)
+        # The leg is the horse's neighbour on the long side of its jump toward the general.
+        leg = (gx + dx // 2, gy + dy) if abs(dx) == 2 else (gx + dx, gy + dy // 2)
         if c and mine(c) and c.lower() == "n" and leg not in board:
             return True
     behind = -1 if red else 1
