@@ -2,7 +2,8 @@
 //! moves.
 
 use super::types::{
-    Move, Piece, Role, SQUARES, Side, Square, file_of, in_palace, offset, on_own_half, rank_of,
+    FILES, Move, Piece, RANKS, Role, SQUARES, Side, Square, file_of, in_palace, offset,
+    on_own_half, rank_of, square_at,
 };
 
 /// The board: what stands on each point.
@@ -10,6 +11,51 @@ pub(super) type Board = [Option<Piece>; SQUARES];
 
 const ORTHOGONAL: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// Every point's four rays, in [`ORTHOGONAL`] order: the points from it (excluded) to the
+/// edge, nearest first.
+struct Rays {
+    points: [[[Square; FILES as usize]; 4]; SQUARES],
+    lengths: [[u8; 4]; SQUARES],
+}
+
+static RAYS: Rays = Rays::build();
+
+impl Rays {
+    const fn build() -> Rays {
+        let mut rays = Rays {
+            points: [[[0; FILES as usize]; 4]; SQUARES],
+            lengths: [[0; 4]; SQUARES],
+        };
+        let mut square = 0;
+        while square < SQUARES {
+            let mut direction = 0;
+            while direction < 4 {
+                let (df, dr) = ORTHOGONAL[direction];
+                let mut file = file_of(square as Square) as i8 + df;
+                let mut rank = rank_of(square as Square) as i8 + dr;
+                let mut length = 0;
+                while file >= 0 && file < FILES as i8 && rank >= 0 && rank < RANKS as i8 {
+                    rays.points[square][direction][length] = square_at(file as u8, rank as u8);
+                    length += 1;
+                    file += df;
+                    rank += dr;
+                }
+                rays.lengths[square][direction] = length as u8;
+                direction += 1;
+            }
+            square += 1;
+        }
+        rays
+    }
+}
+
+/// The points from `from` (excluded) to the edge in the `direction`-th orthogonal
+/// direction.
+fn ray(from: Square, direction: usize) -> &'static [Square] {
+    let from = usize::from(from);
+    &RAYS.points[from][direction][..usize::from(RAYS.lengths[from][direction])]
+}
 
 /// A xiangqi position, as a Fairy-Stockfish FEN describes it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -108,10 +154,11 @@ impl Xiangqi {
         }
         let general = self.general_of(us);
         let in_check = attacked(&self.board, general, us.other());
+        let mut scratch = self.board;
         let mut kept = start;
         for i in start..out.len() {
             let mv = out[i];
-            if self.is_legal(mv, general, in_check) {
+            if self.is_legal(&mut scratch, mv, general, in_check) {
                 out[kept] = mv;
                 kept += 1;
             }
@@ -120,8 +167,9 @@ impl Xiangqi {
     }
 
     /// Whether the pseudo-legal `mv` leaves the mover's general safe. Moves that cannot
-    /// change any line or horse leg around the general skip the full test.
-    fn is_legal(&self, mv: Move, general: Square, in_check: bool) -> bool {
+    /// change any line or horse leg around the general skip the full test, which makes the
+    /// move on `scratch` (a copy of the board) and takes it back.
+    fn is_legal(&self, scratch: &mut Board, mv: Move, general: Square, in_check: bool) -> bool {
         let may_expose = in_check
             || mv.from == general
             || shares_line(mv.from, general)
@@ -130,11 +178,14 @@ impl Xiangqi {
         if !may_expose {
             return true;
         }
-        let mut board = self.board;
-        let piece = board[usize::from(mv.from)].take();
-        board[usize::from(mv.to)] = piece;
+        let (from, to) = (usize::from(mv.from), usize::from(mv.to));
+        let moving = scratch[from].take();
+        let captured = std::mem::replace(&mut scratch[to], moving);
         let general = if mv.from == general { mv.to } else { general };
-        !attacked(&board, general, self.turn.other())
+        let safe = !attacked(scratch, general, self.turn.other());
+        scratch[from] = moving;
+        scratch[to] = captured;
+        safe
     }
 
     /// Appends the pseudo-legal moves of `piece` standing on `from`.
@@ -177,8 +228,8 @@ impl Xiangqi {
     /// points up to the first piece, then that piece (chariot) or the piece after the
     /// screen (cannon); `push` drops own pieces.
     fn slide(&self, from: Square, jump: bool, push: &mut impl FnMut(Square)) {
-        for (df, dr) in ORTHOGONAL {
-            let mut line = ray(from, df, dr);
+        for direction in 0..ORTHOGONAL.len() {
+            let mut line = ray(from, direction).iter().copied();
             for to in line.by_ref() {
                 if self.piece_at(to).is_none() {
                     push(to);
@@ -223,11 +274,6 @@ fn steps(from: Square, directions: &[(i8, i8)]) -> impl Iterator<Item = Square> 
         .filter_map(move |(df, dr)| offset(from, *df, *dr))
 }
 
-/// The points from `from` (excluded) to the edge in one direction.
-fn ray(from: Square, df: i8, dr: i8) -> impl Iterator<Item = Square> {
-    std::iter::successors(offset(from, df, dr), move |s| offset(*s, df, dr))
-}
-
 /// The two horse targets past the leg one step in direction (`df`, `dr`).
 fn horse_targets(from: Square, df: i8, dr: i8) -> impl Iterator<Item = Square> {
     let (side_f, side_r) = (dr, df);
@@ -268,10 +314,14 @@ pub(super) fn attacked(board: &Board, target: Square, by: Side) -> bool {
             .is_some_and(|p| p.side == by && p.role == role)
     };
     let empty = |square: Option<Square>| square.is_some_and(|s| board[usize::from(s)].is_none());
-    let lines = ORTHOGONAL.iter().any(|&(df, dr)| {
-        let mut pieces = ray(target, df, dr).filter(|s| board[usize::from(*s)].is_some());
-        let first = pieces.next();
-        is(first, Role::Chariot) || is(first, Role::General) || is(pieces.next(), Role::Cannon)
+    let lines = (0..ORTHOGONAL.len()).any(|direction| {
+        let mut pieces = ray(target, direction)
+            .iter()
+            .filter_map(|s| board[usize::from(*s)]);
+        let mine = |piece: Option<Piece>, roles: &[Role]| {
+            piece.is_some_and(|p| p.side == by && roles.contains(&p.role))
+        };
+        mine(pieces.next(), &[Role::Chariot, Role::General]) || mine(pieces.next(), &[Role::Cannon])
     });
     let horses = DIAGONAL.iter().any(|&(df, dr)| {
         empty(offset(target, df, dr))
