@@ -12,6 +12,7 @@ pub mod chess;
 mod classical;
 pub mod dynamo;
 mod error;
+mod fen;
 mod game;
 mod options;
 mod outcome;
@@ -19,6 +20,7 @@ mod position;
 pub mod registry;
 pub mod sanguo;
 mod seat;
+pub mod xiangqi;
 
 pub use error::{ClaimError, MoveError, OptionsError, PositionError, SetupError};
 pub use game::{AnyGame, Game, PlayedMove};

@@ -38,17 +38,25 @@ pub enum EndRule {
     Checkmate,
     /// The side to move is not in check and has no legal move (a draw in chess).
     Stalemate,
+    /// The side to move is not in check and has no legal move, and loses (xiangqi).
+    NoLegalMove,
+    /// The same position occurred for the third time and one side had given check with
+    /// every one of its moves since its first occurrence: that side loses (xiangqi).
+    PerpetualCheck,
     /// Neither side can possibly mate.
     InsufficientMaterial,
     /// The same position occurred for the fifth time (automatic).
     FivefoldRepetition,
     /// 75 moves by each side without a capture or pawn move (automatic).
     SeventyFiveMoves,
-    /// The same position occurred three times: claimed by a player in chess, automatic in
-    /// Three Kingdoms Xiangqi.
+    /// The same position occurred three times: a draw claimed by a player (chess, dynamo)
+    /// or applied by the rules (xiangqi, Three Kingdoms Xiangqi).
     ThreefoldRepetition,
     /// 50 moves by each side without a capture or pawn move, claimed by a player.
     FiftyMoves,
+    /// The variant's limit of plies without a capture was reached: a draw (xiangqi: 60
+    /// moves by each side).
+    MoveLimit,
     /// The players agreed a draw.
     Agreement,
     /// A player resigned.
@@ -71,11 +79,14 @@ impl EndRule {
         match self {
             EndRule::Checkmate => "checkmate",
             EndRule::Stalemate => "stalemate",
+            EndRule::NoLegalMove => "no-legal-move",
+            EndRule::PerpetualCheck => "perpetual-check",
             EndRule::InsufficientMaterial => "insufficient-material",
             EndRule::FivefoldRepetition => "fivefold-repetition",
             EndRule::SeventyFiveMoves => "seventy-five-moves",
             EndRule::ThreefoldRepetition => "threefold-repetition",
             EndRule::FiftyMoves => "fifty-moves",
+            EndRule::MoveLimit => "move-limit",
             EndRule::Agreement => "agreement",
             EndRule::Resignation => "resignation",
             EndRule::Timeout => "timeout",

@@ -2,7 +2,7 @@
 
 use crate::{
     AnyGame, Game, OptionSpec, Options, Position, SetupError, chess::Chess, dynamo::Dynamo,
-    sanguo::Sanguo,
+    sanguo::Sanguo, xiangqi::Xiangqi,
 };
 
 /// A variant as the registry knows it: an id, a description, its options, and a way to
@@ -65,9 +65,10 @@ const fn entry<P: Position>() -> Entry<P> {
 
 static CHESS: Entry<Chess> = entry();
 static DYNAMO: Entry<Dynamo> = entry();
+static XIANGQI: Entry<Xiangqi> = entry();
 static SANGUO: Entry<Sanguo> = entry();
 
-static VARIANTS: &[&dyn Variant] = &[&CHESS, &DYNAMO, &SANGUO];
+static VARIANTS: &[&dyn Variant] = &[&CHESS, &DYNAMO, &XIANGQI, &SANGUO];
 
 /// Every variant, in the order `missive variants` lists them.
 pub fn variants() -> &'static [&'static dyn Variant] {

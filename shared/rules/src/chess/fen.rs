@@ -5,6 +5,7 @@ use super::types::{
     Color, Role, Square, bit, parse_square, rank_of, square_at, square_name, squares,
 };
 use crate::PositionError;
+use crate::fen::{self, read_counters};
 
 /// The standard start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -29,11 +30,7 @@ impl Chess {
         position.turn = read_turn(fields[1])?;
         position.castling = read_castling(&position, fields[2])?;
         position.ep = read_ep(&position, fields[3])?;
-        position.halfmoves = read_counter(fields.get(4), "halfmove clock", 0)?;
-        position.fullmoves = read_counter(fields.get(5), "fullmove number", 1)?;
-        if position.fullmoves == 0 {
-            return Err(PositionError::new("fullmove number", "must be at least 1"));
-        }
+        (position.halfmoves, position.fullmoves) = read_counters(&fields)?;
         validate(&position)?;
         Ok(position)
     }
@@ -55,85 +52,35 @@ impl Chess {
     }
 }
 
-/// Writes the piece placement field of a FEN, rank 8 first.
+/// Writes the piece placement field of an 8x8 FEN, rank 8 first.
 pub(crate) fn write_placement(piece_at: impl Fn(Square) -> Option<(Color, Role)>) -> String {
-    let mut fen = String::with_capacity(90);
-    for rank in (0..8).rev() {
-        let mut empty = 0;
-        for file in 0..8 {
-            match piece_at(square_at(file, rank)) {
-                None => empty += 1,
-                Some((color, role)) => {
-                    if empty > 0 {
-                        fen.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    let letter = role.letter();
-                    fen.push(if color == Color::White {
-                        letter
-                    } else {
-                        letter.to_ascii_lowercase()
-                    });
-                }
+    fen::write_placement(8, 8, |file, rank| {
+        piece_at(square_at(file, rank)).map(|(color, role)| {
+            let letter = role.letter();
+            if color == Color::White {
+                letter
+            } else {
+                letter.to_ascii_lowercase()
             }
-        }
-        if empty > 0 {
-            fen.push(char::from(b'0' + empty));
-        }
-        if rank > 0 {
-            fen.push('/');
-        }
-    }
-    fen
+        })
+    })
 }
 
-/// Reads the piece placement field of a FEN, calling `put` for every piece.
+/// Reads the piece placement field of an 8x8 FEN, calling `put` for every piece.
 pub(crate) fn read_placement(
     text: &str,
     mut put: impl FnMut(Square, Color, Role),
 ) -> Result<(), PositionError> {
-    let field = "piece placement";
-    let ranks: Vec<&str> = text.split('/').collect();
-    if ranks.len() != 8 {
-        return Err(PositionError::new(
-            field,
-            format!("expected 8 ranks separated by `/`, found {}", ranks.len()),
-        ));
-    }
-    for (i, rank_text) in ranks.iter().enumerate() {
-        let rank = 7 - i as u8;
-        let mut file = 0u8;
-        for c in rank_text.chars() {
-            if let Some(n) = c.to_digit(10).filter(|n| (1..=8).contains(n)) {
-                file += n as u8;
-                continue;
-            }
-            let role = Role::from_letter(c).ok_or_else(|| {
-                PositionError::new(
-                    field,
-                    format!("unknown piece letter `{c}` on rank {}", rank + 1),
-                )
-            })?;
-            if file >= 8 {
-                file = 9;
-                break;
-            }
-            let color = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
-            put(square_at(file, rank), color, role);
-            file += 1;
-        }
-        if file != 8 {
-            return Err(PositionError::new(
-                field,
-                format!("rank {} does not describe exactly 8 squares", rank + 1),
-            ));
-        }
-    }
-    Ok(())
+    fen::read_placement(text, 8, 8, |file, rank, c| {
+        let role = Role::from_letter(c).ok_or_else(|| fen::unknown_letter(c, rank))?;
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        put(square_at(file, rank), color, role);
+        Ok(())
+    })
 }
 
 /// Reads the side-to-move field.
@@ -215,20 +162,6 @@ fn read_ep(position: &Chess, text: &str) -> Result<Option<Square>, PositionError
         ));
     }
     Ok(Some(square))
-}
-
-/// Reads a FEN move counter, `default` when the field is absent.
-pub(crate) fn read_counter(
-    text: Option<&&str>,
-    field: &'static str,
-    default: u32,
-) -> Result<u32, PositionError> {
-    match text {
-        None => Ok(default),
-        Some(t) => t.parse().map_err(|_| {
-            PositionError::new(field, format!("expected a whole number, found `{t}`"))
-        }),
-    }
 }
 
 fn validate(position: &Chess) -> Result<(), PositionError> {

@@ -8,8 +8,9 @@ use super::castling::{self, Rights, Side};
 use super::check::threatened;
 use super::{Dynamo, Rules, Trace};
 use crate::PositionError;
-use crate::chess::fen::{read_counter, read_placement, read_turn, write_placement};
+use crate::chess::fen::{read_placement, read_turn, write_placement};
 use crate::chess::types::{Color, Role, Square, file_of, parse_square, rank_of, square_name};
+use crate::fen::read_counters;
 
 /// The standard start position (the same as in orthodox chess).
 pub const START_FEN: &str = crate::chess::START_FEN;
@@ -34,19 +35,17 @@ impl Dynamo {
             board.put(sq, Piece { color, role })
         })?;
         let turn = read_turn(fields[1])?;
+        let (halfmoves, fullmoves) = read_counters(&fields)?;
         let mut position = Dynamo {
             board,
             turn,
             castling: [None; 4],
             ep: None,
             last: None,
-            halfmoves: read_counter(fields.get(4), "halfmove clock", 0)?,
-            fullmoves: read_counter(fields.get(5), "fullmove number", 1)?,
+            halfmoves,
+            fullmoves,
             rules,
         };
-        if position.fullmoves == 0 {
-            return Err(PositionError::new("fullmove number", "must be at least 1"));
-        }
         validate_pieces(&position)?;
         position.castling = read_castling(&position.board, fields[2])?;
         position.ep = read_ep(&position, fields[3])?;
