@@ -1,9 +1,16 @@
-use missive_rules::{Notation, registry::variant};
+//! Prints the perft count below each legal move: `divide <variant> <depth> [position] [moves...]`.
+use missive_rules::registry::variant;
 fn main() {
     let a: Vec<String> = std::env::args().collect();
-    let g = variant("chess").unwrap().new_game("", Some(&a[1])).unwrap();
+    let position = a.get(3).filter(|p| !p.is_empty()).map(String::as_str);
+    let mut g = variant(&a[1]).unwrap().new_game("", position).unwrap();
+    for mv in a.iter().skip(4) {
+        g.play(mv).unwrap();
+    }
+    let mut total = 0;
     for (m, n) in g.divide(a[2].parse().unwrap()) {
         println!("{m} {n}");
+        total += n;
     }
-    let _ = Notation::Long;
+    println!("total {total}");
 }

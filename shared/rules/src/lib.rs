@@ -16,11 +16,14 @@ mod outcome;
 mod position;
 pub mod registry;
 mod seat;
+pub mod trid;
 
 pub use error::{ClaimError, MoveError, OptionsError, PositionError, SetupError};
 pub use game::{AnyGame, Game, PlayedMove};
 pub use options::{OptionSpec, Options};
 pub use outcome::{Claim, EndRule, Outcome, SeatResult};
-pub use position::{Notation, Position, perft};
+pub use position::{
+    Notation, Position, chess_claims, choose_move, fivefold_repetition, perft, repetitions,
+};
 pub use registry::{Variant, variant, variants};
 pub use seat::Seat;

@@ -2,7 +2,7 @@
 
 use std::fmt::Debug;
 
-use crate::{MoveError, OptionSpec, Options, Outcome, PositionError, Seat};
+use crate::{Claim, EndRule, MoveError, OptionSpec, Options, Outcome, PositionError, Seat};
 
 /// Which of a variant's two move notations to print.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -136,4 +136,64 @@ fn perft_with<P: Position>(position: &P, depth: u32, buffers: &mut [Vec<P::Move>
         nodes += perft_with(&child, depth - 1, rest);
     }
     nodes
+}
+
+/// How many times the last position of `history` occurred in it (itself included), for
+/// two-seat games: only every second position has the same side to move.
+pub fn repetitions<P: Position>(history: &[P]) -> usize {
+    let Some(current) = history.last() else {
+        return 0;
+    };
+    let key = current.key();
+    history
+        .iter()
+        .rev()
+        .step_by(2)
+        .filter(|p| p.key() == key)
+        .count()
+}
+
+/// Plies without capture or pawn move after which a chess player may claim a draw.
+const FIFTY_MOVES: usize = 100;
+
+/// The chess draw the history decides by itself: the fifth occurrence of a position.
+pub fn fivefold_repetition<P: Position>(history: &[P]) -> Option<Outcome> {
+    (repetitions(history) >= 5).then(|| Outcome::draw(EndRule::FivefoldRepetition, 2))
+}
+
+/// The chess draws a player may claim: threefold repetition, and the fifty-move rule when
+/// the last position's [`Position::reversible_plies`] count reaches 100.
+pub fn chess_claims<P: Position>(history: &[P]) -> Vec<Claim> {
+    let mut claims = Vec::new();
+    if repetitions(history) >= 3 {
+        claims.push(Claim::ThreefoldRepetition);
+    }
+    if history
+        .last()
+        .is_some_and(|p| p.reversible_plies() >= FIFTY_MOVES)
+    {
+        claims.push(Claim::FiftyMoves);
+    }
+    claims
+}
+
+/// The one move a text means among the legal moves that match it: an error naming every
+/// candidate (by `name`) when several match, and `Illegal` with `why_none()` when none does.
+pub fn choose_move<M: Copy>(
+    text: &str,
+    candidates: &[M],
+    why_none: impl FnOnce() -> String,
+    name: impl Fn(M) -> String,
+) -> Result<M, MoveError> {
+    match candidates {
+        [mv] => Ok(*mv),
+        [] => Err(MoveError::Illegal {
+            text: text.to_string(),
+            reason: why_none(),
+        }),
+        many => Err(MoveError::Ambiguous {
+            text: text.to_string(),
+            candidates: many.iter().map(|m| name(*m)).collect(),
+        }),
+    }
 }

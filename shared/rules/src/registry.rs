@@ -1,6 +1,9 @@
 //! The variants Missive plays, by id.
 
-use crate::{AnyGame, Game, OptionSpec, Options, Position, SetupError, chess::Chess};
+use crate::{
+    AnyGame, Game, OptionSpec, Options, Position, SetupError, chess::Chess,
+    trid::FederationStandard,
+};
 
 /// A variant as the registry knows it: an id, a description, its options, and a way to
 /// start a game. Object safe, so every variant sits in one list.
@@ -62,7 +65,9 @@ const fn entry<P: Position>() -> Entry<P> {
 
 static CHESS: Entry<Chess> = entry();
 
-static VARIANTS: &[&dyn Variant] = &[&CHESS];
+static TRID_FS: Entry<FederationStandard> = entry();
+
+static VARIANTS: &[&dyn Variant] = &[&CHESS, &TRID_FS];
 
 /// Every variant, in the order `missive variants` lists them.
 pub fn variants() -> &'static [&'static dyn Variant] {

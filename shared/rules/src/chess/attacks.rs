@@ -88,7 +88,8 @@ const fn alignment_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
 
 static RAYS: [[Bitboard; 64]; 8] = ray_table();
 static ALIGNMENT: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = alignment_tables();
-static KNIGHT: [Bitboard; 64] = leaper_table(&[
+/// A knight's eight (file, rank) steps.
+pub const KNIGHT_STEPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
@@ -97,8 +98,9 @@ static KNIGHT: [Bitboard; 64] = leaper_table(&[
     (-2, -1),
     (-2, 1),
     (-1, 2),
-]);
-static KING: [Bitboard; 64] = leaper_table(&[
+];
+/// A king's eight (file, rank) steps.
+pub const KING_STEPS: [(i8, i8); 8] = [
     (0, 1),
     (1, 1),
     (1, 0),
@@ -107,7 +109,9 @@ static KING: [Bitboard; 64] = leaper_table(&[
     (-1, -1),
     (-1, 0),
     (-1, 1),
-]);
+];
+static KNIGHT: [Bitboard; 64] = leaper_table(&KNIGHT_STEPS);
+static KING: [Bitboard; 64] = leaper_table(&KING_STEPS);
 static PAWN: [[Bitboard; 64]; 2] = [
     leaper_table(&[(-1, 1), (1, 1)]),
     leaper_table(&[(-1, -1), (1, -1)]),

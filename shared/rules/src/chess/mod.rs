@@ -9,14 +9,16 @@ mod fen;
 mod notation;
 mod types;
 
+pub use attacks::{KING_STEPS, KNIGHT_STEPS};
 pub use board::{Chess, ChessKey};
 pub use fen::START_FEN;
 pub use types::{Color, Move, MoveKind, Role, Square, parse_square, square_name};
 
-use crate::{Claim, EndRule, MoveError, Notation, Options, Outcome, Position, PositionError, Seat};
+use crate::{
+    Claim, EndRule, MoveError, Notation, Options, Outcome, Position, PositionError, Seat,
+    chess_claims, fivefold_repetition,
+};
 
-/// Plies without capture or pawn move after which a player may claim a draw.
-const FIFTY_MOVES: u32 = 100;
 /// Plies without capture or pawn move after which the game is drawn.
 const SEVENTY_FIVE_MOVES: u32 = 150;
 
@@ -45,21 +47,6 @@ impl Chess {
     fn seat_of(color: Color) -> Seat {
         Seat(color.index() as u8)
     }
-}
-
-/// How many times the last position of `history` occurred in it (itself included).
-pub fn repetitions(history: &[Chess]) -> usize {
-    let Some(current) = history.last() else {
-        return 0;
-    };
-    let key = current.key();
-    // Only positions with the same side to move can be equal: every second one.
-    history
-        .iter()
-        .rev()
-        .step_by(2)
-        .filter(|p| p.key() == key)
-        .count()
 }
 
 impl Position for Chess {
@@ -125,18 +112,11 @@ impl Position for Chess {
     }
 
     fn history_outcome(history: &[Chess]) -> Option<Outcome> {
-        (repetitions(history) >= 5).then(|| Outcome::draw(EndRule::FivefoldRepetition, 2))
+        fivefold_repetition(history)
     }
 
     fn claimable(history: &[Chess]) -> Vec<Claim> {
-        let mut claims = Vec::new();
-        if repetitions(history) >= 3 {
-            claims.push(Claim::ThreefoldRepetition);
-        }
-        if history.last().is_some_and(|p| p.halfmoves >= FIFTY_MOVES) {
-            claims.push(Claim::FiftyMoves);
-        }
-        claims
+        chess_claims(history)
     }
 
     fn timeout(&self, seat: Seat) -> Outcome {
