@@ -107,6 +107,11 @@ impl Square {
         usize::from(self.0)
     }
 
+    /// The square of an index below [`SQUARES`].
+    pub fn from_index(index: usize) -> Square {
+        Square(index as u16)
+    }
+
     /// Reads `b1(2)`: a file a-f, a rank 0-9 and a level 1-7 in parentheses.
     pub fn parse(text: &str) -> Option<Square> {
         match text.as_bytes() {

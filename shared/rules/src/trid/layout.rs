@@ -56,6 +56,10 @@ pub struct AttackBoard {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Layout {
     pieces: [Option<Piece>; SQUARES],
+    /// The occupied squares, bit `i` of word `i / 64` for square index `i` (derived).
+    occupancy: [u64; SQUARES.div_ceil(64)],
+    /// Each side's king, White's first (derived).
+    kings: [Option<Square>; 2],
     boards: [AttackBoard; 4],
     /// The existing levels of each cell (derived from the boards).
     levels: [LevelSet; CELLS],
@@ -66,6 +70,8 @@ impl Layout {
     pub fn new(boards: [AttackBoard; 4]) -> Layout {
         let mut layout = Layout {
             pieces: [None; SQUARES],
+            occupancy: [0; SQUARES.div_ceil(64)],
+            kings: [None; 2],
             boards,
             levels: [0; CELLS],
         };
@@ -101,14 +107,45 @@ impl Layout {
 
     /// Every occupied square with its piece, in square order.
     pub fn occupied(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        Cell::all()
-            .flat_map(|cell| self.column(cell))
-            .filter_map(|s| self.piece(s).map(|p| (s, p)))
+        self.occupancy
+            .iter()
+            .enumerate()
+            .flat_map(|(word, bits)| {
+                let mut bits = *bits;
+                std::iter::from_fn(move || {
+                    let bit = bits.trailing_zeros() as usize;
+                    bits &= bits.wrapping_sub(1);
+                    (bit < 64).then_some(word * 64 + bit)
+                })
+            })
+            .map(|index| {
+                let square = Square::from_index(index);
+                (
+                    square,
+                    self.pieces[index].expect("occupancy matches the pieces"),
+                )
+            })
     }
 
     /// Puts `piece` on `square` (which must exist), or empties it.
     pub fn set(&mut self, square: Square, piece: Option<Piece>) {
-        self.pieces[square.index()] = piece;
+        let index = square.index();
+        if let Some(old) = self.pieces[index]
+            && old.role == Role::King
+        {
+            self.kings[old.color.index()] = None;
+        }
+        self.pieces[index] = piece;
+        let bit = 1u64 << (index % 64);
+        match piece {
+            Some(p) => {
+                self.occupancy[index / 64] |= bit;
+                if p.role == Role::King {
+                    self.kings[p.color.index()] = Some(square);
+                }
+            }
+            None => self.occupancy[index / 64] &= !bit,
+        }
     }
 
     /// The attack board `id`.
@@ -179,11 +216,9 @@ impl Layout {
         landed
     }
 
-    /// The square of `color`'s king (the first found).
+    /// The square of `color`'s king (the last one placed, if a text gave several).
     pub fn king(&self, color: Color) -> Option<Square> {
-        self.occupied()
-            .find(|(_, p)| p.color == color && p.role == Role::King)
-            .map(|(s, _)| s)
+        self.kings[color.index()]
     }
 
     /// Recomputes which squares exist from the main boards and the attack boards' pins.
