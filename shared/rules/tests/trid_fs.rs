@@ -502,6 +502,25 @@ fn repetition_draws_as_in_chess() {
     assert_eq!(game.outcome().unwrap().rule, EndRule::FivefoldRepetition);
 }
 
+#[test]
+fn board_moves_do_not_reset_the_move_counters() {
+    let text = format!("{BOARDS} Kd1(2),ke9(7),Pa1(3) w - 0 1");
+    let mut game = variant("trid-fs")
+        .unwrap()
+        .new_game("", Some(&text))
+        .unwrap();
+    let cycle = ["QL1@N-S-dn", "e9(7)-f9(7)", "QL1@W-S-up", "f9(7)-e9(7)"];
+    for mv in cycle.iter().cycle().take(8) {
+        game.play(mv).unwrap();
+    }
+    assert!(
+        game.position_text().ends_with(" 8 5"),
+        "{}",
+        game.position_text()
+    );
+    assert!(game.claimable().contains(&Claim::ThreefoldRepetition));
+}
+
 // Notation.
 
 #[test]
