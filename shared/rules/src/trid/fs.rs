@@ -121,6 +121,7 @@ impl RuleSet for Federation {
         pb7(6)*,pc7(6)*,pd7(6)*,pe7(6)*,nb8(6),bc8(6),bd8(6),ne8(6),\
         pa8(7)*,pb8(7)*,pe8(7)*,pf8(7)*,ra9(7)*,qb9(7),ke9(7)*,rf9(7)* w - 0 1";
     const BOARD_FLAGS: bool = false;
+    const BOARD_CAPTURE: bool = true;
 
     fn option_specs() -> &'static [OptionSpec] {
         OPTIONS
@@ -159,12 +160,15 @@ impl RuleSet for Federation {
         }
     }
 
-    /// §7: a board of the mover's that is empty or carries exactly one pawn of the mover's
+    /// §7: a board the mover owns that is empty or carries exactly one pawn of the mover's
     /// (and nothing else) may move while the mover still has a pawn anywhere, to any pin
     /// within two ranks (its own corner's other elevation included) not held by the other
     /// board of its flank; a board carrying its pawn may also arrive turned half round, or
     /// turn round on its own pin.
     fn board_steps(&self, layout: &Layout, mover: Color, id: BoardId, out: &mut Vec<BoardStep>) {
+        if layout.board(id).owner != mover {
+            return;
+        }
         let riders: Vec<_> = layout.riders(id).map(|(_, p)| p).collect();
         let carries = match riders.as_slice() {
             [] => false,

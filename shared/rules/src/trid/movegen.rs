@@ -224,8 +224,7 @@ impl<R: RuleSet> TriD<R> {
                     .iter()
                     .all(|s| self.layout.exists(*s) && self.layout.piece(*s).is_none())
                 && castling.board.is_none_or(|b| self.layout.board(b).unmoved)
-                && !self.attacked(castling.king_from, enemy)
-                && !self.attacked(castling.king_to, enemy);
+                && !self.attacked(castling.king_from, enemy);
             if possible {
                 out.push(Move::Castle {
                     king_side: castling.king_side,
@@ -237,9 +236,6 @@ impl<R: RuleSet> TriD<R> {
     fn board_moves(&self, out: &mut Vec<Move>) {
         let mut steps = Vec::new();
         for id in BoardId::ALL {
-            if self.layout.board(id).owner != self.turn {
-                continue;
-            }
             steps.clear();
             self.rules
                 .board_steps(&self.layout, self.turn, id, &mut steps);
@@ -250,7 +246,7 @@ impl<R: RuleSet> TriD<R> {
     }
 
     /// The board move `step` of board `id`, with every promotion when it brings a pawn of
-    /// the mover to its last ranks.
+    /// the mover to a square where it promotes once the board stands there.
     fn push_board_move(&self, id: BoardId, step: BoardStep, out: &mut Vec<Move>) {
         let make = |promotion| Move::Board {
             id,
@@ -258,12 +254,19 @@ impl<R: RuleSet> TriD<R> {
             inverted: step.inverted,
             promotion,
         };
-        let arrival = self.layout.riders(id).find_map(|(square, piece)| {
-            (piece.role == Role::Pawn && piece.color == self.turn)
-                .then(|| self.layout.landing(id, square, step.pin, step.inverted))
-        });
-        match arrival {
-            Some(to) => self.push_promotions(self.turn, to, out, make),
+        let mut after = self.layout.clone();
+        let promoted = after
+            .move_board(id, step.pin, step.inverted)
+            .into_iter()
+            .find(|square| {
+                after.piece(*square).is_some_and(|p| {
+                    p.role == Role::Pawn
+                        && p.color == self.turn
+                        && self.rules.promotes(&after, p.color, *square)
+                })
+            });
+        match promoted {
+            Some(_) => out.extend(PROMOTIONS.into_iter().map(|r| make(Some(r)))),
             None => out.push(make(None)),
         }
     }

@@ -171,7 +171,7 @@ impl<R: RuleSet> TriD<R> {
             None => piece.moved(),
         };
         self.layout.set(to, Some(arrived));
-        if let (Some(taken), Some(board)) = (taken, board) {
+        if let (Some(taken), Some(board), true) = (taken, board, R::BOARD_CAPTURE) {
             self.capture_board(board, taken.color);
         }
         piece.role == Role::Pawn || taken.is_some()

@@ -59,6 +59,9 @@ pub trait RuleSet: Copy + Debug + Eq + Hash + Send + Sync + 'static {
     const START: &'static str;
     /// True when attack boards keep an unmoved flag (for castling conditions).
     const BOARD_FLAGS: bool;
+    /// True when taking the last piece of a board's owner on it hands the board to the
+    /// side that took it.
+    const BOARD_CAPTURE: bool;
 
     /// The options the rule set offers.
     fn option_specs() -> &'static [OptionSpec] {
@@ -81,10 +84,10 @@ pub trait RuleSet: Copy + Debug + Eq + Hash + Send + Sync + 'static {
     /// The castlings of `color`.
     fn castlings(&self, color: Color) -> &'static [Castling];
 
-    /// True when a `color` pawn arriving on `square` promotes.
+    /// True when a `color` pawn standing on `square` in `layout` promotes.
     fn promotes(&self, layout: &Layout, color: Color, square: Square) -> bool;
 
-    /// Appends the moves `mover` may make with attack board `id`, before the test that the
-    /// mover's king is safe afterwards.
+    /// Appends the moves `mover` may make with attack board `id` (whoever owns it), before
+    /// the test that the mover's king is safe afterwards.
     fn board_steps(&self, layout: &Layout, mover: Color, id: BoardId, out: &mut Vec<BoardStep>);
 }
