@@ -1,8 +1,9 @@
 //! The variants Missive plays, by id.
 
 use crate::{
-    AnyGame, Game, OptionSpec, Options, Position, SetupError, chess::Chess,
-    trid::FederationStandard,
+    AnyGame, Game, OptionSpec, Options, Position, SetupError,
+    chess::Chess,
+    trid::{FederationStandard, WtdcfLaws},
 };
 
 /// A variant as the registry knows it: an id, a description, its options, and a way to
@@ -66,8 +67,9 @@ const fn entry<P: Position>() -> Entry<P> {
 static CHESS: Entry<Chess> = entry();
 
 static TRID_FS: Entry<FederationStandard> = entry();
+static TRID_WTDCF: Entry<WtdcfLaws> = entry();
 
-static VARIANTS: &[&dyn Variant] = &[&CHESS, &TRID_FS];
+static VARIANTS: &[&dyn Variant] = &[&CHESS, &TRID_FS, &TRID_WTDCF];
 
 /// Every variant, in the order `missive variants` lists them.
 pub fn variants() -> &'static [&'static dyn Variant] {

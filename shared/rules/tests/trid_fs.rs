@@ -1,10 +1,13 @@
 //! The Federation Standard rules (`trid-fs`, seed 000), one test per rule with a position.
 //! Section numbers are the seed's; `docs/rules/trid-fs.md` names these tests.
 
+mod trid_common;
+
 use missive_rules::trid::{Federation, FederationStandard, RuleSet};
 use missive_rules::{
     Claim, EndRule, MoveError, Notation, Options, Position, perft, registry::variant,
 };
+use trid_common::{after, legal, starting_with};
 
 const BOARDS: &str = "QL1@W-S-up:w,KL1@W-S-up:w,QL3@B-N-up:b,KL3@B-N-up:b";
 
@@ -13,41 +16,11 @@ fn options(text: &str) -> Options {
 }
 
 fn read(text: &str, opts: &str) -> FederationStandard {
-    FederationStandard::from_text(text, &options(opts)).unwrap_or_else(|e| panic!("{text}: {e}"))
+    trid_common::read(text, opts)
 }
 
-/// A position with `boards`, `pieces`, side to move `turn`, no en passant, fresh counters.
 fn setup(boards: &str, pieces: &str, turn: &str) -> FederationStandard {
-    read(&format!("{boards} {pieces} {turn} - 0 1"), "")
-}
-
-fn legal(position: &FederationStandard) -> Vec<String> {
-    let mut moves = Vec::new();
-    position.legal_moves(&mut moves);
-    let mut texts: Vec<String> = moves
-        .into_iter()
-        .map(|m| position.write_move(m, Notation::Long))
-        .collect();
-    texts.sort();
-    texts
-}
-
-fn starting_with(position: &FederationStandard, prefix: &str) -> Vec<String> {
-    legal(position)
-        .into_iter()
-        .filter(|m| m.starts_with(prefix))
-        .collect()
-}
-
-fn after(position: &FederationStandard, moves: &[&str]) -> FederationStandard {
-    let mut position = position.clone();
-    for text in moves {
-        let mv = position
-            .parse_move(text)
-            .unwrap_or_else(|e| panic!("{text} in {}: {e}", position.to_text()));
-        position.play(mv);
-    }
-    position
+    trid_common::setup(boards, pieces, turn)
 }
 
 fn start() -> FederationStandard {

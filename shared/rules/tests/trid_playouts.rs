@@ -2,20 +2,19 @@
 //! both of its notations, position text round-trips, replay is deterministic, and the games
 //! reach attack-board moves.
 
-use missive_rules::trid::{FederationStandard, Move};
+use missive_rules::trid::{FederationStandard, Move, RuleSet, TriD, WtdcfLaws};
 use missive_rules::{Notation, Options, Position, registry::variant};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-const GAMES: u64 = 24;
 const PLIES: usize = 150;
 
 /// Plays one seeded random game, checking every position on the way; returns the moves
 /// in long notation and how many attack-board moves were played.
-fn playout(seed: u64, options: &Options) -> (Vec<String>, usize) {
+fn playout<R: RuleSet>(seed: u64, options: &Options) -> (Vec<String>, usize) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut position = FederationStandard::start(options);
+    let mut position = TriD::<R>::start(options);
     let mut played = Vec::new();
     let mut board_moves = 0;
     let mut moves = Vec::new();
@@ -25,7 +24,7 @@ fn playout(seed: u64, options: &Options) -> (Vec<String>, usize) {
         }
         let text = position.to_text();
         assert_eq!(
-            FederationStandard::from_text(&text, options).unwrap(),
+            TriD::<R>::from_text(&text, options).unwrap(),
             position,
             "{text}"
         );
@@ -49,16 +48,17 @@ fn playout(seed: u64, options: &Options) -> (Vec<String>, usize) {
     (played, board_moves)
 }
 
-#[test]
-fn random_playouts_keep_every_invariant_and_move_attack_boards() {
+/// Plays `games` seeded games of rule set `R` (options from `options_of(seed)`), replays
+/// each twice through the registry, and returns how many board moves were played.
+fn playouts<R: RuleSet>(games: u64, options_of: impl Fn(u64) -> &'static str) -> usize {
     let mut board_moves = 0;
-    for seed in 0..GAMES {
-        let options_text = if seed % 2 == 0 { "" } else { "rook-pawn=on" };
-        let options = Options::parse(options_text, FederationStandard::option_specs()).unwrap();
-        let (moves, boards) = playout(seed, &options);
+    for seed in 0..games {
+        let options_text = options_of(seed);
+        let options = Options::parse(options_text, R::option_specs()).unwrap();
+        let (moves, boards) = playout::<R>(seed, &options);
         board_moves += boards;
-        let replay = |_: ()| {
-            let mut game = variant("trid-fs")
+        let replay = || {
+            let mut game = variant(R::ID)
                 .unwrap()
                 .new_game(options_text, None)
                 .unwrap();
@@ -67,12 +67,25 @@ fn random_playouts_keep_every_invariant_and_move_attack_boards() {
             }
             (game.position_text(), game.played())
         };
-        assert_eq!(replay(()), replay(()), "seed {seed}");
+        assert_eq!(replay(), replay(), "{} seed {seed}", R::ID);
     }
-    assert!(
-        board_moves >= GAMES as usize,
-        "only {board_moves} board moves"
-    );
+    board_moves
+}
+
+#[test]
+fn federation_playouts_keep_every_invariant_and_move_attack_boards() {
+    let games = 16;
+    let boards = playouts::<missive_rules::trid::Federation>(games, |seed| {
+        if seed % 2 == 0 { "" } else { "rook-pawn=on" }
+    });
+    assert!(boards >= games as usize, "only {boards} board moves");
+}
+
+#[test]
+fn wtdcf_playouts_keep_every_invariant_and_move_attack_boards() {
+    let games = 12;
+    let boards = playouts::<missive_rules::trid::Wtdcf>(games, |_| "");
+    assert!(boards >= games as usize, "only {boards} board moves");
 }
 
 proptest! {
@@ -83,6 +96,8 @@ proptest! {
         let options = Options::default();
         let _ = FederationStandard::from_text(&text, &options);
         let _ = FederationStandard::start(&options).parse_move(&text);
+        let _ = WtdcfLaws::from_text(&text, &options);
+        let _ = WtdcfLaws::start(&options).parse_move(&text);
     }
 
     #[test]
@@ -91,5 +106,6 @@ proptest! {
         let cut = cut.min(start.len());
         let text = format!("{}{insert}{}", &start[..cut], &start[cut..]);
         let _ = FederationStandard::from_text(&text, &Options::default());
+        let _ = WtdcfLaws::from_text(&text, &Options::default());
     }
 }

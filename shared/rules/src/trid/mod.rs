@@ -5,7 +5,8 @@
 //! position with its move counters ([`TriD`]), position text and notation. A rule set
 //! ([`RuleSet`]) decides what rule books disagree on: the routes pieces may take, which
 //! attack-board moves exist, castling and promotion. [`Federation`] is seed 000's
-//! Federation Standard (`trid-fs`).
+//! Federation Standard (`trid-fs`),
+//! [`Wtdcf`] seed 003's WTDCF Laws (`trid-wtdcf`).
 
 pub mod fs;
 pub mod geometry;
@@ -15,12 +16,14 @@ mod notation;
 mod position;
 pub mod rules;
 mod text;
+pub mod wtdcf;
 
 pub use fs::Federation;
 pub use geometry::{BoardId, Cell, Flank, MainBoard, Pin, Square};
 pub use layout::{AttackBoard, Layout, Piece};
 pub use position::{EnPassant, Move, TriD};
 pub use rules::{BoardStep, Castling, Route, RuleSet};
+pub use wtdcf::Wtdcf;
 
 use crate::chess::{Color, Role};
 use crate::{
@@ -30,6 +33,9 @@ use crate::{
 
 /// A position of the Federation Standard variant `trid-fs`.
 pub type FederationStandard = TriD<Federation>;
+
+/// A position of the WTDCF variant `trid-wtdcf`.
+pub type WtdcfLaws = TriD<Wtdcf>;
 
 /// Plies without capture, pawn move or promotion after which the game is drawn.
 const SEVENTY_FIVE_MOVES: u32 = 150;
