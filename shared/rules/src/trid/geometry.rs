@@ -65,9 +65,45 @@ impl Cell {
         (0..CELLS as u8).map(Cell)
     }
 
+    /// The cells strictly between this cell and `to` on a line (rank, file or diagonal),
+    /// or `None` when they are not on one line.
+    pub fn between(self, to: Cell) -> Option<LineCells> {
+        let df = to.file() as i8 - self.file() as i8;
+        let dr = to.rank() as i8 - self.rank() as i8;
+        let steps = df.abs().max(dr.abs());
+        if steps == 0 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
+            return None;
+        }
+        let mut cells = LineCells::default();
+        for k in 1..steps {
+            cells.push(self.offset(k * df.signum(), k * dr.signum())?);
+        }
+        Some(cells)
+    }
+
     /// The file letter.
     pub fn file_char(self) -> char {
         (b'a' + self.file()) as char
+    }
+}
+
+/// The cells strictly between two ends of a line (at most eight on this grid).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LineCells {
+    cells: [Cell; 8],
+    len: usize,
+}
+
+impl LineCells {
+    /// Appends a cell.
+    fn push(&mut self, cell: Cell) {
+        self.cells[self.len] = cell;
+        self.len += 1;
+    }
+
+    /// The cells in order, from the start.
+    pub fn as_slice(&self) -> &[Cell] {
+        &self.cells[..self.len]
     }
 }
 

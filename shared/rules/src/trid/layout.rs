@@ -171,7 +171,7 @@ impl Layout {
             .find(|id| self.board_squares(*id).contains(&square))
     }
 
-    /// The board on `pin` of the flank of `id` other than `id` itself, if any.
+    /// True when the other board of `id`'s flank stands on `pin`.
     pub fn rival_on(&self, id: BoardId, pin: Pin) -> bool {
         self.board(id.neighbour()).pin == pin
     }

@@ -304,7 +304,7 @@ impl<R: RuleSet> TriD<R> {
 
     /// True when a line piece on `from` has a route to `to` (on a common line).
     fn line_open(&self, from: Square, to: Square) -> bool {
-        TriD::<R>::between(from.cell(), to.cell()).is_some_and(|cells| {
+        from.cell().between(to.cell()).is_some_and(|cells| {
             cells.as_slice().iter().all(|c| self.layout.levels(*c) != 0)
                 && self
                     .rules

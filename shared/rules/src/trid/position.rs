@@ -1,7 +1,7 @@
 //! A Tri-D position under a rule set: the layout, the side to move, en passant and the
 //! move counters; and how a move changes it.
 
-use super::geometry::{BoardId, Cell, Pin, Square};
+use super::geometry::{BoardId, Pin, Square};
 use super::layout::{Layout, Piece};
 use super::rules::RuleSet;
 use crate::chess::{Color, Role};
@@ -220,41 +220,5 @@ impl<R: RuleSet> TriD<R> {
                 }
             }
         }
-    }
-
-    /// The cells strictly between two cells on a line (rank, file or diagonal), or `None`
-    /// when they are not on one line.
-    pub fn between(from: Cell, to: Cell) -> Option<LineCells> {
-        let df = to.file() as i8 - from.file() as i8;
-        let dr = to.rank() as i8 - from.rank() as i8;
-        let steps = df.abs().max(dr.abs());
-        if steps == 0 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
-            return None;
-        }
-        let mut cells = LineCells::default();
-        for k in 1..steps {
-            cells.push(from.offset(k * df.signum(), k * dr.signum())?);
-        }
-        Some(cells)
-    }
-}
-
-/// The cells strictly between two ends of a line (at most eight on this grid).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LineCells {
-    cells: [Cell; 8],
-    len: usize,
-}
-
-impl LineCells {
-    /// Appends a cell.
-    fn push(&mut self, cell: Cell) {
-        self.cells[self.len] = cell;
-        self.len += 1;
-    }
-
-    /// The cells in order, from the start.
-    pub fn as_slice(&self) -> &[Cell] {
-        &self.cells[..self.len]
     }
 }

@@ -73,12 +73,15 @@ fn levels(set: LevelSet) -> impl Iterator<Item = u8> {
 }
 
 /// The levels above `level` (upward) or below it (downward), nearest first.
-fn outward(level: u8, upward: bool) -> Box<dyn Iterator<Item = u8>> {
-    if upward {
-        Box::new(level + 1..=7)
-    } else {
-        Box::new((1..level).rev())
-    }
+fn outward(level: u8, upward: bool) -> impl Iterator<Item = u8> {
+    std::iter::successors(Some(level), move |l| {
+        if upward {
+            (*l < 7).then(|| l + 1)
+        } else {
+            (*l > 1).then(|| l - 1)
+        }
+    })
+    .skip(1)
 }
 
 impl Wtdcf {
