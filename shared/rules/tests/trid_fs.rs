@@ -176,6 +176,10 @@ fn a_board_move_promotes_its_riding_pawn() {
     let moves = legal(&position);
     assert!(moves.contains(&"QL1@B-N-dn=Q".to_string()));
     assert!(!moves.contains(&"QL1@B-N-dn".to_string()));
+    assert!(matches!(
+        position.parse_move("QL1@B-N-dn"),
+        Err(MoveError::Illegal { reason, .. }) if reason.contains("promotion")
+    ));
     assert!(moves.contains(&"QL1@W-N-up".to_string()));
     let queen = after(&position, &["QL1@B-N-dn=Q"]);
     assert!(queen.to_text().contains("Qa9(5)"), "{}", queen.to_text());

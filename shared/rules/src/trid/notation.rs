@@ -330,23 +330,13 @@ impl Pattern {
         if legal.is_empty() {
             return "the side to move has no legal move".into();
         }
+        if self.lacks_promotion(position, legal) {
+            return "a pawn reaching its last ranks must name its promotion piece (Q, R, B or N)"
+                .into();
+        }
         match self {
             Pattern::Castle(side) => format!("{} is not possible here", castle_text(*side)),
             Pattern::Board { id, pin, .. } => format!("{id} cannot move to {pin} here"),
-            Pattern::Piece {
-                promotion: None, ..
-            } if legal.iter().any(|m| {
-                let Move::Piece {
-                    promotion: Some(r), ..
-                } = *m
-                else {
-                    return false;
-                };
-                self.with_promotion(r).matches(position, *m)
-            }) =>
-            {
-                "a pawn reaching its last ranks must name its promotion piece (Q, R, B or N)".into()
-            }
             Pattern::Piece { to, .. } => format!(
                 "no such piece of the side to move can go to {}{}",
                 to.cell.file_char(),
@@ -355,9 +345,24 @@ impl Pattern {
         }
     }
 
+    /// True when the text names no promotion but would match a legal promoting move.
+    fn lacks_promotion<R: RuleSet>(&self, position: &TriD<R>, legal: &[Move]) -> bool {
+        let named = match self {
+            Pattern::Piece { promotion, .. } | Pattern::Board { promotion, .. } => *promotion,
+            Pattern::Castle(_) => return false,
+        };
+        named.is_none()
+            && legal.iter().any(|m| {
+                let (Move::Piece { promotion, .. } | Move::Board { promotion, .. }) = *m else {
+                    return false;
+                };
+                promotion.is_some_and(|r| self.with_promotion(r).matches(position, *m))
+            })
+    }
+
     fn with_promotion(&self, role: Role) -> Pattern {
         let mut pattern = self.clone();
-        if let Pattern::Piece { promotion, .. } = &mut pattern {
+        if let Pattern::Piece { promotion, .. } | Pattern::Board { promotion, .. } = &mut pattern {
             *promotion = Some(role);
         }
         pattern
