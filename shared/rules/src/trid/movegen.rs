@@ -322,3 +322,68 @@ fn plain(from: Square, to: Square) -> Move {
         en_passant: false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trid::{Federation, Wtdcf};
+    use crate::{Options, Position};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// In every position of some random games, the squares `attacked` reports for each side
+    /// are exactly those the move generator of that side captures on.
+    fn attacks_match_captures<R: RuleSet>(options: &str) {
+        let options = Options::parse(options, R::option_specs()).unwrap();
+        let mut rng = StdRng::seed_from_u64(7);
+        for _ in 0..6 {
+            let mut position = TriD::<R>::start(&options);
+            for _ in 0..120 {
+                for side in [Color::White, Color::Black] {
+                    assert_attacks_match(&position, side);
+                }
+                let mut moves = Vec::new();
+                position.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                position.play_move(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+    }
+
+    fn assert_attacks_match<R: RuleSet>(position: &TriD<R>, side: Color) {
+        let mut turned = position.clone();
+        turned.turn = side;
+        turned.ep = None;
+        let mut moves = Vec::new();
+        turned.pseudo_legal(&mut moves);
+        let mut captured: Vec<Square> = moves
+            .into_iter()
+            .filter_map(|m| match m {
+                Move::Piece { to, .. } if position.layout.piece(to).is_some() => Some(to),
+                _ => None,
+            })
+            .collect();
+        captured.sort();
+        captured.dedup();
+        let attacked: Vec<Square> = position
+            .layout
+            .occupied()
+            .filter(|(s, p)| p.color != side && position.attacked(*s, side))
+            .map(|(s, _)| s)
+            .collect();
+        assert_eq!(captured, attacked, "{side:?} in {}", position.to_text());
+    }
+
+    #[test]
+    fn federation_attacks_match_captures() {
+        attacks_match_captures::<Federation>("");
+        attacks_match_captures::<Federation>("rook-pawn=on");
+    }
+
+    #[test]
+    fn wtdcf_attacks_match_captures() {
+        attacks_match_captures::<Wtdcf>("");
+    }
+}
