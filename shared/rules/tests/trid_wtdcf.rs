@@ -311,6 +311,19 @@ fn en_passant_lands_on_the_skipped_cell_nearest_the_pawns_level() {
     assert!(!taken.to_text().contains("Pc4(4)"));
 }
 
+#[test]
+fn en_passant_follows_a_path_like_any_capture() {
+    let position = setup(BOARDS, "Kb1(2),kf9(7),Pc2(2)*,pd4(4),Nd4(2),Nc3(4)", "w");
+    let stepped = after(&position, &["c2(2)-c4(4)"]);
+    assert!(stepped.to_text().contains("c3(2)/c4(4)"));
+    let replies = legal(&stepped);
+    assert!(replies.contains(&"d4(4)-c3(4)".to_string()));
+    assert!(
+        !replies.contains(&"d4(4)-c3(2)".to_string()),
+        "d4(2) and c3(4) shut the way down"
+    );
+}
+
 // §5: winning.
 
 #[test]

@@ -137,6 +137,10 @@ impl<R: RuleSet> TriD<R> {
             && [-1, 1]
                 .into_iter()
                 .any(|df| from.cell().offset(df, dr) == Some(ep.landing.cell()))
+            && self
+                .rules
+                .route(&self.layout, from, ep.landing, &[])
+                .is_some()
         {
             out.push(Move::Piece {
                 from,
