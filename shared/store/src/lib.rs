@@ -13,6 +13,8 @@ pub mod schema;
 mod setting;
 mod sqlite;
 mod store;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use dynamo::{DynamoStore, TableDefinition};
 pub use error::StoreError;
