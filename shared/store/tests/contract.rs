@@ -76,7 +76,12 @@ fn append(stored: &Head, texts: &[&str], key: Option<&str>) -> Commit {
     head.last_hash = prev;
     head.to_move = Some((head.ply % 2) as u8);
     head.waiting = Some(Waiting {
-        player: if head.ply % 2 == 0 { "ann" } else { "bob" }.into(),
+        player: if head.ply.is_multiple_of(2) {
+            "ann"
+        } else {
+            "bob"
+        }
+        .into(),
         since: at(i64::from(head.ply)),
         deadline: at(i64::from(head.ply) + 60),
     });
