@@ -64,7 +64,9 @@ async fn an_accepted_move_costs_two_round_trips(kind: Kind) {
     let s = setup(kind).await;
     let id = s.chess(THREE_DAYS).await;
     let store = s.service.store();
-    let line = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"];
+    let line = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7",
+    ];
     for (ply, text) in line.iter().enumerate() {
         let player = if ply % 2 == 0 { "ann" } else { "bob" };
         let before = store.round_trips();
