@@ -16,8 +16,9 @@ endpoint="$(infra/dynamodb-local.sh start)"
 trap 'infra/dynamodb-local.sh stop' EXIT
 export AWS_ENDPOINT_URL_DYNAMODB="$endpoint"
 export AWS_REGION=us-east-1
-# DynamoDB Local accepts any credentials; static dummies keep the SDK from looking further.
-export AWS_ACCESS_KEY_ID=missive-test AWS_SECRET_ACCESS_KEY=missive-test
+# Static dummy credentials keep the SDK from looking further; DynamoDB Local accepts any
+# key id made of letters and digits only.
+export AWS_ACCESS_KEY_ID=missivetest AWS_SECRET_ACCESS_KEY=missivetest
 unset AWS_PROFILE AWS_SESSION_TOKEN
 
 cargo test --workspace --all-targets --locked "$@"

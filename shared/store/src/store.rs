@@ -38,7 +38,8 @@ pub trait Store: Send + Sync {
     /// `record.revision - 1` (0 meaning no record yet); a conflict otherwise.
     async fn put_vacation(&self, player: &str, record: &VacationRecord) -> Result<(), StoreError>;
 
-    /// Requests sent to the backend so far: HTTP requests for DynamoDB, statements run on
-    /// behalf of callers for SQLite. Used to count round trips per move.
+    /// Requests sent to the backend so far: HTTP requests (retries included) for DynamoDB,
+    /// reads and writes handed to the database threads for SQLite. Used to count round
+    /// trips per move.
     fn round_trips(&self) -> u64;
 }
