@@ -63,8 +63,7 @@ impl GameService {
         self.transact(game, |draft| {
             let seat = draft.mover(player)?;
             let outcome = draft.game.claim(claim)?;
-            draft.finish(&outcome, Some(seat));
-            Ok(draft.ending())
+            Ok(draft.finish(&outcome, Some(seat)))
         })
         .await
     }
@@ -75,8 +74,7 @@ impl GameService {
             draft.require_active()?;
             let seat = draft.seat_of(player)?;
             let outcome = draft.game.resign(Seat(seat));
-            draft.finish(&outcome, Some(seat));
-            Ok(draft.ending())
+            Ok(draft.finish(&outcome, Some(seat)))
         })
         .await
     }
@@ -119,8 +117,9 @@ fn agree_to_draw(draft: &mut Draft, seat: u8) -> Result<Option<Ending>, ServiceE
     if draft.doc.draw_offers.len() < seats {
         return Ok(None);
     }
-    draft.finish(&Outcome::draw(EndRule::Agreement, seats), None);
-    Ok(Some(draft.ending()))
+    Ok(Some(
+        draft.finish(&Outcome::draw(EndRule::Agreement, seats), None),
+    ))
 }
 
 /// Ends the game on time if the seat to move is past its deadline.
@@ -131,8 +130,7 @@ pub(crate) fn expire(draft: &mut Draft) -> Result<Option<Ending>, ServiceError> 
     match draft.deadline()? {
         Some(deadline) if draft.now > deadline => {
             let outcome = draft.game.timeout(Seat(seat));
-            draft.finish(&outcome, Some(seat));
-            Ok(Some(draft.ending()))
+            Ok(Some(draft.finish(&outcome, Some(seat))))
         }
         _ => Ok(None),
     }

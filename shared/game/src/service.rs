@@ -275,8 +275,8 @@ impl<'v> Draft<'v> {
         Ok(record)
     }
 
-    /// Ends the game with `outcome`, brought about by seat `by` if any.
-    pub fn finish(&mut self, outcome: &Outcome, by: Option<u8>) {
+    /// Ends the game with `outcome`, brought about by seat `by` if any; returns the ending.
+    pub fn finish(&mut self, outcome: &Outcome, by: Option<u8>) -> Ending {
         self.end(
             Status::Finished,
             outcome.rule.as_str(),
@@ -286,15 +286,7 @@ impl<'v> Draft<'v> {
                 .map(|r| r.as_str().to_string())
                 .collect(),
             by,
-        );
-    }
-
-    /// How the game ended; only called after [`Draft::finish`] or [`Draft::cancel`].
-    pub fn ending(&self) -> Ending {
-        self.doc
-            .ending
-            .clone()
-            .expect("an ended draft has an ending")
+        )
     }
 
     /// Ends the game without a result (`aborted`, `declined`).
@@ -302,16 +294,18 @@ impl<'v> Draft<'v> {
         self.end(Status::Cancelled, rule, Vec::new(), by);
     }
 
-    fn end(&mut self, status: Status, rule: &str, results: Vec<String>, by: Option<u8>) {
-        self.doc.status = status;
-        self.doc.ending = Some(Ending {
+    fn end(&mut self, status: Status, rule: &str, results: Vec<String>, by: Option<u8>) -> Ending {
+        let ending = Ending {
             at: self.now,
             rule: rule.to_string(),
             results,
             by,
-        });
+        };
+        self.doc.status = status;
+        self.doc.ending = Some(ending.clone());
         self.doc.draw_offers.clear();
         self.doc.conditional.clear();
+        ending
     }
 
     /// The commit that stores this draft, `None` if nothing changed.
