@@ -89,7 +89,7 @@ impl GameService {
             if draft.turn_seat() == Some(claimant) {
                 return Err(ServiceError::refused("you cannot claim on your own time"));
             }
-            expire(draft)?.ok_or_else(|| ServiceError::refused("the time has not run out"))
+            expire(draft).ok_or_else(|| ServiceError::refused("the time has not run out"))
         })
         .await
     }
@@ -97,13 +97,7 @@ impl GameService {
     /// Ends the game if the seat to move is past its deadline: what a periodic sweep calls.
     /// Returns the ending if the game ended now.
     pub async fn enforce_deadline(&self, game: &GameId) -> Result<Option<Ending>, ServiceError> {
-        self.transact(game, |draft| {
-            if draft.turn_seat().is_none() {
-                return Ok(None);
-            }
-            expire(draft)
-        })
-        .await
+        self.transact(game, |draft| Ok(expire(draft))).await
     }
 }
 
@@ -123,15 +117,11 @@ fn agree_to_draw(draft: &mut Draft, seat: u8) -> Result<Option<Ending>, ServiceE
 }
 
 /// Ends the game on time if the seat to move is past its deadline.
-pub(crate) fn expire(draft: &mut Draft) -> Result<Option<Ending>, ServiceError> {
-    let Some(seat) = draft.turn_seat() else {
-        return Ok(None);
-    };
-    match draft.deadline()? {
-        Some(deadline) if draft.now > deadline => {
-            let outcome = draft.game.timeout(Seat(seat));
-            Ok(Some(draft.finish(&outcome, Some(seat))))
-        }
-        _ => Ok(None),
+pub(crate) fn expire(draft: &mut Draft) -> Option<Ending> {
+    let seat = draft.turn_seat()?;
+    if !draft.time_is_up() {
+        return None;
     }
+    let outcome = draft.game.timeout(Seat(seat));
+    Some(draft.finish(&outcome, Some(seat)))
 }

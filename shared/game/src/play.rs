@@ -60,13 +60,7 @@ impl GameService {
                     });
                 }
                 let seat = draft.mover(&request.player)?;
-                let late = draft
-                    .head
-                    .waiting
-                    .as_ref()
-                    .is_some_and(|w| draft.now > w.deadline);
-                // Past the deadline before vacations: only vacations can save the move.
-                if late && let Some(ending) = expire(draft)? {
+                if let Some(ending) = expire(draft) {
                     return Ok(Submitted::TooLate(ending));
                 }
                 let record = draft.play(

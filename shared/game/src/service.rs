@@ -2,7 +2,6 @@
 //! through the rules, decide on a draft, and commit the draft on the condition that nobody
 //! changed the game meanwhile (re-deciding on the new state when someone did).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
@@ -100,17 +99,18 @@ impl GameService {
         id: &GameId,
         mut decide: impl FnMut(&mut Draft) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
-        let mut vacations = HashMap::new();
         for _ in 0..ATTEMPTS {
             let loaded = self.load(id).await?;
-            let mut draft = Draft::new(loaded, self.now(), &vacations);
-            let decided = decide(&mut draft);
-            if let Some(player) = draft.missing_vacation.take() {
-                let record = self.store.vacation(&player).await?;
-                vacations.insert(player, record.periods);
-                continue;
-            }
-            let value = decided?;
+            let now = self.now();
+            let vacations = match &loaded.stored.head.waiting {
+                // Only past the stored deadline can vacations matter (they only extend it).
+                Some(waiting) if now > waiting.deadline => {
+                    self.store.vacation(&waiting.player).await?.periods
+                }
+                _ => Vec::new(),
+            };
+            let mut draft = Draft::new(loaded, now, vacations);
+            let value = decide(&mut draft)?;
             let Some(commit) = draft.into_commit() else {
                 return Ok(value);
             };
@@ -149,23 +149,19 @@ pub fn replay(catalog: Catalog, stored: &StoredGame) -> Result<Box<dyn AnyGame>,
 
 /// A game being changed by a use case: the state read, the rules game advanced by any new
 /// moves, and the document as edited so far.
-pub(crate) struct Draft<'v> {
+pub(crate) struct Draft {
     pub now: DateTime<Utc>,
     pub head: Head,
     pub log: Vec<MoveRecord>,
     pub game: Box<dyn AnyGame>,
     pub doc: GameDoc,
     pub appended: Vec<MoveRecord>,
-    vacations: &'v HashMap<String, Vec<Period>>,
-    missing_vacation: Option<String>,
+    /// The vacations of the player to move, read only when the stored deadline has passed.
+    vacations: Vec<Period>,
 }
 
-impl<'v> Draft<'v> {
-    fn new(
-        loaded: Loaded,
-        now: DateTime<Utc>,
-        vacations: &'v HashMap<String, Vec<Period>>,
-    ) -> Draft<'v> {
+impl Draft {
+    fn new(loaded: Loaded, now: DateTime<Utc>, vacations: Vec<Period>) -> Draft {
         let Loaded { stored, game } = loaded;
         Draft {
             now,
@@ -175,7 +171,6 @@ impl<'v> Draft<'v> {
             game,
             appended: Vec::new(),
             vacations,
-            missing_vacation: None,
         }
     }
 
@@ -202,37 +197,21 @@ impl<'v> Draft<'v> {
         }
     }
 
-    /// The vacations of `player`. When they have not been read yet the decision stops here
-    /// and is run again once they are (only the rare paths that need them pay the read).
-    pub fn vacations(&mut self, player: &str) -> Result<Vec<Period>, ServiceError> {
-        match self.vacations.get(player) {
-            Some(periods) => Ok(periods.clone()),
-            None => {
-                self.missing_vacation = Some(player.to_string());
-                Err(ServiceError::Contended)
-            }
-        }
-    }
-
     /// Every move: the log read plus the moves appended by this draft.
     pub fn moves(&self) -> impl Iterator<Item = &MoveRecord> {
         self.log.iter().chain(&self.appended)
     }
 
-    /// The seat to move's deadline counting its player's vacations, while the game is on.
-    pub fn deadline(&mut self) -> Result<Option<DateTime<Utc>>, ServiceError> {
-        let Some(seat) = self.turn_seat() else {
-            return Ok(None);
+    /// Whether the seat to move's time has run out, counting its player's vacations.
+    pub fn time_is_up(&self) -> bool {
+        let (Some(seat), Some(waiting)) = (self.turn_seat(), &self.head.waiting) else {
+            return false;
         };
-        let Some(player) = self.doc.seats[usize::from(seat)]
-            .player()
-            .map(str::to_string)
-        else {
-            return Ok(None);
-        };
-        let vacations = self.vacations(&player)?;
-        let log: Vec<MoveRecord> = self.moves().cloned().collect();
-        Ok(current_turn(&self.doc, &log, seat, &vacations).map(|turn| turn.deadline(&vacations)))
+        if self.now <= waiting.deadline {
+            return false;
+        }
+        current_turn(&self.doc, &self.log, seat, &self.vacations)
+            .is_some_and(|turn| self.now > turn.deadline(&self.vacations))
     }
 
     /// The seat whose clock runs, while the game is active.
