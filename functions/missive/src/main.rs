@@ -1,9 +1,12 @@
 //! `missive`: the command for players, organisers and operators.
 //!
 //! Rules tools (`variants`, `moves`, `perft`, `play`) work on every registered variant with
-//! the same flags. Errors go to stderr with a non-zero exit status.
+//! the same flags. Store tools (`table create`, `check`, `bench`) take the store as
+//! `--store sqlite:PATH` or `--store dynamodb:TABLE` (or `MISSIVE_STORE`). Errors go to
+//! stderr with a non-zero exit status.
 
 mod rules_commands;
+mod store_commands;
 
 use std::process::ExitCode;
 
@@ -28,6 +31,13 @@ enum Command {
     Perft(rules_commands::PerftArgs),
     /// Apply moves and print the resulting position, side to move and outcome.
     Play(rules_commands::PlayArgs),
+    /// Manage the DynamoDB table.
+    #[command(subcommand)]
+    Table(store_commands::TableCommand),
+    /// Replay every stored game through the rules and compare it with its head.
+    Check(store_commands::StoreArgs),
+    /// Play random games through the game service and report moves/s and latency.
+    Bench(store_commands::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +47,9 @@ fn main() -> ExitCode {
         Command::Moves(args) => rules_commands::moves(&args),
         Command::Perft(args) => rules_commands::perft(&args),
         Command::Play(args) => rules_commands::play(&args),
+        Command::Table(command) => store_commands::table(&command),
+        Command::Check(args) => store_commands::check(&args),
+        Command::Bench(args) => store_commands::bench(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
