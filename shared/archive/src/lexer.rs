@@ -1,0 +1,344 @@
+//! Splits archive text into tokens, streaming from a reader with a fixed-size buffer.
+//!
+//! Handles what PGN files in the wild contain: a byte order mark, CRLF line ends, `%` escape
+//! lines, `;` rest-of-line comments, brace comments over several lines, NAGs, variations.
+//! Every token carries its line and column (1-based, columns in characters). No token keeps
+//! more than [`MAX_TEXT`] bytes, so memory stays bounded on any input.
+
+use std::io::{self, Read};
+
+/// The longest tag value, comment or symbol kept, in bytes.
+pub const MAX_TEXT: usize = 64 * 1024;
+
+const CHUNK: usize = 64 * 1024;
+
+/// What a token is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    /// `[Name "value"]`, the value unescaped.
+    Tag { name: String, value: String },
+    /// The text between `{` and `}`.
+    Comment(String),
+    /// A move, a move number or a result, as written.
+    Symbol(String),
+    /// `$n`.
+    Nag,
+    /// `(`: a variation begins.
+    Open,
+    /// `)`: a variation ends.
+    Close,
+    /// Text that is not a token, with the reason.
+    Error(String),
+}
+
+/// A token and where it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// What it is.
+    pub kind: TokenKind,
+    /// Line of its first character.
+    pub line: usize,
+    /// Column of its first character.
+    pub column: usize,
+    /// True when only white space precedes it on its line.
+    pub line_start: bool,
+}
+
+/// The tokens of a byte stream.
+pub struct Lexer<R> {
+    input: R,
+    buffer: Box<[u8]>,
+    start: usize,
+    end: usize,
+    eof: bool,
+    line: usize,
+    column: usize,
+    line_start: bool,
+    /// The number of bytes consumed so far.
+    offset: u64,
+    io_error: Option<io::Error>,
+}
+
+impl<R: Read> Lexer<R> {
+    /// A lexer over `input`.
+    pub fn new(input: R) -> Lexer<R> {
+        Lexer {
+            input,
+            buffer: vec![0; CHUNK].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            eof: false,
+            line: 1,
+            column: 1,
+            line_start: true,
+            offset: 0,
+            io_error: None,
+        }
+    }
+
+    /// The read error that ended the stream, if one did.
+    pub fn take_io_error(&mut self) -> Option<io::Error> {
+        self.io_error.take()
+    }
+
+    /// Bytes consumed so far (for progress reports).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The line the lexer has reached.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// Makes at least `n` bytes available unless the input ends first; true if they are.
+    fn fill(&mut self, n: usize) -> bool {
+        while self.end - self.start < n && !self.eof {
+            if self.start > 0 {
+                self.buffer.copy_within(self.start..self.end, 0);
+                self.end -= self.start;
+                self.start = 0;
+            }
+            match self.input.read(&mut self.buffer[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(read) => self.end += read,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.io_error = Some(e);
+                    self.eof = true;
+                }
+            }
+        }
+        self.end - self.start >= n
+    }
+
+    fn peek_at(&mut self, k: usize) -> Option<u8> {
+        self.fill(k + 1).then(|| self.buffer[self.start + k])
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        if self.start < self.end {
+            Some(self.buffer[self.start])
+        } else {
+            self.peek_at(0)
+        }
+    }
+
+    fn bump(&mut self) -> Option<u8> {
+        let byte = self.peek()?;
+        self.start += 1;
+        self.offset += 1;
+        match byte {
+            b'\n' => {
+                self.line += 1;
+                self.column = 1;
+                self.line_start = true;
+            }
+            // UTF-8 continuation bytes do not start a character.
+            0x80..=0xBF => {}
+            _ => self.column += 1,
+        }
+        Some(byte)
+    }
+
+    /// Skips white space, byte order marks, escape lines and `;` comments.
+    fn skip_blank(&mut self) {
+        while let Some(byte) = self.peek() {
+            match byte {
+                b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C => {
+                    self.bump();
+                }
+                0xEF if self.peek_at(1) == Some(0xBB) && self.peek_at(2) == Some(0xBF) => {
+                    self.bump();
+                    self.bump();
+                    self.bump();
+                    // A byte order mark takes no column.
+                    self.column -= 1;
+                }
+                b'%' if self.line_start => self.skip_line(),
+                b';' => self.skip_line(),
+                _ => return,
+            }
+        }
+    }
+
+    fn skip_line(&mut self) {
+        while let Some(byte) = self.bump() {
+            if byte == b'\n' {
+                return;
+            }
+        }
+    }
+
+    fn tag(&mut self) -> TokenKind {
+        self.bump();
+        self.skip_spaces();
+        let mut name = Vec::new();
+        while let Some(byte) = self.peek() {
+            if byte.is_ascii_alphanumeric() || byte == b'_' {
+                name.push(byte);
+                self.bump();
+                if name.len() > 255 {
+                    return TokenKind::Error("tag name longer than 255 characters".into());
+                }
+            } else {
+                break;
+            }
+        }
+        if name.is_empty() {
+            return self.broken_tag("expected a tag name after `[`");
+        }
+        self.skip_spaces();
+        if self.peek() != Some(b'"') {
+            return self.broken_tag("expected `\"` before the tag value");
+        }
+        self.bump();
+        let mut value = Vec::new();
+        loop {
+            match self.bump() {
+                None | Some(b'\n') => return TokenKind::Error("unterminated tag value".into()),
+                Some(b'"') => break,
+                Some(b'\\') if matches!(self.peek(), Some(b'"' | b'\\')) => {
+                    value.push(self.bump().unwrap_or(b'\\'));
+                }
+                Some(byte) => value.push(byte),
+            }
+            if value.len() > MAX_TEXT {
+                return self.broken_tag("tag value too long");
+            }
+        }
+        self.skip_spaces();
+        if self.peek() != Some(b']') {
+            return self.broken_tag("expected `]` after the tag value");
+        }
+        self.bump();
+        TokenKind::Tag {
+            name: String::from_utf8_lossy(&name).into_owned(),
+            value: String::from_utf8_lossy(&value).into_owned(),
+        }
+    }
+
+    /// An error inside a tag pair: the rest of its line is skipped.
+    fn broken_tag(&mut self, reason: &str) -> TokenKind {
+        self.skip_line();
+        TokenKind::Error(reason.into())
+    }
+
+    fn skip_spaces(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t')) {
+            self.bump();
+        }
+    }
+
+    fn comment(&mut self) -> TokenKind {
+        self.bump();
+        let mut text = Vec::new();
+        let mut too_long = false;
+        loop {
+            match self.bump() {
+                None => return TokenKind::Error("unterminated comment: `}` missing".into()),
+                Some(b'}') => break,
+                Some(byte) if text.len() < MAX_TEXT => text.push(byte),
+                Some(_) => too_long = true,
+            }
+        }
+        if too_long {
+            return TokenKind::Error(format!("comment longer than {MAX_TEXT} bytes"));
+        }
+        TokenKind::Comment(String::from_utf8_lossy(&text).into_owned())
+    }
+
+    fn nag(&mut self) -> TokenKind {
+        self.bump();
+        let mut digits = 0;
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.bump();
+            digits += 1;
+        }
+        if digits == 0 {
+            TokenKind::Error("expected digits after `$`".into())
+        } else {
+            TokenKind::Nag
+        }
+    }
+
+    fn symbol(&mut self) -> TokenKind {
+        let mut text = Vec::with_capacity(8);
+        while let Some(byte) = self.peek() {
+            if is_delimiter(byte) {
+                if byte == b'(' && self.parenthesised_digits() {
+                    // A level in a square such as `b1(2)`: part of the symbol.
+                    while let Some(byte) = self.bump() {
+                        text.push(byte);
+                        if byte == b')' {
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                break;
+            }
+            self.bump();
+            if text.len() < MAX_TEXT {
+                text.push(byte);
+            } else {
+                return TokenKind::Error(format!("symbol longer than {MAX_TEXT} bytes"));
+            }
+        }
+        TokenKind::Symbol(String::from_utf8_lossy(&text).into_owned())
+    }
+
+    /// True when the input continues with `(`, one to three digits and `)`.
+    fn parenthesised_digits(&mut self) -> bool {
+        let mut k = 1;
+        while k <= 4 && matches!(self.peek_at(k), Some(b'0'..=b'9')) {
+            k += 1;
+        }
+        k > 1 && self.peek_at(k) == Some(b')')
+    }
+}
+
+/// Bytes that end a symbol.
+fn is_delimiter(byte: u8) -> bool {
+    byte.is_ascii_whitespace()
+        || matches!(
+            byte,
+            b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'"' | b'$' | 0x0B
+        )
+}
+
+impl<R: Read> Iterator for Lexer<R> {
+    type Item = Token;
+
+    fn next(&mut self) -> Option<Token> {
+        self.skip_blank();
+        let byte = self.peek()?;
+        let (line, column, line_start) = (self.line, self.column, self.line_start);
+        let kind = match byte {
+            b'[' => self.tag(),
+            b'{' => self.comment(),
+            b'$' => self.nag(),
+            b'(' => {
+                self.bump();
+                TokenKind::Open
+            }
+            b')' => {
+                self.bump();
+                TokenKind::Close
+            }
+            b'}' | b']' | b'"' => {
+                self.bump();
+                TokenKind::Error(format!("unexpected `{}`", byte as char))
+            }
+            _ => self.symbol(),
+        };
+        // A token that ended by consuming a line end leaves the lexer at a line start.
+        self.line_start = self.column == 1;
+        Some(Token {
+            kind,
+            line,
+            column,
+            line_start,
+        })
+    }
+}

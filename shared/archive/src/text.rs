@@ -1,0 +1,76 @@
+//! Small text forms shared by the reader and the writer: tag values, times, seat tag names,
+//! result tokens.
+
+use std::borrow::Cow;
+
+use chrono::{DateTime, NaiveDateTime, Utc};
+
+/// `text` with every control character (newlines, tabs) replaced by a space: what a tag value
+/// and the canonical content can hold.
+pub fn clean(text: &str) -> Cow<'_, str> {
+    if text.chars().any(char::is_control) {
+        Cow::Owned(
+            text.chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// A tag value escaped for the archive: cleaned, with `\` and `"` preceded by `\`.
+pub fn escape_tag_value(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in clean(text).chars() {
+        if c == '\\' || c == '"' {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
+/// The ICCF time form of `[%ccsnt ...]`: `2026.11.29,10:12:05`.
+pub fn ccsnt_text(time: DateTime<Utc>) -> String {
+    time.format("%Y.%m.%d,%H:%M:%S").to_string()
+}
+
+/// Reads `2026.11.29,10:12:05` (or without seconds, `2026.11.29,10:12`) as UTC.
+pub fn parse_ccsnt(text: &str) -> Option<DateTime<Utc>> {
+    ["%Y.%m.%d,%H:%M:%S", "%Y.%m.%d,%H:%M"]
+        .iter()
+        .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok())
+        .map(|naive| naive.and_utc())
+}
+
+/// The tag naming a seat's player: the seat name with its first letter in upper case
+/// (`white` gives `White`, `shu` gives `Shu`).
+pub fn seat_tag(seat: &str) -> String {
+    let mut chars = seat.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// True when `text` is a game termination marker: `*`, or per-seat scores (`1`, `0`,
+/// `1/2`, `1/3`) joined by dashes that add up to one (`1-0`, `1/2-1/2`, `0-1-0`,
+/// `1/3-1/3-1/3`). Castling written with zeros (`0-0`, `0-0-0`) is not one.
+pub fn is_result_token(text: &str) -> bool {
+    if text == "*" {
+        return true;
+    }
+    let mut sixths = 0;
+    let mut parts = 0;
+    for part in text.split('-') {
+        parts += 1;
+        sixths += match part {
+            "1" => 6,
+            "0" => 0,
+            "1/2" => 3,
+            "1/3" => 2,
+            _ => return false,
+        };
+    }
+    parts >= 2 && sixths == 6
+}
