@@ -1,8 +1,10 @@
 //! `missive`: the command for players, organisers and operators.
 //!
 //! Rules tools (`variants`, `moves`, `perft`, `play`) work on every registered variant with
-//! the same flags. Errors go to stderr with a non-zero exit status.
+//! the same flags. Archive tools (`archive convert|verify|keygen`) read and write game
+//! archives. Errors go to stderr with a non-zero exit status.
 
+mod archive_commands;
 mod rules_commands;
 
 use std::process::ExitCode;
@@ -28,6 +30,9 @@ enum Command {
     Perft(rules_commands::PerftArgs),
     /// Apply moves and print the resulting position, side to move and outcome.
     Play(rules_commands::PlayArgs),
+    /// Game archives: convert, verify, make signing keys.
+    #[command(subcommand)]
+    Archive(archive_commands::ArchiveCommand),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +42,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => rules_commands::moves(&args),
         Command::Perft(args) => rules_commands::perft(&args),
         Command::Play(args) => rules_commands::play(&args),
+        Command::Archive(command) => archive_commands::run(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

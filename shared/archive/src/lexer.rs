@@ -44,6 +44,31 @@ pub struct Token {
     pub line_start: bool,
 }
 
+/// Where the lexer is: line and column of the next byte, and whether only white space
+/// precedes it on its line.
+#[derive(Clone, Copy, Debug)]
+struct Cursor {
+    line: usize,
+    column: usize,
+    line_start: bool,
+}
+
+impl Cursor {
+    /// Moves past `byte`.
+    fn advance(&mut self, byte: u8) {
+        match byte {
+            b'\n' => {
+                self.line += 1;
+                self.column = 1;
+                self.line_start = true;
+            }
+            // UTF-8 continuation bytes do not start a character.
+            0x80..=0xBF => {}
+            _ => self.column += 1,
+        }
+    }
+}
+
 /// The tokens of a byte stream.
 pub struct Lexer<R> {
     input: R,
@@ -51,9 +76,7 @@ pub struct Lexer<R> {
     start: usize,
     end: usize,
     eof: bool,
-    line: usize,
-    column: usize,
-    line_start: bool,
+    cursor: Cursor,
     /// The number of bytes consumed so far.
     offset: u64,
     io_error: Option<io::Error>,
@@ -68,9 +91,11 @@ impl<R: Read> Lexer<R> {
             start: 0,
             end: 0,
             eof: false,
-            line: 1,
-            column: 1,
-            line_start: true,
+            cursor: Cursor {
+                line: 1,
+                column: 1,
+                line_start: true,
+            },
             offset: 0,
             io_error: None,
         }
@@ -88,7 +113,7 @@ impl<R: Read> Lexer<R> {
 
     /// The line the lexer has reached.
     pub fn line(&self) -> usize {
-        self.line
+        self.cursor.line
     }
 
     /// Makes at least `n` bytes available unless the input ends first; true if they are.
@@ -124,20 +149,37 @@ impl<R: Read> Lexer<R> {
         }
     }
 
+    /// Consumes the bytes that satisfy `keep`, appending them to `out` while it holds fewer
+    /// than [`MAX_TEXT`] bytes; true when some had to be dropped for that limit.
+    fn consume_while(&mut self, out: &mut Vec<u8>, keep: impl Fn(u8) -> bool) -> bool {
+        let mut dropped = false;
+        while self.fill(1) {
+            let available = &self.buffer[self.start..self.end];
+            let n = available
+                .iter()
+                .position(|b| !keep(*b))
+                .unwrap_or(available.len());
+            let run = &available[..n];
+            for &byte in run {
+                self.cursor.advance(byte);
+            }
+            let room = MAX_TEXT.saturating_sub(out.len());
+            dropped |= run.len() > room;
+            out.extend_from_slice(&run[..run.len().min(room)]);
+            self.start += n;
+            self.offset += n as u64;
+            if n < available.len() {
+                break;
+            }
+        }
+        dropped
+    }
+
     fn bump(&mut self) -> Option<u8> {
         let byte = self.peek()?;
         self.start += 1;
         self.offset += 1;
-        match byte {
-            b'\n' => {
-                self.line += 1;
-                self.column = 1;
-                self.line_start = true;
-            }
-            // UTF-8 continuation bytes do not start a character.
-            0x80..=0xBF => {}
-            _ => self.column += 1,
-        }
+        self.cursor.advance(byte);
         Some(byte)
     }
 
@@ -146,16 +188,18 @@ impl<R: Read> Lexer<R> {
         while let Some(byte) = self.peek() {
             match byte {
                 b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C => {
-                    self.bump();
+                    self.consume_while(&mut Vec::new(), |b| {
+                        matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C)
+                    });
                 }
                 0xEF if self.peek_at(1) == Some(0xBB) && self.peek_at(2) == Some(0xBF) => {
                     self.bump();
                     self.bump();
                     self.bump();
                     // A byte order mark takes no column.
-                    self.column -= 1;
+                    self.cursor.column -= 1;
                 }
-                b'%' if self.line_start => self.skip_line(),
+                b'%' if self.cursor.line_start => self.skip_line(),
                 b';' => self.skip_line(),
                 _ => return,
             }
@@ -163,11 +207,8 @@ impl<R: Read> Lexer<R> {
     }
 
     fn skip_line(&mut self) {
-        while let Some(byte) = self.bump() {
-            if byte == b'\n' {
-                return;
-            }
-        }
+        self.consume_while(&mut Vec::new(), |b| b != b'\n');
+        self.bump();
     }
 
     fn tag(&mut self) -> TokenKind {
@@ -213,8 +254,8 @@ impl<R: Read> Lexer<R> {
         }
         self.bump();
         TokenKind::Tag {
-            name: String::from_utf8_lossy(&name).into_owned(),
-            value: String::from_utf8_lossy(&value).into_owned(),
+            name: utf8(name),
+            value: utf8(value),
         }
     }
 
@@ -233,19 +274,14 @@ impl<R: Read> Lexer<R> {
     fn comment(&mut self) -> TokenKind {
         self.bump();
         let mut text = Vec::new();
-        let mut too_long = false;
-        loop {
-            match self.bump() {
-                None => return TokenKind::Error("unterminated comment: `}` missing".into()),
-                Some(b'}') => break,
-                Some(byte) if text.len() < MAX_TEXT => text.push(byte),
-                Some(_) => too_long = true,
-            }
+        let too_long = self.consume_while(&mut text, |b| b != b'}');
+        if self.bump().is_none() {
+            return TokenKind::Error("unterminated comment: `}` missing".into());
         }
         if too_long {
             return TokenKind::Error(format!("comment longer than {MAX_TEXT} bytes"));
         }
-        TokenKind::Comment(String::from_utf8_lossy(&text).into_owned())
+        TokenKind::Comment(utf8(text))
     }
 
     fn nag(&mut self) -> TokenKind {
@@ -264,28 +300,23 @@ impl<R: Read> Lexer<R> {
 
     fn symbol(&mut self) -> TokenKind {
         let mut text = Vec::with_capacity(8);
-        while let Some(byte) = self.peek() {
-            if is_delimiter(byte) {
-                if byte == b'(' && self.parenthesised_digits() {
-                    // A level in a square such as `b1(2)`: part of the symbol.
-                    while let Some(byte) = self.bump() {
-                        text.push(byte);
-                        if byte == b')' {
-                            break;
-                        }
-                    }
-                    continue;
-                }
-                break;
-            }
-            self.bump();
-            if text.len() < MAX_TEXT {
-                text.push(byte);
-            } else {
+        loop {
+            if self.consume_while(&mut text, |b| !is_delimiter(b)) {
                 return TokenKind::Error(format!("symbol longer than {MAX_TEXT} bytes"));
             }
+            if self.peek() == Some(b'(') && self.parenthesised_digits() {
+                // A level in a square such as `b1(2)`: part of the symbol.
+                while let Some(byte) = self.bump() {
+                    text.push(byte);
+                    if byte == b')' {
+                        break;
+                    }
+                }
+            } else {
+                break;
+            }
         }
-        TokenKind::Symbol(String::from_utf8_lossy(&text).into_owned())
+        TokenKind::Symbol(utf8(text))
     }
 
     /// True when the input continues with `(`, one to three digits and `)`.
@@ -296,6 +327,12 @@ impl<R: Read> Lexer<R> {
         }
         k > 1 && self.peek_at(k) == Some(b')')
     }
+}
+
+/// The text of `bytes`, invalid UTF-8 sequences replaced.
+fn utf8(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes)
+        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
 }
 
 /// Bytes that end a symbol.
@@ -313,7 +350,8 @@ impl<R: Read> Iterator for Lexer<R> {
     fn next(&mut self) -> Option<Token> {
         self.skip_blank();
         let byte = self.peek()?;
-        let (line, column, line_start) = (self.line, self.column, self.line_start);
+        let (line, column, line_start) =
+            (self.cursor.line, self.cursor.column, self.cursor.line_start);
         let kind = match byte {
             b'[' => self.tag(),
             b'{' => self.comment(),
@@ -333,7 +371,7 @@ impl<R: Read> Iterator for Lexer<R> {
             _ => self.symbol(),
         };
         // A token that ended by consuming a line end leaves the lexer at a line start.
-        self.line_start = self.column == 1;
+        self.cursor.line_start = self.cursor.column == 1;
         Some(Token {
             kind,
             line,

@@ -206,9 +206,12 @@ impl From<&Outcome> for GameResult {
 /// True for a kebab-case rule name: lowercase ASCII letters and digits joined by dashes.
 pub fn is_rule_name(text: &str) -> bool {
     !text.is_empty()
-        && text
-            .split('-')
-            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+        && text.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
 }
 
 impl GameRecord {

@@ -50,8 +50,8 @@ pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> 
     let options = value("Options").unwrap_or("");
     let fen = value("FEN").filter(|_| value("SetUp") != Some("0"));
     let setup_place = tag_place(if fen.is_some() { "FEN" } else { "Variant" });
-    let mut game = new_game(rules, &variant, options, fen)
-        .map_err(|e| fail(setup_place, Reason::Setup(e)))?;
+    let mut game =
+        new_game(rules, &variant, options, fen).map_err(|e| fail(setup_place, Reason::Setup(e)))?;
     let start = match fen {
         Some(_) => non_standard_start(rules, &variant, game.as_ref())
             .map_err(|e| fail(setup_place, Reason::Setup(e)))?,
@@ -70,11 +70,11 @@ pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> 
                 place,
             } => {
                 ply += 1;
-                let played = game.play(text).map_err(|error| {
-                    fail(*place, Reason::Move { ply, error })
-                })?;
+                let long = game
+                    .play_long(text)
+                    .map_err(|error| fail(*place, Reason::Move { ply, error }))?;
                 entries.push(Entry::Move(MoveEntry {
-                    text: played.long,
+                    text: long,
                     received: *received,
                 }));
             }
@@ -105,7 +105,10 @@ pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> 
         }
     }
 
-    let result_place = raw.termination.as_ref().map_or(tag_place("Result"), |(_, p)| *p);
+    let result_place = raw
+        .termination
+        .as_ref()
+        .map_or(tag_place("Result"), |(_, p)| *p);
     let result = read_result(&raw, game.as_ref(), &entries)
         .map_err(|e| fail(result_place, Reason::Result(e)))?;
 
@@ -284,22 +287,21 @@ pub fn check_result(
     }
     let rule = result.rule.as_str();
     if BOARD_RULES.iter().any(|r| r.as_str() == rule) {
-        return Err(format!("the final position does not end the game by {rule}"));
+        return Err(format!(
+            "the final position does not end the game by {rule}"
+        ));
     }
-    let by_seat = |outcome: &dyn Fn(Seat) -> missive_rules::Outcome, event: fn(&EventKind) -> bool| {
+    let by_seat = |outcome: &dyn Fn(Seat) -> missive_rules::Outcome,
+                   event: fn(&EventKind) -> bool| {
         let recorded = last_event_seat(entries, event);
         let fits = |seat: Seat| GameResult::from(&outcome(seat)) == *result;
         let fitting = match recorded {
             Some(seat) => fits(seat),
             None => (0..seats).any(|i| fits(Seat(i as u8))),
         };
-        fitting.then_some(()).ok_or_else(|| {
-            format!(
-                "{} does not give {} here",
-                rule,
-                result.score_text()
-            )
-        })
+        fitting
+            .then_some(())
+            .ok_or_else(|| format!("{} does not give {} here", rule, result.score_text()))
     };
     match rule {
         "resignation" => by_seat(&|seat| game.resign(seat), |k| *k == EventKind::Resigned),

@@ -24,7 +24,9 @@ impl Rules for Registry {
 pub fn variant_id(tag: Option<&str>) -> &str {
     match tag.map(str::trim) {
         None => CHESS,
-        Some(value) if value.eq_ignore_ascii_case("standard") || value.eq_ignore_ascii_case(CHESS) => {
+        Some(value)
+            if value.eq_ignore_ascii_case("standard") || value.eq_ignore_ascii_case(CHESS) =>
+        {
             CHESS
         }
         Some(value) => value,

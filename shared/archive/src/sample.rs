@@ -66,7 +66,10 @@ pub fn random_record(
 
 fn random_tags(rng: &mut StdRng) -> Vec<(String, String)> {
     let mut tags = vec![
-        ("Event".to_string(), format!("Correspondence cup {}", rng.random_range(1..50))),
+        (
+            "Event".to_string(),
+            format!("Correspondence cup {}", rng.random_range(1..50)),
+        ),
         ("Site".to_string(), "missive".to_string()),
         ("Date".to_string(), "2026.11.29".to_string()),
         ("Round".to_string(), rng.random_range(1..9).to_string()),
@@ -74,7 +77,10 @@ fn random_tags(rng: &mut StdRng) -> Vec<(String, String)> {
         ("GameId".to_string(), format!("g{}", rng.random::<u32>())),
     ];
     if rng.random_bool(0.3) {
-        tags.push(("Annotator".to_string(), NAMES.choose(rng).unwrap_or(&"?").to_string()));
+        tags.push((
+            "Annotator".to_string(),
+            NAMES.choose(rng).unwrap_or(&"?").to_string(),
+        ));
     }
     tags
 }
@@ -105,7 +111,11 @@ fn random_event(rng: &mut StdRng, clock: &mut Clock, seats: usize) -> Entry {
         },
         _ => EventKind::Claimed("threefold-repetition".to_string()),
     };
-    event(kind, Seat(rng.random_range(0..seats) as u8), Some(clock.tick(rng)))
+    event(
+        kind,
+        Seat(rng.random_range(0..seats) as u8),
+        Some(clock.tick(rng)),
+    )
 }
 
 fn event(kind: EventKind, seat: Seat, at: Option<DateTime<Utc>>) -> Entry {

@@ -267,8 +267,9 @@ impl<R: Read> Games<R> {
     fn take_comment(&mut self, text: &str, at: Place) {
         for (name, arguments) in commands(text) {
             let outcome = match name {
-                "ccsnt" => self.take_time(&arguments),
+                "ccsnt" => self.take_time(arguments),
                 _ if crate::record::EventKind::NAMES.contains(&name) => {
+                    let arguments: Vec<&str> = arguments.split_whitespace().collect();
                     take_event(name, &arguments, at).map(|item| self.push(item, at))
                 }
                 _ => Ok(()),
@@ -280,11 +281,11 @@ impl<R: Read> Games<R> {
         }
     }
 
-    fn take_time(&mut self, arguments: &[&str]) -> Result<(), String> {
-        let time = match arguments {
-            [time] => parse_ccsnt(time).ok_or_else(|| format!("`{time}` is not a date and time (expected 2026.11.29,10:12:05)"))?,
-            _ => return Err("expected one date and time".into()),
-        };
+    fn take_time(&mut self, arguments: &str) -> Result<(), String> {
+        let time = arguments.trim();
+        let time = parse_ccsnt(time).ok_or_else(|| {
+            format!("`{time}` is not a date and time (expected 2026.11.29,10:12:05)")
+        })?;
         match self.game.items.last_mut() {
             Some(RawItem::Move { received, .. }) if received.is_none() => {
                 *received = Some(time);
@@ -319,20 +320,18 @@ fn take_event(name: &str, arguments: &[&str], at: Place) -> Result<RawItem, Stri
     })
 }
 
-/// The `[%name arg arg]` commands in a comment.
-fn commands(text: &str) -> Vec<(&str, Vec<&str>)> {
-    let mut found = Vec::new();
+/// The `[%name arguments]` commands in a comment, as name and argument text.
+fn commands(text: &str) -> impl Iterator<Item = (&str, &str)> {
     let mut rest = text;
-    while let Some(start) = rest.find("[%") {
+    std::iter::from_fn(move || {
+        let start = rest.find("[%")?;
         let body = &rest[start + 2..];
-        let Some(end) = body.find(']') else { break };
-        let mut words = body[..end].split_whitespace();
-        if let Some(name) = words.next() {
-            found.push((name, words.collect()));
-        }
+        let end = body.find(']')?;
         rest = &body[end + 1..];
-    }
-    found
+        let command = body[..end].trim_start();
+        let split = command.find(char::is_whitespace).unwrap_or(command.len());
+        Some((&command[..split], &command[split..]))
+    })
 }
 
 /// The symbol without a leading move number (`12.`, `12...`); `None` when it is only one.

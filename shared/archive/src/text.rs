@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use chrono::{DateTime, NaiveDateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 
 /// `text` with every control character (newlines, tabs) replaced by a space: what a tag value
 /// and the canonical content can hold.
@@ -36,11 +36,27 @@ pub fn ccsnt_text(time: DateTime<Utc>) -> String {
     time.format("%Y.%m.%d,%H:%M:%S").to_string()
 }
 
-/// Reads `2026.11.29,10:12:05` (or without seconds, `2026.11.29,10:12`) as UTC.
+/// Reads `2026.11.29,10:12:05` (or without seconds, `2026.11.29,10:12`) as UTC: fixed
+/// width, every field zero-padded.
 pub fn parse_ccsnt(text: &str) -> Option<DateTime<Utc>> {
-    ["%Y.%m.%d,%H:%M:%S", "%Y.%m.%d,%H:%M"]
-        .iter()
-        .find_map(|format| NaiveDateTime::parse_from_str(text, format).ok())
+    let bytes = text.as_bytes();
+    let separators: &[(usize, u8)] = &[(4, b'.'), (7, b'.'), (10, b','), (13, b':'), (16, b':')];
+    if !(bytes.len() == 16 || bytes.len() == 19)
+        || separators
+            .iter()
+            .any(|(at, byte)| *at < bytes.len() && bytes[*at] != *byte)
+    {
+        return None;
+    }
+    let field = |from: usize, to: usize| -> Option<u32> {
+        bytes.get(from..to)?.iter().try_fold(0u32, |value, byte| {
+            byte.is_ascii_digit()
+                .then(|| value * 10 + u32::from(byte - b'0'))
+        })
+    };
+    let second = if bytes.len() == 19 { field(17, 19)? } else { 0 };
+    NaiveDate::from_ymd_opt(field(0, 4)? as i32, field(5, 7)?, field(8, 10)?)?
+        .and_hms_opt(field(11, 13)?, field(14, 16)?, second)
         .map(|naive| naive.and_utc())
 }
 

@@ -62,7 +62,12 @@ struct Replayed {
 
 /// Replays `record`, checking every move, event seat and the result.
 fn replay(record: &GameRecord, rules: &dyn Rules) -> Result<Replayed, Reason> {
-    let mut game = new_game(rules, &record.variant, &record.options, record.start.as_deref())?;
+    let mut game = new_game(
+        rules,
+        &record.variant,
+        &record.options,
+        record.start.as_deref(),
+    )?;
     let seats = game.seat_names().len();
     if record.players.len() > seats {
         return Err(Reason::Syntax(format!(
@@ -98,7 +103,9 @@ fn replay(record: &GameRecord, rules: &dyn Rules) -> Result<Replayed, Reason> {
         }
     }
     match &record.result {
-        Some(result) => check_result(game.as_ref(), result, &normal.entries).map_err(Reason::Result)?,
+        Some(result) => {
+            check_result(game.as_ref(), result, &normal.entries).map_err(Reason::Result)?
+        }
         None => {
             if let Some(outcome) = game.outcome() {
                 return Err(Reason::Result(format!(
@@ -157,7 +164,12 @@ fn tag_pairs(replayed: &Replayed, format: Format) -> Vec<(String, String)> {
     let record = &replayed.normal;
     let mut tags: Vec<(String, String)> = ROSTER
         .iter()
-        .map(|(name, default)| (name.to_string(), record.tag(name).unwrap_or(default).to_string()))
+        .map(|(name, default)| {
+            (
+                name.to_string(),
+                record.tag(name).unwrap_or(default).to_string(),
+            )
+        })
         .collect();
     for (seat, player) in replayed.game.seat_names().iter().zip(&record.players) {
         tags.push((seat_tag(seat), player.clone()));
