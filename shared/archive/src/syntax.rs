@@ -170,7 +170,7 @@ impl<R: Read> Games<R> {
     /// Takes one token of the current game; true when the game ends with it.
     fn take(&mut self, token: Token) -> bool {
         let at = place(&token);
-        self.movetext_seen |= !matches!(token.kind, TokenKind::Tag { .. });
+        self.movetext_seen |= !matches!(token.kind, TokenKind::Tag { .. } | TokenKind::Error(_));
         match token.kind {
             TokenKind::Tag { name, value } => self.take_tag(name, value, at),
             _ if self.state == State::Skip => {
