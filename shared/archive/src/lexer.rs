@@ -238,7 +238,9 @@ impl<R: Read> Lexer<R> {
         loop {
             match self.bump() {
                 None | Some(b'\n') => return TokenKind::Error("unterminated tag value".into()),
-                Some(b'"') => break,
+                // A quote ends the value only before `]`: python-chess writes quotes
+                // inside values without escaping them.
+                Some(b'"') if self.closes_tag() => break,
                 Some(b'\\') if matches!(self.peek(), Some(b'"' | b'\\')) => {
                     value.push(self.bump().unwrap_or(b'\\'));
                 }
@@ -257,6 +259,15 @@ impl<R: Read> Lexer<R> {
             name: utf8(name),
             value: utf8(value),
         }
+    }
+
+    /// True when only spaces stand between the next byte and a `]`.
+    fn closes_tag(&mut self) -> bool {
+        let mut k = 0;
+        while matches!(self.peek_at(k), Some(b' ' | b'\t')) {
+            k += 1;
+        }
+        self.peek_at(k) == Some(b']')
     }
 
     /// An error inside a tag pair: the rest of its line is skipped.
