@@ -80,6 +80,8 @@ pub struct Lexer<R> {
     /// The number of bytes consumed so far.
     offset: u64,
     io_error: Option<io::Error>,
+    /// A buffer handed back by [`Lexer::recycle`], reused for the next text.
+    spare: Vec<u8>,
 }
 
 impl<R: Read> Lexer<R> {
@@ -98,12 +100,25 @@ impl<R: Read> Lexer<R> {
             },
             offset: 0,
             io_error: None,
+            spare: Vec::new(),
         }
     }
 
     /// The read error that ended the stream, if one did.
     pub fn take_io_error(&mut self) -> Option<io::Error> {
         self.io_error.take()
+    }
+
+    /// Takes back the text of a token that is no longer needed, to hold a later one.
+    pub fn recycle(&mut self, text: String) {
+        self.spare = text.into_bytes();
+    }
+
+    /// An empty buffer, reusing a recycled one.
+    fn buffer(&mut self) -> Vec<u8> {
+        let mut buffer = std::mem::take(&mut self.spare);
+        buffer.clear();
+        buffer
     }
 
     /// Bytes consumed so far (for progress reports).
@@ -149,9 +164,9 @@ impl<R: Read> Lexer<R> {
         }
     }
 
-    /// Consumes the bytes that satisfy `keep`, appending them to `out` while it holds fewer
-    /// than [`MAX_TEXT`] bytes; true when some had to be dropped for that limit.
-    fn consume_while(&mut self, out: &mut Vec<u8>, keep: impl Fn(u8) -> bool) -> bool {
+    /// Consumes the bytes that satisfy `keep`, appending them to `out` (if given) while it
+    /// holds fewer than [`MAX_TEXT`] bytes; true when some had to be dropped for that limit.
+    fn consume_while(&mut self, mut out: Option<&mut Vec<u8>>, keep: impl Fn(u8) -> bool) -> bool {
         let mut dropped = false;
         while self.fill(1) {
             let available = &self.buffer[self.start..self.end];
@@ -163,9 +178,11 @@ impl<R: Read> Lexer<R> {
             for &byte in run {
                 self.cursor.advance(byte);
             }
-            let room = MAX_TEXT.saturating_sub(out.len());
-            dropped |= run.len() > room;
-            out.extend_from_slice(&run[..run.len().min(room)]);
+            if let Some(out) = out.as_deref_mut() {
+                let room = MAX_TEXT.saturating_sub(out.len());
+                dropped |= run.len() > room;
+                out.extend_from_slice(&run[..run.len().min(room)]);
+            }
             self.start += n;
             self.offset += n as u64;
             if n < available.len() {
@@ -188,7 +205,7 @@ impl<R: Read> Lexer<R> {
         while let Some(byte) = self.peek() {
             match byte {
                 b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C => {
-                    self.consume_while(&mut Vec::new(), |b| {
+                    self.consume_while(None, |b| {
                         matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C)
                     });
                 }
@@ -207,7 +224,7 @@ impl<R: Read> Lexer<R> {
     }
 
     fn skip_line(&mut self) {
-        self.consume_while(&mut Vec::new(), |b| b != b'\n');
+        self.consume_while(None, |b| b != b'\n');
         self.bump();
     }
 
@@ -284,8 +301,8 @@ impl<R: Read> Lexer<R> {
 
     fn comment(&mut self) -> TokenKind {
         self.bump();
-        let mut text = Vec::new();
-        let too_long = self.consume_while(&mut text, |b| b != b'}');
+        let mut text = self.buffer();
+        let too_long = self.consume_while(Some(&mut text), |b| b != b'}');
         if self.bump().is_none() {
             return TokenKind::Error("unterminated comment: `}` missing".into());
         }
@@ -310,9 +327,9 @@ impl<R: Read> Lexer<R> {
     }
 
     fn symbol(&mut self) -> TokenKind {
-        let mut text = Vec::with_capacity(8);
+        let mut text = self.buffer();
         loop {
-            if self.consume_while(&mut text, |b| !is_delimiter(b)) {
+            if self.consume_while(Some(&mut text), |b| !is_delimiter(b)) {
                 return TokenKind::Error(format!("symbol longer than {MAX_TEXT} bytes"));
             }
             if self.peek() == Some(b'(') && self.parenthesised_digits() {
@@ -389,5 +406,76 @@ impl<R: Read> Iterator for Lexer<R> {
             column,
             line_start,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<(TokenKind, usize, usize)> {
+        Lexer::new(text.as_bytes())
+            .map(|t| (t.kind, t.line, t.column))
+            .collect()
+    }
+
+    fn symbol(text: &str) -> TokenKind {
+        TokenKind::Symbol(text.into())
+    }
+
+    #[test]
+    fn squares_with_levels_stay_one_symbol() {
+        assert_eq!(
+            kinds("b1(2)-c3(2) QL1@N-S-dn e4(d4)"),
+            [
+                (symbol("b1(2)-c3(2)"), 1, 1),
+                (symbol("QL1@N-S-dn"), 1, 13),
+                (symbol("e4"), 1, 24),
+                (TokenKind::Open, 1, 26),
+                (symbol("d4"), 1, 27),
+                (TokenKind::Close, 1, 29),
+            ]
+        );
+    }
+
+    #[test]
+    fn skips_bom_escapes_and_rest_of_line_comments() {
+        assert_eq!(
+            kinds("\u{feff}% escape\r\ne4 ; note\r\n  e5 %not-an-escape"),
+            [
+                (symbol("e4"), 2, 1),
+                (symbol("e5"), 3, 3),
+                (symbol("%not-an-escape"), 3, 6),
+            ]
+        );
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        assert_eq!(
+            kinds("[White \"Čapek\"] {é} $3"),
+            [
+                (
+                    TokenKind::Tag {
+                        name: "White".into(),
+                        value: "Čapek".into()
+                    },
+                    1,
+                    1
+                ),
+                (TokenKind::Comment("é".into()), 1, 17),
+                (TokenKind::Nag, 1, 21),
+            ]
+        );
+    }
+
+    #[test]
+    fn tag_values_unescape_and_tolerate_bare_quotes() {
+        let tag = |text: &str| match &kinds(text)[0].0 {
+            TokenKind::Tag { value, .. } => value.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(tag(r#"[A "x \"y\" \\ z"]"#), r#"x "y" \ z"#);
+        assert_eq!(tag(r#"[A "Bo "B" Lee" ]"#), r#"Bo "B" Lee"#);
     }
 }

@@ -259,3 +259,72 @@ impl std::fmt::Display for TimeControl {
         write!(f, "{}/{}", self.moves, self.days)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use SeatResult::{Draw, Loss, SharedWin, Win};
+
+    #[test]
+    fn scores_read_back() {
+        let table: &[&[SeatResult]] = &[
+            &[Win, Loss],
+            &[Loss, Win],
+            &[Draw, Draw],
+            &[Win, Loss, Loss],
+            &[Loss, SharedWin, SharedWin],
+            &[Draw, Draw, Draw],
+        ];
+        for results in table {
+            let result = GameResult {
+                rule: "checkmate".into(),
+                results: results.to_vec(),
+            };
+            let text = result.score_text();
+            assert_eq!(
+                GameResult::parse_score(&text, results.len()).as_deref(),
+                Some(*results),
+                "{text}"
+            );
+        }
+        assert_eq!(GameResult::parse_score("1-0", 3), None);
+        assert_eq!(GameResult::parse_score("1/3-1/3", 2), None);
+        assert_eq!(GameResult::parse_score("*", 2), None);
+    }
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(
+            TimeControl::parse("10/50"),
+            Some(TimeControl {
+                moves: 10,
+                days: 50
+            })
+        );
+        assert_eq!(
+            TimeControl::parse("1/3").map(|t| t.to_string()).as_deref(),
+            Some("1/3")
+        );
+        for bad in ["-", "?", "0/3", "1/0", "40/9000+5", "x/3"] {
+            assert_eq!(TimeControl::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn events_by_name() {
+        for name in EventKind::NAMES {
+            let argument = match *name {
+                "claim" => Some("fifty-moves"),
+                "vacation" => Some("7"),
+                _ => None,
+            };
+            let kind = EventKind::parse(name, argument).expect("parses");
+            assert_eq!(kind.name(), *name);
+            assert_eq!(kind.argument().as_deref(), argument);
+        }
+        assert!(EventKind::parse("resign", Some("now")).is_err());
+        assert!(EventKind::parse("claim", Some("Threefold")).is_err());
+        assert!(EventKind::parse("vacation", Some("a week")).is_err());
+        assert!(EventKind::parse("castle", None).is_err());
+    }
+}

@@ -252,3 +252,40 @@ fn decode<const N: usize>(
         .try_into()
         .map_err(|_| error(format!("expected {N} bytes, found {found}")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_texts_round_trip() {
+        let pair = KeyPair::from_seed([9; 32]);
+        let again = KeyPair::from_text(&pair.secret_text()).expect("reads");
+        assert_eq!(again.public(), pair.public());
+        let public = PublicKey::from_text(&pair.public().to_text()).expect("reads");
+        assert_eq!(public, pair.public());
+        assert_ne!(KeyPair::generate().public(), KeyPair::generate().public());
+    }
+
+    #[test]
+    fn bad_key_texts_say_why() {
+        let table = [
+            (
+                "ed25519:AAAA",
+                "invalid public key: expected 32 bytes, found 3",
+            ),
+            ("ed25519:***", "invalid public key: not base64"),
+        ];
+        for (text, reason) in table {
+            let error = PublicKey::from_text(text).expect_err("refused");
+            assert!(error.to_string().starts_with(reason), "{error}");
+        }
+        let content = Canonical {
+            setup: String::new(),
+            play: String::new(),
+            result: String::new(),
+        };
+        let key = KeyPair::from_seed([9; 32]).public();
+        assert!(key.verify(&content, "ed25519:AAAA").is_err());
+    }
+}

@@ -202,11 +202,17 @@ impl<R: Read> Games<R> {
                 if self.depth == 0 {
                     self.take_comment(&text, at);
                 }
+                self.lexer.recycle(text);
                 false
             }
             TokenKind::Symbol(text) => {
                 self.state = State::Moves;
-                self.depth == 0 && self.take_symbol(text, at)
+                if self.depth == 0 {
+                    self.take_symbol(text, at)
+                } else {
+                    self.lexer.recycle(text);
+                    false
+                }
             }
         }
     }
@@ -230,6 +236,7 @@ impl<R: Read> Games<R> {
 
     fn take_symbol(&mut self, text: String, at: Place) -> bool {
         let Some(mv) = strip_move_number(&text) else {
+            self.lexer.recycle(text);
             return false;
         };
         if is_result_token(mv) {
@@ -240,9 +247,14 @@ impl<R: Read> Games<R> {
         if mv.is_empty() {
             return false;
         }
+        let text = if mv.len() == text.len() {
+            text
+        } else {
+            mv.to_string()
+        };
         self.push(
             RawItem::Move {
-                text: mv.to_string(),
+                text,
                 received: None,
                 place: at,
             },

@@ -90,3 +90,59 @@ pub fn is_result_token(text: &str) -> bool {
     }
     parts >= 2 && sixths == 6
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_tokens() {
+        let table = [
+            ("*", true),
+            ("1-0", true),
+            ("0-1", true),
+            ("1/2-1/2", true),
+            ("1-0-0", true),
+            ("0-1/2-1/2", true),
+            ("1/3-1/3-1/3", true),
+            ("0-0", false),
+            ("0-0-0", false),
+            ("1-1", false),
+            ("1/2-1/2-1/2", false),
+            ("1", false),
+            ("e4", false),
+        ];
+        for (text, expected) in table {
+            assert_eq!(is_result_token(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn ccsnt_times() {
+        let table = [
+            ("2026.11.29,10:12:05", Some("2026-11-29T10:12:05+00:00")),
+            ("2026.11.29,10:12", Some("2026-11-29T10:12:00+00:00")),
+            ("2026.02.30,10:12:05", None),
+            ("2026.11.29,24:00:00", None),
+            ("2026.11.29 10:12:05", None),
+            ("2026.1.29,10:12:05", None),
+            ("2026.11.29,10:12:5", None),
+            ("", None),
+        ];
+        for (text, expected) in table {
+            let parsed = parse_ccsnt(text).map(|t| t.to_rfc3339());
+            assert_eq!(parsed.as_deref(), expected, "{text}");
+            if let Some(time) = parse_ccsnt(text).filter(|_| text.len() == 19) {
+                assert_eq!(ccsnt_text(time), text);
+            }
+        }
+    }
+
+    #[test]
+    fn tag_values_and_seat_tags() {
+        assert_eq!(escape_tag_value("a \"b\" \\ c\nd"), "a \\\"b\\\" \\\\ c d");
+        assert_eq!(seat_tag("white"), "White");
+        assert_eq!(seat_tag("wei"), "Wei");
+        assert_eq!(seat_tag(""), "");
+    }
+}
