@@ -54,6 +54,19 @@ struct Cursor {
 }
 
 impl Cursor {
+    /// Moves past every byte of `run`.
+    fn advance_over(&mut self, run: &[u8]) {
+        let characters = |bytes: &[u8]| bytes.iter().filter(|b| !is_continuation(**b)).count();
+        match run.iter().rposition(|b| *b == b'\n') {
+            Some(last) => {
+                self.line += run.iter().filter(|b| **b == b'\n').count();
+                self.column = 1 + characters(&run[last + 1..]);
+                self.line_start = true;
+            }
+            None => self.column += characters(run),
+        }
+    }
+
     /// Moves past `byte`.
     fn advance(&mut self, byte: u8) {
         match byte {
@@ -62,11 +75,15 @@ impl Cursor {
                 self.column = 1;
                 self.line_start = true;
             }
-            // UTF-8 continuation bytes do not start a character.
-            0x80..=0xBF => {}
+            byte if is_continuation(byte) => {}
             _ => self.column += 1,
         }
     }
+}
+
+/// True for UTF-8 continuation bytes, which do not start a character.
+fn is_continuation(byte: u8) -> bool {
+    byte & 0xC0 == 0x80
 }
 
 /// The tokens of a byte stream.
@@ -175,9 +192,7 @@ impl<R: Read> Lexer<R> {
                 .position(|b| !keep(*b))
                 .unwrap_or(available.len());
             let run = &available[..n];
-            for &byte in run {
-                self.cursor.advance(byte);
-            }
+            self.cursor.advance_over(run);
             if let Some(out) = out.as_deref_mut() {
                 let room = MAX_TEXT.saturating_sub(out.len());
                 dropped |= run.len() > room;
@@ -363,14 +378,21 @@ fn utf8(bytes: Vec<u8>) -> String {
         .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
 }
 
-/// Bytes that end a symbol.
+/// Bytes that end a symbol: white space and `{ } ( ) [ ] ; " $`.
 fn is_delimiter(byte: u8) -> bool {
-    byte.is_ascii_whitespace()
-        || matches!(
-            byte,
-            b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'"' | b'$' | 0x0B
-        )
+    DELIMITERS[usize::from(byte)]
 }
+
+const DELIMITERS: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = b" \t\r\n\x0B\x0C{}()[];\"$";
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 impl<R: Read> Iterator for Lexer<R> {
     type Item = Token;

@@ -336,7 +336,10 @@ fn take_event(name: &str, arguments: &[&str], at: Place) -> Result<RawItem, Stri
 fn commands(text: &str) -> impl Iterator<Item = (&str, &str)> {
     let mut rest = text;
     std::iter::from_fn(move || {
-        let start = rest.find("[%")?;
+        let start = rest
+            .match_indices('[')
+            .find(|(at, _)| rest[at + 1..].starts_with('%'))?
+            .0;
         let body = &rest[start + 2..];
         let end = body.find(']')?;
         rest = &body[end + 1..];
