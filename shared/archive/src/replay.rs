@@ -37,33 +37,80 @@ pub const DERIVED_TAGS: &[&str] = &[
 
 /// Replays `raw` through `rules` into a record.
 pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> {
-    let fail = |place: Place, reason: Reason| ImportError {
-        game: raw.number,
-        line: place.line,
-        column: place.column,
-        reason,
-    };
-    let tag_place = |name: &str| raw.tag(name).map_or(raw.place, |tag| tag.place);
+    let fail = |place: Place, reason: Reason| raw.error(place, reason);
     let value = |name: &str| raw.tag(name).map(|tag| tag.value.as_str());
+    let (mut game, start) = setup(&raw, rules)?;
+    let entries = replay_items(&raw, game.as_mut())?;
+    let result_place = raw
+        .termination
+        .as_ref()
+        .map_or(raw.tag_place("Result"), |(_, place)| *place);
+    let result = read_result(&raw, game.as_ref(), &entries)
+        .map_err(|e| fail(result_place, Reason::Result(e)))?;
+    let seat_tags: Vec<String> = game.seat_names().iter().map(|s| seat_tag(s)).collect();
+    let players = seat_tags
+        .iter()
+        .map(|tag| value(tag).unwrap_or("?").to_string())
+        .collect();
+    Ok(Imported {
+        number: raw.number,
+        line: raw.place.line,
+        digest: value("Digest").map(str::to_string),
+        record: GameRecord {
+            variant: game.variant().to_string(),
+            options: game.options(),
+            players,
+            start,
+            tags: kept_tags(&raw.tags, &seat_tags),
+            entries,
+            result,
+            signature: value("Signature").map(str::to_string),
+        },
+    })
+}
 
-    let variant = variant_id(value("Variant")).to_string();
-    let options = value("Options").unwrap_or("");
+impl RawGame {
+    /// An error of this game at `place`.
+    fn error(&self, place: Place, reason: Reason) -> ImportError {
+        ImportError {
+            game: self.number,
+            line: place.line,
+            column: place.column,
+            reason,
+        }
+    }
+
+    /// Where tag `name` is, or where the game starts when it has no such tag.
+    fn tag_place(&self, name: &str) -> Place {
+        self.tag(name).map_or(self.place, |tag| tag.place)
+    }
+}
+
+/// The game the tags set up (variant, options, start position), and its start position's
+/// text when it is not the standard one.
+fn setup(
+    raw: &RawGame,
+    rules: &dyn Rules,
+) -> Result<(Box<dyn AnyGame>, Option<String>), ImportError> {
+    let value = |name: &str| raw.tag(name).map(|tag| tag.value.as_str());
+    let variant = variant_id(value("Variant"));
     let fen = value("FEN").filter(|_| value("SetUp") != Some("0"));
-    let setup_place = tag_place(if fen.is_some() { "FEN" } else { "Variant" });
-    let mut game =
-        new_game(rules, &variant, options, fen).map_err(|e| fail(setup_place, Reason::Setup(e)))?;
+    let place = raw.tag_place(if fen.is_some() { "FEN" } else { "Variant" });
+    let fail = |error| raw.error(place, Reason::Setup(error));
+    let game = new_game(rules, variant, value("Options").unwrap_or(""), fen).map_err(fail)?;
     let start = match fen {
-        Some(_) => non_standard_start(rules, &variant, game.as_ref())
-            .map_err(|e| fail(setup_place, Reason::Setup(e)))?,
+        Some(_) => non_standard_start(rules, variant, game.as_ref()).map_err(fail)?,
         None => None,
     };
-    let seat_names = game.seat_names();
-    let seat_tags: Vec<String> = seat_names.iter().map(|name| seat_tag(name)).collect();
+    Ok((game, start))
+}
 
+/// Plays the moves and reads the events of the main line.
+fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Vec<Entry>, ImportError> {
     let mut entries = Vec::with_capacity(raw.items.len());
     let mut ply = 0;
     for item in &raw.items {
-        match item {
+        let entry = match item {
             RawItem::Move {
                 text,
                 received,
@@ -72,11 +119,11 @@ pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> 
                 ply += 1;
                 let long = game
                     .play_long(text)
-                    .map_err(|error| fail(*place, Reason::Move { ply, error }))?;
-                entries.push(Entry::Move(MoveEntry {
+                    .map_err(|error| raw.error(*place, Reason::Move { ply, error }))?;
+                Entry::Move(MoveEntry {
                     text: long,
                     received: *received,
-                }));
+                })
             }
             RawItem::Event {
                 name,
@@ -84,59 +131,49 @@ pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> 
                 argument,
                 at,
                 place,
-            } => {
-                let seat = find_seat(seat_names, seat).ok_or_else(|| {
-                    fail(
-                        *place,
-                        Reason::Event(format!(
-                            "no seat `{seat}` in {variant} (seats: {})",
-                            seat_names.join(", ")
-                        )),
-                    )
-                })?;
-                let kind = EventKind::parse(name, argument.as_deref())
-                    .map_err(|e| fail(*place, Reason::Event(e)))?;
-                entries.push(Entry::Event(Event {
-                    kind,
-                    seat,
-                    at: *at,
-                }));
-            }
-        }
+            } => Entry::Event(
+                read_event(game, name, seat, argument.as_deref(), *at)
+                    .map_err(|reason| raw.error(*place, Reason::Event(reason)))?,
+            ),
+        };
+        entries.push(entry);
     }
+    Ok(entries)
+}
 
-    let result_place = raw
-        .termination
-        .as_ref()
-        .map_or(tag_place("Result"), |(_, p)| *p);
-    let result = read_result(&raw, game.as_ref(), &entries)
-        .map_err(|e| fail(result_place, Reason::Result(e)))?;
-
-    let players = seat_tags
-        .iter()
-        .map(|tag| value(tag).unwrap_or("?").to_string())
-        .collect();
-    let tags = raw
-        .tags
-        .iter()
-        .filter(|tag| !DERIVED_TAGS.contains(&tag.name.as_str()) && !seat_tags.contains(&tag.name))
-        .map(|RawTag { name, value, .. }| (name.clone(), value.clone()))
-        .collect();
-    Ok(Imported {
-        number: raw.number,
-        line: raw.place.line,
-        digest: value("Digest").map(str::to_string),
-        record: GameRecord {
-            variant,
-            options: game.options(),
-            players,
-            start,
-            tags,
-            entries,
-            result,
-            signature: value("Signature").map(str::to_string),
-        },
+fn read_event(
+    game: &dyn AnyGame,
+    name: &str,
+    seat: &str,
+    argument: Option<&str>,
+    at: Option<chrono::DateTime<chrono::Utc>>,
+) -> Result<Event, String> {
+    let seats = game.seat_names();
+    let seat = find_seat(seats, seat).ok_or_else(|| {
+        format!(
+            "no seat `{seat}` in {} (seats: {})",
+            game.variant(),
+            seats.join(", ")
+        )
+    })?;
+    Ok(Event {
+        kind: EventKind::parse(name, argument)?,
+        seat,
+        at,
     })
+}
+
+/// The tags a record keeps: all but the derived ones and the seat tags.
+fn kept_tags(tags: &[RawTag], seat_tags: &[String]) -> Vec<(String, String)> {
+    tags.iter()
+        .filter(|tag| !is_derived_tag(&tag.name, seat_tags))
+        .map(|RawTag { name, value, .. }| (name.clone(), value.clone()))
+        .collect()
+}
+
+/// True for a tag the archive writes from the record's own fields.
+pub fn is_derived_tag(name: &str, seat_tags: &[String]) -> bool {
+    DERIVED_TAGS.contains(&name) || seat_tags.iter().any(|tag| tag == name)
 }
 
 /// The start position's text when it is not the variant's standard start under the game's

@@ -7,7 +7,7 @@ use missive_rules::{AnyGame, Notation, PlayedMove};
 
 use crate::error::{ExportError, Reason};
 use crate::record::{Entry, GameRecord, MoveEntry};
-use crate::replay::{check_result, non_standard_start};
+use crate::replay::{check_result, is_derived_tag, non_standard_start};
 use crate::rules::{CHESS, Rules, new_game};
 use crate::seal::{Canonical, KeyPair};
 use crate::text::{ccsnt_text, escape_tag_value, seat_tag};
@@ -188,11 +188,20 @@ fn tag_pairs(replayed: &Replayed, format: Format) -> Vec<(String, String)> {
     if let Some(result) = &record.result {
         tags.push(("Termination".into(), result.rule.clone()));
     }
+    let seat_tags: Vec<String> = replayed
+        .game
+        .seat_names()
+        .iter()
+        .map(|s| seat_tag(s))
+        .collect();
     tags.extend(
         record
             .tags
             .iter()
-            .filter(|(name, _)| !ROSTER.iter().any(|(roster, _)| roster == name))
+            .filter(|(name, _)| {
+                !ROSTER.iter().any(|(roster, _)| roster == name)
+                    && !is_derived_tag(name, &seat_tags)
+            })
             .cloned(),
     );
     if format == Format::Archive {

@@ -93,3 +93,19 @@ fn many_games_in_one_file_come_back_in_order() {
     let expected: Vec<GameRecord> = records.iter().map(normalised).collect();
     assert_eq!(back, expected);
 }
+
+#[test]
+fn tags_the_archive_derives_are_not_written_twice() {
+    let mut record = random_record(&Registry, "chess", 1, 10).expect("chess");
+    for name in ["White", "Result", "Variant", "Digest", "Termination"] {
+        record.tags.push((name.to_string(), "stray".to_string()));
+    }
+    let text = export(&record, ExportOptions::default(), &Registry).expect("exports");
+    assert!(!text.contains("stray"), "{text}");
+    let again = export(
+        &import_one(&text).record,
+        ExportOptions::default(),
+        &Registry,
+    );
+    assert_eq!(again.expect("exports"), text);
+}
