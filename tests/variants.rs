@@ -47,6 +47,9 @@ fn check_notation_round_trip(game: &dyn AnyGame) {
             played.short,
             game.position_text()
         );
+        let mut quiet = game.clone_box();
+        assert_eq!(quiet.play_long(&played.short).as_ref(), Ok(long));
+        assert_eq!(quiet.position_text(), child.position_text());
     }
 }
 

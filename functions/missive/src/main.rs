@@ -1,10 +1,12 @@
 //! `missive`: the command for players, organisers and operators.
 //!
 //! Rules tools (`variants`, `moves`, `perft`, `play`) work on every registered variant with
-//! the same flags. Store tools (`table create`, `check`, `bench`) take the store as
+//! the same flags. Archive tools (`archive convert|verify|keygen`) read and write game
+//! archives. Store tools (`table create`, `check`, `bench`) take the store as
 //! `--store sqlite:PATH` or `--store dynamodb:TABLE` (or `MISSIVE_STORE`). Errors go to
 //! stderr with a non-zero exit status.
 
+mod archive_commands;
 mod rules_commands;
 mod store_commands;
 
@@ -38,6 +40,9 @@ enum Command {
     Check(store_commands::StoreArgs),
     /// Play random games through the game service and report moves/s and latency.
     Bench(store_commands::BenchArgs),
+    /// Game archives: convert, verify, make signing keys.
+    #[command(subcommand)]
+    Archive(archive_commands::ArchiveCommand),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +55,7 @@ fn main() -> ExitCode {
         Command::Table(command) => store_commands::table(&command),
         Command::Check(args) => store_commands::check(&args),
         Command::Bench(args) => store_commands::bench(&args),
+        Command::Archive(command) => archive_commands::run(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

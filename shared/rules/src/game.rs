@@ -134,6 +134,9 @@ pub trait AnyGame: Debug + Send + Sync {
     fn legal_moves(&self, notation: Notation) -> Vec<String>;
     /// Reads a move in either notation and plays it; an error leaves the game unchanged.
     fn play(&mut self, text: &str) -> Result<PlayedMove, MoveError>;
+    /// Like [`AnyGame::play`], but gives only the long notation: what replaying a record
+    /// needs, without the cost of writing the short form.
+    fn play_long(&mut self, text: &str) -> Result<String, MoveError>;
     /// Every move played so far, in both notations.
     fn played(&self) -> Vec<PlayedMove>;
     /// The end the rules decided, if any.
@@ -207,6 +210,12 @@ impl<P: Position> AnyGame for Game<P> {
         let before = self.position().clone();
         let mv = self.play_text(text)?;
         Ok(played_move(&before, mv))
+    }
+
+    fn play_long(&mut self, text: &str) -> Result<String, MoveError> {
+        let mv = self.play_text(text)?;
+        let before = &self.history[self.history.len() - 2];
+        Ok(before.write_move(mv, Notation::Long))
     }
 
     fn played(&self) -> Vec<PlayedMove> {

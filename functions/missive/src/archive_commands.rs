@@ -1,0 +1,202 @@
+//! The archive tools: `missive archive convert|verify|keygen`. Importing into and exporting
+//! from the game store come with the store.
+
+use std::fs::File;
+use std::io::{self, BufReader, IsTerminal as _, Write as _};
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand, ValueEnum};
+use missive_archive::{
+    ExportOptions, Format, Imported, KeyPair, PublicKey, Reader, Registry, export, sign, verify,
+};
+
+use crate::rules_commands::NotationArg;
+
+/// `missive archive ...`.
+#[derive(Subcommand)]
+pub enum ArchiveCommand {
+    /// Read every game of FILE (archive or PGN), replay it through the rules and write it to
+    /// stdout in the chosen format; rejected games are reported on stderr.
+    Convert(ConvertArgs),
+    /// Check each game's digest and, with --key, its signature.
+    Verify(VerifyArgs),
+    /// Print a new Ed25519 key pair: the secret key line, then the public key line.
+    Keygen,
+}
+
+/// Arguments of `missive archive convert`.
+#[derive(Args)]
+pub struct ConvertArgs {
+    /// The archive or PGN file (`-` for stdin).
+    file: PathBuf,
+    /// What to write.
+    #[arg(long, value_enum, default_value_t = FormatArg::Archive)]
+    to: FormatArg,
+    /// The move notation of the output.
+    #[arg(long, value_enum, default_value_t = NotationArg::Short)]
+    notation: NotationArg,
+    /// Sign each game with the secret key in this file (`ed25519-secret:...`).
+    #[arg(long, value_name = "SECRET_KEY_FILE")]
+    sign: Option<PathBuf>,
+}
+
+/// Arguments of `missive archive verify`.
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// The archive file (`-` for stdin).
+    file: PathBuf,
+    /// The server's public key (`ed25519:<base64>`), or a file holding it.
+    #[arg(long, value_name = "PUB")]
+    key: Option<String>,
+}
+
+/// The `--to` flag's values.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum FormatArg {
+    /// The archive: times, events, digest and signature.
+    Archive,
+    /// Plain PGN: tags, moves and result only.
+    Pgn,
+}
+
+/// Runs an archive subcommand.
+pub fn run(command: &ArchiveCommand) -> Result<(), String> {
+    match command {
+        ArchiveCommand::Convert(args) => convert(args),
+        ArchiveCommand::Verify(args) => verify_file(args),
+        ArchiveCommand::Keygen => {
+            let pair = KeyPair::generate();
+            println!("{}", pair.secret_text());
+            println!("{}", pair.public().to_text());
+            Ok(())
+        }
+    }
+}
+
+fn convert(args: &ConvertArgs) -> Result<(), String> {
+    let options = ExportOptions {
+        format: match args.to {
+            FormatArg::Archive => Format::Archive,
+            FormatArg::Pgn => Format::Pgn,
+        },
+        notation: args.notation.into(),
+    };
+    let key = args
+        .sign
+        .as_deref()
+        .map(|path| KeyPair::from_text(&read_text(path)?).map_err(|e| e.to_string()))
+        .transpose()?;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let summary = each_game(&args.file, |game| {
+        let mut record = game.record;
+        if let Some(key) = &key {
+            sign(&mut record, key, &Registry).map_err(|e| e.to_string())?;
+        }
+        let text = export(&record, options, &Registry).map_err(|e| e.to_string())?;
+        out.write_all(text.as_bytes()).map_err(|e| e.to_string())
+    })?;
+    out.flush().map_err(|e| e.to_string())?;
+    summary.finish("converted")
+}
+
+fn verify_file(args: &VerifyArgs) -> Result<(), String> {
+    let key = args
+        .key
+        .as_deref()
+        .map(|key| {
+            let text = if Path::new(key).is_file() {
+                read_text(Path::new(key))?
+            } else {
+                key.to_string()
+            };
+            PublicKey::from_text(&text).map_err(|e| e.to_string())
+        })
+        .transpose()?;
+    let summary = each_game(&args.file, |game| {
+        let failures = verify(&game, key.as_ref());
+        if failures.is_empty() {
+            println!("{}: ok", describe(&game));
+            return Ok(());
+        }
+        let reasons: Vec<String> = failures.iter().map(|f| f.to_string()).collect();
+        Err(format!("{}: {}", describe(&game), reasons.join("; ")))
+    })?;
+    summary.finish("verified")
+}
+
+/// `game 3 (line 40, Alice - Bob)`.
+fn describe(game: &Imported) -> String {
+    format!(
+        "game {} (line {}, {})",
+        game.number,
+        game.line,
+        game.record.players.join(" - ")
+    )
+}
+
+/// How many games went through and how many were rejected.
+struct Summary {
+    done: usize,
+    failed: usize,
+}
+
+impl Summary {
+    fn finish(&self, verb: &str) -> Result<(), String> {
+        eprintln!("{} games {verb}, {} rejected", self.done, self.failed);
+        if self.failed == 0 {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} of {} games rejected",
+                self.failed,
+                self.done + self.failed
+            ))
+        }
+    }
+}
+
+/// Streams the games of `path` through `handle`, reporting every rejected game on stderr,
+/// with a progress line when stderr is a terminal and the file is large.
+fn each_game(
+    path: &Path,
+    mut handle: impl FnMut(Imported) -> Result<(), String>,
+) -> Result<Summary, String> {
+    let (input, size): (Box<dyn io::BufRead>, u64) = if path == Path::new("-") {
+        (Box::new(io::stdin().lock()), 0)
+    } else {
+        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+        (Box::new(BufReader::new(file)), size)
+    };
+    let progress = io::stderr().is_terminal() && size > PROGRESS_FROM;
+    let mut reader = Reader::new(input, &Registry);
+    let mut summary = Summary { done: 0, failed: 0 };
+    while let Some(game) = reader.next() {
+        let outcome = game.map_err(|e| e.to_string()).and_then(&mut handle);
+        match outcome {
+            Ok(()) => summary.done += 1,
+            Err(message) => {
+                summary.failed += 1;
+                eprintln!("{message}");
+            }
+        }
+        let games = summary.done + summary.failed;
+        if progress && games.is_multiple_of(1000) {
+            eprint!(
+                "\r{:>3}% {games} games",
+                reader.offset().saturating_mul(100) / size.max(1)
+            );
+        }
+    }
+    if progress {
+        eprintln!();
+    }
+    Ok(summary)
+}
+
+/// Files above this size get a progress line.
+const PROGRESS_FROM: u64 = 4 * 1024 * 1024;
+
+fn read_text(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}

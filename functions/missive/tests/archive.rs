@@ -1,0 +1,126 @@
+//! `missive archive`, run as a user runs it.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn missive(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_missive"))
+        .args(args)
+        .output()
+        .expect("missive runs")
+}
+
+fn file(name: &str, text: &str) -> PathBuf {
+    let path =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-{name}", std::process::id()));
+    std::fs::write(&path, text).expect("writes");
+    path
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8")
+}
+
+const GAMES: &str = "[White \"Ann\"]\n[Black \"Bo\"]\n[Result \"*\"]\n\n\
+1. e4 {[%ccsnt 2026.11.29,10:12:05]} e5 2. Nf3 *\n\n\
+[White \"Cy\"]\n[Black \"Di\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+[White \"Ed\"]\n[Black \"Flo\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n";
+
+#[test]
+fn convert_writes_good_games_and_reports_bad_ones() {
+    let path = file("games.pgn", GAMES);
+    let output = missive(&["archive", "convert", path.to_str().unwrap()]);
+    assert!(!output.status.success());
+    let out = text(&output.stdout);
+    assert_eq!(out.matches("[Digest \"sha256:").count(), 2, "{out}");
+    assert!(out.contains("1. e4 {[%ccsnt 2026.11.29,10:12:05]} 1... e5 2. Nf3 *"));
+    let err = text(&output.stderr);
+    assert!(
+        err.contains("game 2, line 11, column 13: move 3: illegal move `Ke3`"),
+        "{err}"
+    );
+    assert!(err.contains("2 games converted, 1 rejected"), "{err}");
+}
+
+#[test]
+fn convert_to_pgn_in_long_notation() {
+    let path = file("one.pgn", "1. e4 e5 2. Nf3 *\n");
+    let output = missive(&[
+        "archive",
+        "convert",
+        path.to_str().unwrap(),
+        "--to",
+        "pgn",
+        "--notation",
+        "long",
+    ]);
+    assert!(output.status.success());
+    let out = text(&output.stdout);
+    assert!(out.ends_with("\n1. e2e4 e7e5 2. g1f3 *\n\n"), "{out}");
+    assert!(!out.contains("Digest"));
+}
+
+#[test]
+fn signed_games_verify_until_altered() {
+    let keys = missive(&["archive", "keygen"]);
+    assert!(keys.status.success());
+    let keys = text(&keys.stdout);
+    let (secret, public) = keys.trim().split_once('\n').expect("two lines");
+    assert!(secret.starts_with("ed25519-secret:") && public.starts_with("ed25519:"));
+    let secret_file = file("secret", secret);
+    let path = file("plain.pgn", GAMES);
+    let signed = missive(&[
+        "archive",
+        "convert",
+        path.to_str().unwrap(),
+        "--sign",
+        secret_file.to_str().unwrap(),
+    ]);
+    let signed = text(&signed.stdout);
+    let signed_file = file("signed.pgn", &signed);
+    let ok = missive(&[
+        "archive",
+        "verify",
+        signed_file.to_str().unwrap(),
+        "--key",
+        public,
+    ]);
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    assert_eq!(
+        text(&ok.stdout),
+        "game 1 (line 1, Ann - Bo): ok\ngame 2 (line 13, Ed - Flo): ok\n"
+    );
+
+    let altered = file("altered.pgn", &signed.replace("10:12:05", "10:12:06"));
+    let bad = missive(&[
+        "archive",
+        "verify",
+        altered.to_str().unwrap(),
+        "--key",
+        public,
+    ]);
+    assert!(!bad.status.success());
+    let err = text(&bad.stderr);
+    assert!(
+        err.contains(
+            "game 1 (line 1, Ann - Bo): digest mismatch: the moves, their times or the events \
+             altered; invalid signature"
+        ),
+        "{err}"
+    );
+    assert_eq!(text(&bad.stdout), "game 2 (line 13, Ed - Flo): ok\n");
+}
+
+#[test]
+fn a_bad_key_is_refused() {
+    let path = file("key-check.pgn", "1. e4 *\n");
+    let output = missive(&[
+        "archive",
+        "verify",
+        path.to_str().unwrap(),
+        "--key",
+        "ed25519:AAAA",
+    ]);
+    assert!(!output.status.success());
+    assert!(text(&output.stderr).contains("invalid public key: expected 32 bytes, found 3"));
+}

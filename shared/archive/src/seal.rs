@@ -1,0 +1,291 @@
+//! Tamper evidence: the canonical content of a game, its digest and its Ed25519 signature.
+//!
+//! The canonical content is a small line-based text made of three sections (setup, play,
+//! result), written out in `docs/archive.md`. The `Digest` tag holds the SHA-256 of each
+//! section, so a failed check says which part changed; the `Signature` tag holds the server's
+//! Ed25519 signature over the whole content. Keys and signatures are written as
+//! `ed25519:<base64 of the bytes>`; a secret key file holds `ed25519-secret:<base64 of the
+//! 32-byte seed>`.
+
+use std::fmt::Write as _;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use chrono::{DateTime, Utc};
+use ed25519_dalek::{Signature, Signer as _, SigningKey, Verifier as _, VerifyingKey};
+use rand::RngCore as _;
+use sha2::{Digest as _, Sha256};
+
+use crate::record::{Entry, GameRecord};
+use crate::text::clean;
+
+/// The three sections of a game's canonical content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Canonical {
+    /// Format version, variant, options, start position and players.
+    pub setup: String,
+    /// Every move (long notation) and event with its time.
+    pub play: String,
+    /// The ending rule and each seat's result, or `result *`.
+    pub result: String,
+}
+
+/// The parts of a game a digest covers, named in verification reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    /// Variant, options, start position, players.
+    Setup,
+    /// Moves, their times and the events.
+    Play,
+    /// The result and the ending rule.
+    Result,
+}
+
+impl Section {
+    /// What the section covers, for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Section::Setup => "the variant, options, start position or players",
+            Section::Play => "the moves, their times or the events",
+            Section::Result => "the result or the ending rule",
+        }
+    }
+}
+
+const SECTIONS: [Section; 3] = [Section::Setup, Section::Play, Section::Result];
+
+impl Canonical {
+    /// The canonical content of `record`, whose move texts must be in the variant's long
+    /// notation (as import gives them; export normalises before sealing).
+    pub fn of(record: &GameRecord) -> Canonical {
+        let mut setup = String::from("missive-archive 1\n");
+        let _ = writeln!(setup, "variant {}", record.variant);
+        let _ = writeln!(setup, "options {}", record.options);
+        let _ = writeln!(setup, "start {}", record.start.as_deref().unwrap_or("-"));
+        for (seat, player) in record.players.iter().enumerate() {
+            let _ = writeln!(setup, "seat {seat} {}", clean(player));
+        }
+        let mut play = String::new();
+        for entry in &record.entries {
+            match entry {
+                Entry::Move(mv) => {
+                    let _ = writeln!(play, "move {} {}", mv.text, time_text(mv.received));
+                }
+                Entry::Event(event) => {
+                    let _ = write!(play, "event {} {}", event.kind.name(), event.seat.0);
+                    if let Some(argument) = event.kind.argument() {
+                        let _ = write!(play, " {argument}");
+                    }
+                    let _ = writeln!(play, " {}", time_text(event.at));
+                }
+            }
+        }
+        let result = match &record.result {
+            None => "result *\n".to_string(),
+            Some(result) => {
+                let seats: Vec<&str> = result.results.iter().map(|r| r.as_str()).collect();
+                format!("result {} {}\n", result.rule, seats.join(" "))
+            }
+        };
+        Canonical {
+            setup,
+            play,
+            result,
+        }
+    }
+
+    /// The whole content, the bytes a signature covers.
+    pub fn bytes(&self) -> Vec<u8> {
+        [&self.setup, &self.play, &self.result]
+            .map(|s| s.as_bytes())
+            .concat()
+    }
+
+    /// The `Digest` tag's value: `sha256:` and the hex SHA-256 of each section, joined by dots.
+    pub fn digest(&self) -> String {
+        let parts: Vec<String> = [&self.setup, &self.play, &self.result]
+            .iter()
+            .map(|section| hex(&Sha256::digest(section.as_bytes())))
+            .collect();
+        format!("sha256:{}", parts.join("."))
+    }
+
+    /// The sections whose digest differs from `digest` (a `Digest` tag's value); every
+    /// section when the value is not a digest at all.
+    pub fn altered_sections(&self, digest: &str) -> Vec<Section> {
+        let ours = self.digest();
+        let theirs: Vec<&str> = digest
+            .strip_prefix("sha256:")
+            .map(|parts| parts.split('.').collect())
+            .unwrap_or_default();
+        let ours: Vec<&str> = ours["sha256:".len()..].split('.').collect();
+        if theirs.len() != ours.len() {
+            return SECTIONS.to_vec();
+        }
+        SECTIONS
+            .iter()
+            .zip(ours.iter().zip(&theirs))
+            .filter(|(_, (a, b))| !a.eq_ignore_ascii_case(b))
+            .map(|(section, _)| *section)
+            .collect()
+    }
+}
+
+/// Times in the canonical content: RFC 3339 in UTC to the second, `-` when unknown.
+fn time_text(time: Option<DateTime<Utc>>) -> String {
+    time.map_or_else(
+        || "-".to_string(),
+        |t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+    )
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::new(), |mut text, byte| {
+        let _ = write!(text, "{byte:02x}");
+        text
+    })
+}
+
+const PUBLIC_PREFIX: &str = "ed25519:";
+const SECRET_PREFIX: &str = "ed25519-secret:";
+
+/// A key pair that signs archives.
+#[derive(Clone, Debug)]
+pub struct KeyPair {
+    signing: SigningKey,
+}
+
+/// A public key that checks archive signatures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PublicKey(VerifyingKey);
+
+/// A key or signature text that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid {what}: {reason}")]
+pub struct KeyError {
+    /// What was being read: `public key`, `secret key` or `signature`.
+    pub what: &'static str,
+    /// Why it is refused.
+    pub reason: String,
+}
+
+impl KeyPair {
+    /// A new key pair from the operating system's random source.
+    pub fn generate() -> KeyPair {
+        let mut seed = [0u8; 32];
+        rand::rng().fill_bytes(&mut seed);
+        KeyPair::from_seed(seed)
+    }
+
+    /// The key pair of a 32-byte seed (deterministic, for tests).
+    pub fn from_seed(seed: [u8; 32]) -> KeyPair {
+        KeyPair {
+            signing: SigningKey::from_bytes(&seed),
+        }
+    }
+
+    /// Reads `ed25519-secret:<base64 of the 32-byte seed>`.
+    pub fn from_text(text: &str) -> Result<KeyPair, KeyError> {
+        decode::<32>(text, SECRET_PREFIX, "secret key").map(KeyPair::from_seed)
+    }
+
+    /// The secret key's text form, `ed25519-secret:<base64>`.
+    pub fn secret_text(&self) -> String {
+        format!("{SECRET_PREFIX}{}", BASE64.encode(self.signing.to_bytes()))
+    }
+
+    /// The public half.
+    pub fn public(&self) -> PublicKey {
+        PublicKey(self.signing.verifying_key())
+    }
+
+    /// The signature of `content` in text form, `ed25519:<base64 of 64 bytes>`.
+    pub fn sign(&self, content: &Canonical) -> String {
+        let signature = self.signing.sign(&content.bytes());
+        format!("{PUBLIC_PREFIX}{}", BASE64.encode(signature.to_bytes()))
+    }
+}
+
+impl PublicKey {
+    /// Reads `ed25519:<base64 of the 32 bytes>` (the prefix may be left out).
+    pub fn from_text(text: &str) -> Result<PublicKey, KeyError> {
+        let bytes = decode::<32>(text, PUBLIC_PREFIX, "public key")?;
+        VerifyingKey::from_bytes(&bytes)
+            .map(PublicKey)
+            .map_err(|_| KeyError {
+                what: "public key",
+                reason: "not a point of the Ed25519 curve".into(),
+            })
+    }
+
+    /// The text form, `ed25519:<base64>`.
+    pub fn to_text(&self) -> String {
+        format!("{PUBLIC_PREFIX}{}", BASE64.encode(self.0.to_bytes()))
+    }
+
+    /// Checks `signature` (text form) over `content`.
+    pub fn verify(&self, content: &Canonical, signature: &str) -> Result<(), KeyError> {
+        let bytes = decode::<64>(signature, PUBLIC_PREFIX, "signature")?;
+        self.0
+            .verify(&content.bytes(), &Signature::from_bytes(&bytes))
+            .map_err(|_| KeyError {
+                what: "signature",
+                reason: "it does not match the content and the key".into(),
+            })
+    }
+}
+
+/// Decodes `<prefix><base64>` (prefix optional) into exactly `N` bytes.
+fn decode<const N: usize>(
+    text: &str,
+    prefix: &str,
+    what: &'static str,
+) -> Result<[u8; N], KeyError> {
+    let text = text.trim();
+    let body = text.strip_prefix(prefix).unwrap_or(text);
+    let error = |reason: String| KeyError { what, reason };
+    let bytes = BASE64
+        .decode(body)
+        .map_err(|e| error(format!("not base64 ({e})")))?;
+    let found = bytes.len();
+    bytes
+        .try_into()
+        .map_err(|_| error(format!("expected {N} bytes, found {found}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_texts_round_trip() {
+        let pair = KeyPair::from_seed([9; 32]);
+        let again = KeyPair::from_text(&pair.secret_text()).expect("reads");
+        assert_eq!(again.public(), pair.public());
+        let public = PublicKey::from_text(&pair.public().to_text()).expect("reads");
+        assert_eq!(public, pair.public());
+        assert_ne!(KeyPair::generate().public(), KeyPair::generate().public());
+    }
+
+    #[test]
+    fn bad_key_texts_say_why() {
+        let table = [
+            (
+                "ed25519:AAAA",
+                "invalid public key: expected 32 bytes, found 3",
+            ),
+            ("ed25519:***", "invalid public key: not base64"),
+        ];
+        for (text, reason) in table {
+            let error = PublicKey::from_text(text).expect_err("refused");
+            assert!(error.to_string().starts_with(reason), "{error}");
+        }
+        let content = Canonical {
+            setup: String::new(),
+            play: String::new(),
+            result: String::new(),
+        };
+        let key = KeyPair::from_seed([9; 32]).public();
+        assert!(key.verify(&content, "ed25519:AAAA").is_err());
+    }
+}

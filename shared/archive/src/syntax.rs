@@ -1,0 +1,411 @@
+//! Groups tokens into games: the tag pairs, the main line's moves with their times, the
+//! events, and the termination marker. Variations, NAGs, move numbers and free comment text
+//! are read and dropped. Nothing here knows the rules.
+
+use std::io::Read;
+
+use chrono::{DateTime, Utc};
+
+use crate::error::{ImportError, Reason};
+use crate::lexer::{Lexer, Token, TokenKind};
+use crate::text::{is_result_token, parse_ccsnt};
+
+/// The most tags one game may have.
+pub const MAX_TAGS: usize = 1_000;
+/// The most moves and events one game may have.
+pub const MAX_ENTRIES: usize = 50_000;
+
+/// Where something is in the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Place {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column, from 1.
+    pub column: usize,
+}
+
+/// A tag pair as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawTag {
+    /// The tag name.
+    pub name: String,
+    /// The value, unescaped.
+    pub value: String,
+    /// Where the tag starts.
+    pub place: Place,
+}
+
+/// A main-line item as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RawItem {
+    /// A move with the time given by a following `[%ccsnt]`.
+    Move {
+        /// The move text, annotation marks removed.
+        text: String,
+        /// The time it was received.
+        received: Option<DateTime<Utc>>,
+        /// Where the move is.
+        place: Place,
+    },
+    /// An event command `[%name seat argument time]`.
+    Event {
+        /// The event name.
+        name: String,
+        /// The seat as written.
+        seat: String,
+        /// The argument, if any.
+        argument: Option<String>,
+        /// The time, if given.
+        at: Option<DateTime<Utc>>,
+        /// Where the comment holding it starts.
+        place: Place,
+    },
+}
+
+/// One game as written, before the rules look at it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawGame {
+    /// The game's number in the input, from 1.
+    pub number: usize,
+    /// Where the game starts.
+    pub place: Place,
+    /// The tag pairs, in order.
+    pub tags: Vec<RawTag>,
+    /// The main line.
+    pub items: Vec<RawItem>,
+    /// The termination marker at the end of the movetext, and where it is.
+    pub termination: Option<(String, Place)>,
+}
+
+impl RawGame {
+    /// The first tag named `name`.
+    pub fn tag(&self, name: &str) -> Option<&RawTag> {
+        self.tags.iter().find(|tag| tag.name == name)
+    }
+}
+
+/// What the reader is doing with the current game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// No token of a game yet.
+    Between,
+    /// Reading the tag pairs.
+    Tags,
+    /// Reading the movetext.
+    Moves,
+    /// The game is broken: skipping to the next one.
+    Skip,
+}
+
+/// Games as written, one at a time, from a stream of bytes.
+pub struct Games<R> {
+    lexer: Lexer<R>,
+    state: State,
+    game: RawGame,
+    error: Option<ImportError>,
+    depth: usize,
+    held: Option<Token>,
+    count: usize,
+    done: bool,
+    /// True once the current game has a token that is not a tag pair.
+    movetext_seen: bool,
+}
+
+impl<R: Read> Games<R> {
+    /// Games from `input`.
+    pub fn new(input: R) -> Games<R> {
+        Games {
+            lexer: Lexer::new(input),
+            state: State::Between,
+            game: RawGame::default(),
+            error: None,
+            depth: 0,
+            held: None,
+            count: 0,
+            done: false,
+            movetext_seen: false,
+        }
+    }
+
+    /// Bytes read so far.
+    pub fn offset(&self) -> u64 {
+        self.lexer.offset()
+    }
+
+    fn begin(&mut self, at: Place) {
+        self.count += 1;
+        self.game = RawGame {
+            number: self.count,
+            place: at,
+            ..RawGame::default()
+        };
+        self.error = None;
+        self.depth = 0;
+        self.movetext_seen = false;
+        self.state = State::Tags;
+    }
+
+    /// Ends the current game, giving it or its first error.
+    fn finish(&mut self) -> Result<RawGame, ImportError> {
+        self.state = State::Between;
+        let game = std::mem::take(&mut self.game);
+        match self.error.take() {
+            Some(error) => Err(error),
+            None => Ok(game),
+        }
+    }
+
+    fn fail(&mut self, at: Place, reason: Reason) {
+        if self.error.is_none() {
+            self.error = Some(ImportError {
+                game: self.game.number,
+                line: at.line,
+                column: at.column,
+                reason,
+            });
+        }
+        self.state = State::Skip;
+    }
+
+    /// Takes one token of the current game; true when the game ends with it.
+    fn take(&mut self, token: Token) -> bool {
+        let at = place(&token);
+        self.movetext_seen |= !matches!(token.kind, TokenKind::Tag { .. } | TokenKind::Error(_));
+        match token.kind {
+            TokenKind::Tag { name, value } => self.take_tag(name, value, at),
+            _ if self.state == State::Skip => {
+                if let TokenKind::Symbol(text) = &token.kind {
+                    return self.depth == 0 && is_result_token(text);
+                }
+                false
+            }
+            TokenKind::Error(reason) => {
+                self.fail(at, Reason::Syntax(reason));
+                false
+            }
+            TokenKind::Nag => false,
+            TokenKind::Open => {
+                self.state = State::Moves;
+                self.depth += 1;
+                false
+            }
+            TokenKind::Close => {
+                if self.depth == 0 {
+                    self.fail(at, Reason::Syntax("`)` without a variation to end".into()));
+                } else {
+                    self.depth -= 1;
+                }
+                false
+            }
+            TokenKind::Comment(text) => {
+                self.state = State::Moves;
+                if self.depth == 0 {
+                    self.take_comment(&text, at);
+                }
+                self.lexer.recycle(text);
+                false
+            }
+            TokenKind::Symbol(text) => {
+                self.state = State::Moves;
+                if self.depth == 0 {
+                    self.take_symbol(text, at)
+                } else {
+                    self.lexer.recycle(text);
+                    false
+                }
+            }
+        }
+    }
+
+    fn take_tag(&mut self, name: String, value: String, at: Place) -> bool {
+        if self.state == State::Tags {
+            if self.game.tags.len() >= MAX_TAGS {
+                self.fail(at, Reason::TooLarge(format!("more than {MAX_TAGS} tags")));
+            } else {
+                self.game.tags.push(RawTag {
+                    name,
+                    value,
+                    place: at,
+                });
+            }
+        } else if self.state != State::Skip {
+            self.fail(at, Reason::Syntax("tag pair inside the movetext".into()));
+        }
+        false
+    }
+
+    fn take_symbol(&mut self, text: String, at: Place) -> bool {
+        let Some(mv) = strip_move_number(&text) else {
+            self.lexer.recycle(text);
+            return false;
+        };
+        if is_result_token(mv) {
+            self.game.termination = Some((mv.to_string(), at));
+            return true;
+        }
+        let mv = mv.trim_end_matches(['!', '?']);
+        if mv.is_empty() {
+            return false;
+        }
+        let text = if mv.len() == text.len() {
+            text
+        } else {
+            mv.to_string()
+        };
+        self.push(
+            RawItem::Move {
+                text,
+                received: None,
+                place: at,
+            },
+            at,
+        );
+        false
+    }
+
+    fn push(&mut self, item: RawItem, at: Place) {
+        if self.game.items.len() >= MAX_ENTRIES {
+            self.fail(
+                at,
+                Reason::TooLarge(format!("more than {MAX_ENTRIES} moves and events")),
+            );
+        } else {
+            self.game.items.push(item);
+        }
+    }
+
+    /// Reads the commands of a main-line comment: `[%ccsnt]` gives the previous move its
+    /// time, event commands add events; anything else is dropped.
+    fn take_comment(&mut self, text: &str, at: Place) {
+        for (name, arguments) in commands(text) {
+            let outcome = match name {
+                "ccsnt" => self.take_time(arguments),
+                _ if crate::record::EventKind::NAMES.contains(&name) => {
+                    let arguments: Vec<&str> = arguments.split_whitespace().collect();
+                    take_event(name, &arguments, at).map(|item| self.push(item, at))
+                }
+                _ => Ok(()),
+            };
+            if let Err(reason) = outcome {
+                self.fail(at, Reason::Syntax(format!("in `[%{name}]`: {reason}")));
+                return;
+            }
+        }
+    }
+
+    fn take_time(&mut self, arguments: &str) -> Result<(), String> {
+        let time = arguments.trim();
+        let time = parse_ccsnt(time).ok_or_else(|| {
+            format!("`{time}` is not a date and time (expected 2026.11.29,10:12:05)")
+        })?;
+        match self.game.items.last_mut() {
+            Some(RawItem::Move { received, .. }) if received.is_none() => {
+                *received = Some(time);
+                Ok(())
+            }
+            _ => Err("a move time must follow its move".into()),
+        }
+    }
+}
+
+/// Reads `seat [argument] [time]` of an event command.
+fn take_event(name: &str, arguments: &[&str], at: Place) -> Result<RawItem, String> {
+    let (seat, rest) = arguments
+        .split_first()
+        .ok_or_else(|| "the seat is missing".to_string())?;
+    let (time, rest) = match rest.split_last() {
+        Some((last, before)) if parse_ccsnt(last).is_some() => (parse_ccsnt(last), before),
+        _ => (None, rest),
+    };
+    let argument = match rest {
+        [] => None,
+        [one] => Some(one.to_string()),
+        _ => return Err("too many arguments".into()),
+    };
+    crate::record::EventKind::parse(name, argument.as_deref())?;
+    Ok(RawItem::Event {
+        name: name.to_string(),
+        seat: seat.to_string(),
+        argument,
+        at: time,
+        place: at,
+    })
+}
+
+/// The `[%name arguments]` commands in a comment, as name and argument text.
+fn commands(text: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let start = rest
+            .match_indices('[')
+            .find(|(at, _)| rest[at + 1..].starts_with('%'))?
+            .0;
+        let body = &rest[start + 2..];
+        let end = body.find(']')?;
+        rest = &body[end + 1..];
+        let command = body[..end].trim_start();
+        let split = command.find(char::is_whitespace).unwrap_or(command.len());
+        Some((&command[..split], &command[split..]))
+    })
+}
+
+/// The symbol without a leading move number (`12.`, `12...`); `None` when it is only one.
+fn strip_move_number(text: &str) -> Option<&str> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &text[digits..];
+    let after_dots = rest.trim_start_matches('.');
+    if after_dots.len() < rest.len() || (digits > 0 && rest.is_empty()) {
+        (!after_dots.is_empty()).then_some(after_dots)
+    } else {
+        Some(text)
+    }
+}
+
+fn place(token: &Token) -> Place {
+    Place {
+        line: token.line,
+        column: token.column,
+    }
+}
+
+impl<R: Read> Iterator for Games<R> {
+    type Item = Result<RawGame, ImportError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        loop {
+            let Some(token) = self.held.take().or_else(|| self.lexer.next()) else {
+                self.done = true;
+                if let Some(error) = self.lexer.take_io_error() {
+                    let at = Place {
+                        line: self.lexer.line(),
+                        column: 1,
+                    };
+                    if self.state == State::Between {
+                        self.begin(at);
+                    }
+                    self.fail(at, Reason::Io(error.to_string()));
+                }
+                return (self.state != State::Between).then(|| self.finish());
+            };
+            // A tag pair at the start of a line after some movetext begins the next game,
+            // also when the current one is broken (that is where reading resumes).
+            let starts_game = matches!(token.kind, TokenKind::Tag { .. })
+                && token.line_start
+                && self.state != State::Between
+                && self.movetext_seen;
+            if starts_game {
+                self.held = Some(token);
+                return Some(self.finish());
+            }
+            if self.state == State::Between {
+                self.begin(place(&token));
+            }
+            if self.take(token) {
+                return Some(self.finish());
+            }
+        }
+    }
+}
