@@ -3,11 +3,13 @@
 //! Rules tools (`variants`, `moves`, `perft`, `play`) work on every registered variant with
 //! the same flags. Archive tools (`archive convert|verify|keygen`) read and write game
 //! archives. Store tools (`table create`, `check`, `bench`) take the store as
-//! `--store sqlite:PATH` or `--store dynamodb:TABLE` (or `MISSIVE_STORE`). Errors go to
+//! `--store sqlite:PATH` or `--store dynamodb:TABLE` (or `MISSIVE_STORE`). `serve` runs the
+//! HTTP API on one machine; `token` prints an access token for a player. Errors go to
 //! stderr with a non-zero exit status.
 
 mod archive_commands;
 mod rules_commands;
+mod server_commands;
 mod store_commands;
 
 use std::process::ExitCode;
@@ -40,6 +42,10 @@ enum Command {
     Check(store_commands::StoreArgs),
     /// Play random games through the game service and report moves/s and latency.
     Bench(store_commands::BenchArgs),
+    /// Serve the HTTP API on one machine (SQLite by default, mail to ./outbox/).
+    Serve(server_commands::ServeArgs),
+    /// Print an access token for a registered player.
+    Token(server_commands::TokenArgs),
     /// Game archives: convert, verify, make signing keys.
     #[command(subcommand)]
     Archive(archive_commands::ArchiveCommand),
@@ -56,6 +62,8 @@ fn main() -> ExitCode {
         Command::Check(args) => store_commands::check(&args),
         Command::Bench(args) => store_commands::bench(&args),
         Command::Archive(command) => archive_commands::run(&command),
+        Command::Serve(args) => server_commands::serve(&args),
+        Command::Token(args) => server_commands::token(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -16,6 +16,12 @@ pub enum ServiceError {
         /// The ply the game is at.
         current_ply: u32,
     },
+    /// No player has this handle.
+    #[error("no player {0}")]
+    UnknownPlayer(String),
+    /// A name or address is already taken.
+    #[error("{0}")]
+    Taken(String),
     /// The player does not sit in this game.
     #[error("{player} does not sit in this game")]
     NotSeated {

@@ -30,6 +30,8 @@
 //!   turn order; when the moves before one of the owner's moves were played, the service
 //!   plays it at once, in the same write. A line the game leaves is dropped; nobody else
 //!   sees them.
+//! - **Players** ([`GameService::sign_up`], [`GameService::player`],
+//!   [`GameService::player_by_email`]): unique handles and e-mail addresses.
 //! - **Read models** ([`GameService::game_view`], [`GameService::move_log`],
 //!   [`GameService::waiting_for`], [`GameService::finished_by`]).
 //! - **Check** ([`GameService::check_all`]): every stored log replays through the rules to
@@ -50,6 +52,7 @@ mod ending;
 mod error;
 mod lobby;
 mod play;
+mod players;
 mod service;
 pub mod timing;
 mod vacation;
@@ -60,5 +63,6 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use lobby::{NewGame, SeatRequest};
 pub use play::{MoveAccepted, MoveRequest};
+pub use players::check_handle;
 pub use service::{Catalog, Config, GameService, replay};
 pub use views::{GameSummary, GameView};

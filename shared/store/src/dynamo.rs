@@ -6,6 +6,8 @@
 //! | move | `GAME#<id>` | `MOVE#<ply, 6 digits>` | `seat`, `long`, `short`, `at`, `key`, `draw_offer`, `prev_hash`, `hash` |
 //! | finished | `PLAYER#<player>` | `FINISHED#<ms, 13 digits>#<id>` | `body` (the final head) |
 //! | vacation | `PLAYER#<player>` | `VACATION` | `revision`, `body` |
+//! | player | `PLAYER#<player>` | `PROFILE` | `body` |
+//! | e-mail | `EMAIL#<lower-cased address>` | `EMAIL` | `handle` |
 //!
 //! A game is one partition, so loading it is one strongly consistent `Query` (head first,
 //! since `HEAD` sorts before `MOVE#`), and a commit is one `TransactWriteItems`: the head
@@ -27,7 +29,9 @@ use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem};
 use chrono::{DateTime, Utc};
 
-use crate::{Commit, GameId, Head, MoveRecord, Store, StoreError, StoredGame, VacationRecord};
+use crate::{
+    Commit, GameId, Head, MoveRecord, Player, Store, StoreError, StoredGame, VacationRecord,
+};
 
 mod table;
 
@@ -137,6 +141,17 @@ impl DynamoStore {
             .set_item(Some(item))
     }
 
+    /// Writes `items` in one transaction: all or nothing.
+    async fn transact(&self, items: Vec<TransactWriteItem>) -> Result<(), StoreError> {
+        self.client
+            .transact_write_items()
+            .set_transact_items(Some(items))
+            .send()
+            .await
+            .map_err(transaction_error)?;
+        Ok(())
+    }
+
     fn transact_put(
         &self,
         item: Item,
@@ -160,6 +175,10 @@ fn game_pk(id: &GameId) -> String {
 
 fn player_pk(player: &str) -> String {
     format!("PLAYER#{player}")
+}
+
+fn email_pk(email: &str) -> String {
+    format!("EMAIL#{}", Player::email_key(email))
 }
 
 fn head_item(head: &Head) -> Result<Item, StoreError> {
@@ -273,13 +292,7 @@ impl Store for DynamoStore {
                 items.push(self.transact_put(item, None, None)?);
             }
         }
-        self.client
-            .transact_write_items()
-            .set_transact_items(Some(items))
-            .send()
-            .await
-            .map_err(transaction_error)?;
-        Ok(())
+        self.transact(items).await
     }
 
     async fn waiting_for(&self, player: &str, limit: usize) -> Result<Vec<Head>, StoreError> {
@@ -367,6 +380,37 @@ impl Store for DynamoStore {
         };
         put.send().await.map_err(sdk)?;
         Ok(())
+    }
+
+    async fn create_player(&self, player: &Player) -> Result<(), StoreError> {
+        let profile = Item::from([
+            ("PK".into(), s(&player_pk(&player.handle))),
+            ("SK".into(), s("PROFILE")),
+            ("body".into(), s(&serde_json::to_string(player)?)),
+        ]);
+        let email = Item::from([
+            ("PK".into(), s(&email_pk(&player.email))),
+            ("SK".into(), s("EMAIL")),
+            ("handle".into(), s(&player.handle)),
+        ]);
+        let items = vec![
+            self.transact_put(profile, Some("attribute_not_exists(PK)"), None)?,
+            self.transact_put(email, Some("attribute_not_exists(PK)"), None)?,
+        ];
+        self.transact(items).await
+    }
+
+    async fn player(&self, handle: &str) -> Result<Option<Player>, StoreError> {
+        let items = self.query_all(&player_pk(handle), Some("PROFILE")).await?;
+        items.first().map(read_body).transpose()
+    }
+
+    async fn player_by_email(&self, email: &str) -> Result<Option<Player>, StoreError> {
+        let items = self.query_all(&email_pk(email), Some("EMAIL")).await?;
+        match items.first() {
+            Some(item) => self.player(&get_s(item, "handle")?).await,
+            None => Ok(None),
+        }
     }
 
     fn round_trips(&self) -> u64 {

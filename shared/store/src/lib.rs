@@ -19,8 +19,8 @@ pub mod testing;
 pub use dynamo::{DynamoStore, TableDefinition};
 pub use error::StoreError;
 pub use model::{
-    Commit, ConditionalLine, Ending, GameDoc, GameId, Head, MoveRecord, Period, SeatDoc, Status,
-    StoredGame, TimeControl, VacationRecord, Waiting,
+    Commit, ConditionalLine, Ending, GameDoc, GameId, Head, MoveRecord, Period, Player, SeatDoc,
+    Status, StoredGame, TimeControl, VacationRecord, Waiting,
 };
 pub use setting::{ENV_VAR, StoreSetting};
 pub use sqlite::SqliteStore;

@@ -326,3 +326,22 @@ pub struct VacationRecord {
     /// The periods, sorted and not overlapping.
     pub periods: Vec<Period>,
 }
+
+/// A registered player: a unique handle and a unique e-mail address.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// The public name, unique.
+    pub handle: String,
+    /// Where sign-in links go, unique (stored as given, compared lower-cased).
+    pub email: String,
+    /// When the player signed up.
+    #[serde(with = "chrono::serde::ts_milliseconds")]
+    pub created_at: DateTime<Utc>,
+}
+
+impl Player {
+    /// The e-mail address as it is looked up: lower-cased.
+    pub fn email_key(email: &str) -> String {
+        email.trim().to_lowercase()
+    }
+}

@@ -49,6 +49,12 @@ const MIGRATIONS: &[&str] = &[
          revision INTEGER NOT NULL,
          body TEXT NOT NULL
      );",
+    // 2: players, unique by handle and by lower-cased e-mail address.
+    "CREATE TABLE players (
+         handle TEXT PRIMARY KEY,
+         email TEXT NOT NULL UNIQUE,
+         body TEXT NOT NULL
+     );",
 ];
 
 /// The schema version this code writes.

@@ -19,7 +19,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionB
 use tokio::sync::oneshot;
 
 use crate::{
-    Commit, GameId, Head, MoveRecord, Store, StoreError, StoredGame, VacationRecord, schema,
+    Commit, GameId, Head, MoveRecord, Player, Store, StoreError, StoredGame, VacationRecord, schema,
 };
 
 /// Most writes applied in one transaction.
@@ -43,6 +43,7 @@ enum Write {
     Create(Box<Head>),
     Commit(Box<Commit>),
     Vacation(String, VacationRecord),
+    Player(Player),
 }
 
 impl SqliteStore {
@@ -107,6 +108,27 @@ impl SqliteStore {
         })
         .await
         .map_err(|e| StoreError::Backend(e.to_string()))?
+    }
+
+    /// The player whose `column` (`handle` or `email`) is `value`.
+    async fn player_where(
+        &self,
+        column: &'static str,
+        value: String,
+    ) -> Result<Option<Player>, StoreError> {
+        self.read(move |conn| {
+            let body: Option<String> = conn
+                .query_row(
+                    &format!("SELECT body FROM players WHERE {column} = ?1"),
+                    [&value],
+                    |row| row.get(0),
+                )
+                .optional()
+                .map_err(backend)?;
+            body.map(|body| serde_json::from_str(&body).map_err(StoreError::from))
+                .transpose()
+        })
+        .await
     }
 
     fn open_reader(&self) -> Result<Connection, StoreError> {
@@ -183,6 +205,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
         Write::Create(head) => insert_head(conn, head),
         Write::Commit(commit) => apply_commit(conn, commit),
         Write::Vacation(player, record) => put_vacation(conn, player, record),
+        Write::Player(player) => insert_player(conn, player),
     }
 }
 
@@ -289,6 +312,19 @@ fn put_vacation(
     if changed == 0 {
         return Err(StoreError::Conflict);
     }
+    Ok(())
+}
+
+fn insert_player(conn: &Connection, player: &Player) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO players (handle, email, body) VALUES (?1, ?2, ?3)",
+        params![
+            player.handle,
+            Player::email_key(&player.email),
+            serde_json::to_string(player)?
+        ],
+    )
+    .map_err(conflict_or_backend)?;
     Ok(())
 }
 
@@ -435,6 +471,18 @@ impl Store for SqliteStore {
     async fn put_vacation(&self, player: &str, record: &VacationRecord) -> Result<(), StoreError> {
         self.write(Write::Vacation(player.to_string(), record.clone()))
             .await
+    }
+
+    async fn create_player(&self, player: &Player) -> Result<(), StoreError> {
+        self.write(Write::Player(player.clone())).await
+    }
+
+    async fn player(&self, handle: &str) -> Result<Option<Player>, StoreError> {
+        self.player_where("handle", handle.to_string()).await
+    }
+
+    async fn player_by_email(&self, email: &str) -> Result<Option<Player>, StoreError> {
+        self.player_where("email", Player::email_key(email)).await
     }
 
     fn round_trips(&self) -> u64 {

@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 
-use crate::{Commit, GameId, Head, StoreError, StoredGame, VacationRecord};
+use crate::{Commit, GameId, Head, Player, StoreError, StoredGame, VacationRecord};
 
 /// Storage of games as heads with append-only move logs, plus the indexes the read models
 /// need. Every implementation passes the same contract tests.
@@ -37,6 +37,15 @@ pub trait Store: Send + Sync {
     /// Replaces the player's vacation record if its stored revision is still
     /// `record.revision - 1` (0 meaning no record yet); a conflict otherwise.
     async fn put_vacation(&self, player: &str, record: &VacationRecord) -> Result<(), StoreError>;
+
+    /// Registers a player; a conflict if the handle or the e-mail address is taken.
+    async fn create_player(&self, player: &Player) -> Result<(), StoreError>;
+
+    /// The player with this handle, if any.
+    async fn player(&self, handle: &str) -> Result<Option<Player>, StoreError>;
+
+    /// The player with this e-mail address (compared lower-cased), if any.
+    async fn player_by_email(&self, email: &str) -> Result<Option<Player>, StoreError>;
 
     /// Requests sent to the backend so far: HTTP requests (retries included) for DynamoDB,
     /// reads and writes handed to the database threads for SQLite. Used to count round

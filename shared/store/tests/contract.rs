@@ -4,8 +4,8 @@
 use chrono::{DateTime, Duration, Utc};
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{
-    Commit, Ending, GameDoc, GameId, Head, MoveRecord, Period, SeatDoc, Status, Store, StoreError,
-    TimeControl, VacationRecord, Waiting, contract_tests,
+    Commit, Ending, GameDoc, GameId, Head, MoveRecord, Period, Player, SeatDoc, Status, Store,
+    StoreError, TimeControl, VacationRecord, Waiting, contract_tests,
 };
 
 fn at(minutes: i64) -> DateTime<Utc> {
@@ -296,7 +296,45 @@ async fn vacation_records_are_versioned(kind: Kind) {
     );
 }
 
+async fn players_are_unique_by_handle_and_email(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let ann = Player {
+        handle: "ann".into(),
+        email: "Ann@Example.org".into(),
+        created_at: at(0),
+    };
+    assert_eq!(store.player("ann").await.unwrap(), None);
+    store.create_player(&ann).await.unwrap();
+    assert_eq!(store.player("ann").await.unwrap(), Some(ann.clone()));
+    assert_eq!(
+        store.player_by_email("ann@example.ORG").await.unwrap(),
+        Some(ann.clone())
+    );
+    let same_email = Player {
+        handle: "bob".into(),
+        email: "ann@example.org".into(),
+        created_at: at(1),
+    };
+    let same_handle = Player {
+        email: "other@example.org".into(),
+        ..ann.clone()
+    };
+    for taken in [same_email, same_handle] {
+        assert!(matches!(
+            store.create_player(&taken).await,
+            Err(StoreError::Conflict)
+        ));
+    }
+    assert_eq!(store.player("bob").await.unwrap(), None);
+    assert_eq!(
+        store.player_by_email("other@example.org").await.unwrap(),
+        None
+    );
+}
+
 contract_tests!(
+    players_are_unique_by_handle_and_email,
     create_then_load_gives_the_head_back,
     creating_an_existing_game_conflicts,
     commits_append_moves_in_order,

@@ -1,0 +1,132 @@
+//! The one error shape of the API, `{"error": {"code": "...", "message": "..."}}`, and the
+//! one place where the service's typed errors become HTTP statuses.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use missive_auth::AuthError;
+use missive_game::ServiceError;
+use serde_json::{Value, json};
+
+/// An error answer: a status, a stable kebab-case code, a message, and extra fields
+/// (`current_ply` for stale requests).
+#[derive(Debug)]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// The stable code clients branch on.
+    pub code: &'static str,
+    /// What went wrong, for people.
+    pub message: String,
+    /// Extra fields of the error object.
+    pub extra: Option<(&'static str, Value)>,
+}
+
+impl ApiError {
+    /// An error with `status`, `code` and `message`.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            extra: None,
+        }
+    }
+
+    /// 400: the request is malformed.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad-request", message)
+    }
+
+    /// 401: no valid token.
+    pub fn unauthorized(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
+    }
+
+    /// 404: nothing here.
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not-found", message)
+    }
+
+    /// The code a bare status gets when nothing more specific is known.
+    pub fn code_for(status: StatusCode) -> &'static str {
+        match status.as_u16() {
+            400 => "bad-request",
+            401 => "unauthorized",
+            403 => "forbidden",
+            404 => "not-found",
+            405 => "method-not-allowed",
+            408 => "timeout",
+            409 => "conflict",
+            413 => "too-large",
+            415 => "unsupported-media-type",
+            422 => "unprocessable",
+            429 => "too-many-requests",
+            500..=599 => "internal",
+            _ => "error",
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut error = json!({ "code": self.code, "message": self.message });
+        if let Some((name, value)) = self.extra {
+            error[name] = value;
+        }
+        (self.status, Json(json!({ "error": error }))).into_response()
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(error: ServiceError) -> ApiError {
+        use StatusCode as S;
+        let message = error.to_string();
+        let (status, code) = match &error {
+            ServiceError::NotFound(_) => (S::NOT_FOUND, "game-not-found"),
+            ServiceError::UnknownPlayer(_) => (S::NOT_FOUND, "player-not-found"),
+            ServiceError::Taken(_) => (S::CONFLICT, "taken"),
+            ServiceError::Conflict { current_ply } => {
+                return ApiError {
+                    extra: Some(("current_ply", json!(current_ply))),
+                    ..ApiError::new(S::CONFLICT, "stale-ply", message)
+                };
+            }
+            ServiceError::NotSeated { .. } => (S::FORBIDDEN, "not-seated"),
+            ServiceError::NotYourTurn => (S::CONFLICT, "not-your-turn"),
+            ServiceError::NotActive(_) => (S::CONFLICT, "not-active"),
+            ServiceError::TimeExpired(_) => (S::CONFLICT, "time-expired"),
+            ServiceError::Move(_) => (S::UNPROCESSABLE_ENTITY, "illegal-move"),
+            ServiceError::Claim(_) => (S::UNPROCESSABLE_ENTITY, "claim-refused"),
+            ServiceError::Setup(_) => (S::BAD_REQUEST, "invalid-setup"),
+            ServiceError::Refused(_) => (S::UNPROCESSABLE_ENTITY, "refused"),
+            ServiceError::Contended => (S::TOO_MANY_REQUESTS, "contended"),
+            ServiceError::Corrupt { .. } | ServiceError::Store(_) => {
+                tracing::error!(error = %message, "service failure");
+                return ApiError::new(S::INTERNAL_SERVER_ERROR, "internal", "internal error");
+            }
+        };
+        ApiError::new(status, code, message)
+    }
+}
+
+impl From<AuthError> for ApiError {
+    fn from(error: AuthError) -> ApiError {
+        match error {
+            AuthError::Key(reason) => {
+                tracing::error!(%reason, "signing key unusable");
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "internal error",
+                )
+            }
+            AuthError::WrongPurpose => ApiError::new(
+                StatusCode::FORBIDDEN,
+                "wrong-token-purpose",
+                error.to_string(),
+            ),
+            AuthError::Invalid(_) | AuthError::Expired => ApiError::unauthorized(error.to_string()),
+        }
+    }
+}

@@ -1,0 +1,428 @@
+//! Games: create, list, read (with ETag), join, decline, move, draw, claim, resign, abort,
+//! conditional moves.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::http::header::{ETAG, IF_NONE_MATCH};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
+use axum::{Json, Router};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use missive_game::{GameSummary, MoveRequest, NewGame, SeatRequest};
+use missive_rules::Claim;
+use missive_store::{ConditionalLine, Ending, GameId, MoveRecord, TimeControl};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::session::Caller;
+use crate::{ApiError, App, JsonBody};
+
+/// Default and largest page of a list.
+const PAGE: usize = 50;
+const MAX_PAGE: usize = 200;
+/// Longest idempotency key.
+const MAX_KEY: usize = 128;
+
+pub(crate) fn routes() -> Router<App> {
+    Router::new()
+        .route("/v1/games", post(create).get(list))
+        .route("/v1/games/{id}", get(view))
+        .route("/v1/games/{id}/join", post(join))
+        .route("/v1/games/{id}/decline", post(decline))
+        .route("/v1/games/{id}/moves", post(play).get(moves))
+        .route("/v1/games/{id}/draw", post(draw))
+        .route("/v1/games/{id}/claim", post(claim))
+        .route("/v1/games/{id}/resign", post(resign))
+        .route("/v1/games/{id}/abort", post(abort))
+        .route("/v1/games/{id}/conditional-moves", put(conditional))
+}
+
+/// A game to create.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateGame {
+    variant: String,
+    #[serde(default)]
+    options: String,
+    start_position: Option<String>,
+    seats: Vec<SeatRequest>,
+    time_control: TimeControl,
+    #[serde(default)]
+    rated: bool,
+}
+
+#[derive(Serialize)]
+struct Created {
+    id: GameId,
+}
+
+async fn create(
+    State(app): State<App>,
+    Caller(me): Caller,
+    JsonBody(request): JsonBody<CreateGame>,
+) -> Result<(StatusCode, Json<Created>), ApiError> {
+    let id = app
+        .service
+        .create_game(NewGame {
+            creator: me,
+            variant: request.variant,
+            options: request.options,
+            start_position: request.start_position,
+            seats: request.seats,
+            time_control: request.time_control,
+            rated: request.rated,
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(Created { id })))
+}
+
+/// Which games to list: `waiting=me`, or `player=H&status=finished`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListQuery {
+    waiting: Option<String>,
+    player: Option<String>,
+    status: Option<String>,
+    limit: Option<usize>,
+    cursor: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Page<T> {
+    items: Vec<T>,
+    next_cursor: Option<String>,
+}
+
+async fn list(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Query(query): Query<ListQuery>,
+) -> Result<Json<Page<GameSummary>>, ApiError> {
+    let limit = query.limit.unwrap_or(PAGE).clamp(1, MAX_PAGE);
+    let offset = match &query.cursor {
+        Some(cursor) => read_cursor(cursor)?,
+        None => 0,
+    };
+    let wanted = offset + limit + 1;
+    let games = match (&query.waiting, &query.player, query.status.as_deref()) {
+        (Some(who), None, None) if who == "me" => {
+            let Caller(me) = Caller::from_headers(&headers, &app)?;
+            app.service.waiting_for(&me, wanted).await?
+        }
+        (None, Some(player), Some("finished")) => app.service.finished_by(player, wanted).await?,
+        _ => {
+            return Err(ApiError::bad_request(
+                "list with ?waiting=me or ?player=HANDLE&status=finished",
+            ));
+        }
+    };
+    Ok(Json(page(games, offset, limit)))
+}
+
+/// The page of `items` from `offset`, with a cursor if more follow.
+fn page<T>(items: Vec<T>, offset: usize, limit: usize) -> Page<T> {
+    let more = items.len() > offset + limit;
+    let items: Vec<T> = items.into_iter().skip(offset).take(limit).collect();
+    Page {
+        next_cursor: more.then(|| URL_SAFE_NO_PAD.encode((offset + limit).to_string())),
+        items,
+    }
+}
+
+fn read_cursor(cursor: &str) -> Result<usize, ApiError> {
+    URL_SAFE_NO_PAD
+        .decode(cursor)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .and_then(|text| text.parse().ok())
+        .ok_or_else(|| ApiError::bad_request("invalid cursor"))
+}
+
+async fn view(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let viewer = match headers.contains_key(axum::http::header::AUTHORIZATION) {
+        true => Some(Caller::from_headers(&headers, &app)?.0),
+        false => None,
+    };
+    let view = app
+        .service
+        .game_view(&GameId(id), viewer.as_deref())
+        .await?;
+    let body = serde_json::to_vec(&view).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let tag = format!(
+        "\"{}\"",
+        URL_SAFE_NO_PAD.encode(&Sha256::digest(&body)[..16])
+    );
+    let etag = HeaderValue::from_str(&tag).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let matches = headers
+        .get(IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag || t.trim() == "*"));
+    if matches {
+        return Ok((StatusCode::NOT_MODIFIED, [(ETAG, etag)]).into_response());
+    }
+    Ok((
+        [
+            (ETAG, etag),
+            (
+                axum::http::header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// A seat to take (any free one if absent).
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Join {
+    seat: Option<u8>,
+}
+
+#[derive(Serialize)]
+struct Seated {
+    seat: u8,
+}
+
+async fn join(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+    OptionalJson(request): OptionalJson<Join>,
+) -> Result<Json<Seated>, ApiError> {
+    let seat = app.service.join(&GameId(id), &me, request.seat).await?;
+    Ok(Json(Seated { seat }))
+}
+
+async fn decline(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    app.service.decline(&GameId(id), &me).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A move to submit.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Move {
+    #[serde(rename = "move")]
+    text: String,
+    expected_ply: u32,
+    #[serde(default)]
+    offer_draw: bool,
+}
+
+#[derive(Serialize)]
+struct Played {
+    #[serde(rename = "move")]
+    record: MoveRecord,
+    replies: Vec<MoveRecord>,
+}
+
+async fn play(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(request): JsonBody<Move>,
+) -> Result<(StatusCode, Json<Played>), ApiError> {
+    let key = match headers.get("idempotency-key") {
+        Some(value) => value
+            .to_str()
+            .ok()
+            .filter(|k| !k.is_empty() && k.len() <= MAX_KEY)
+            .ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "the Idempotency-Key has 1 to {MAX_KEY} visible characters"
+                ))
+            })?
+            .to_string(),
+        None => ulid::Ulid::new().to_string(),
+    };
+    let accepted = app
+        .service
+        .submit_move(
+            &GameId(id),
+            &MoveRequest {
+                player: me,
+                expected_ply: request.expected_ply,
+                key,
+                text: request.text,
+                offer_draw: request.offer_draw,
+            },
+        )
+        .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(Played {
+            record: accepted.record,
+            replies: accepted.replies,
+        }),
+    ))
+}
+
+/// Which moves to list: those after ply `after` (from the first if absent).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MovesQuery {
+    cursor: Option<String>,
+    limit: Option<usize>,
+}
+
+async fn moves(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Query(query): Query<MovesQuery>,
+) -> Result<Json<Page<MoveRecord>>, ApiError> {
+    let limit = query.limit.unwrap_or(MAX_PAGE).clamp(1, MAX_PAGE);
+    let offset = match &query.cursor {
+        Some(cursor) => read_cursor(cursor)?,
+        None => 0,
+    };
+    let log = app.service.move_log(&GameId(id)).await?;
+    Ok(Json(page(log, offset, limit)))
+}
+
+/// A draw action.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Draw {
+    action: DrawAction,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+/// The game after an act that may end it.
+#[derive(Serialize)]
+struct Ended {
+    ending: Option<Ending>,
+}
+
+async fn draw(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+    JsonBody(request): JsonBody<Draw>,
+) -> Result<Json<Ended>, ApiError> {
+    let id = GameId(id);
+    let ending = match request.action {
+        DrawAction::Offer => app.service.offer_draw(&id, &me).await?,
+        DrawAction::Accept => app.service.accept_draw(&id, &me).await?,
+        DrawAction::Decline => {
+            app.service.decline_draw(&id, &me).await?;
+            None
+        }
+    };
+    Ok(Json(Ended { ending }))
+}
+
+/// A claim: a draw rule (`threefold-repetition`, `fifty-moves`) or `timeout`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimRequest {
+    claim: String,
+}
+
+async fn claim(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+    JsonBody(request): JsonBody<ClaimRequest>,
+) -> Result<Json<Ended>, ApiError> {
+    let id = GameId(id);
+    let ending = if request.claim == "timeout" {
+        app.service.claim_timeout(&id, &me).await?
+    } else {
+        let claim = [Claim::ThreefoldRepetition, Claim::FiftyMoves]
+            .into_iter()
+            .find(|c| c.rule().as_str() == request.claim)
+            .ok_or_else(|| {
+                ApiError::bad_request("claim timeout, threefold-repetition or fifty-moves")
+            })?;
+        app.service.claim_draw(&id, &me, claim).await?
+    };
+    Ok(Json(Ended {
+        ending: Some(ending),
+    }))
+}
+
+async fn resign(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+) -> Result<Json<Ended>, ApiError> {
+    let ending = app.service.resign(&GameId(id), &me).await?;
+    Ok(Json(Ended {
+        ending: Some(ending),
+    }))
+}
+
+async fn abort(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    app.service.abort(&GameId(id), &me).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The caller's conditional lines, replacing any they had.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Conditional {
+    lines: Vec<Vec<String>>,
+}
+
+#[derive(Serialize)]
+struct Lines {
+    lines: Vec<ConditionalLine>,
+}
+
+async fn conditional(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+    JsonBody(request): JsonBody<Conditional>,
+) -> Result<Json<Lines>, ApiError> {
+    let lines = app
+        .service
+        .set_conditional_lines(&GameId(id), &me, &request.lines)
+        .await?;
+    Ok(Json(Lines { lines }))
+}
+
+/// A JSON body that may be left out (then `T::default()`).
+struct OptionalJson<T>(T);
+
+impl<T: DeserializeOwned + Default, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = Bytes::from_request(request, state).await.map_err(|e| {
+            let status = e.status();
+            ApiError::new(status, ApiError::code_for(status), e.body_text())
+        })?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(OptionalJson(T::default()));
+        }
+        serde_json::from_slice(&bytes)
+            .map(OptionalJson)
+            .map_err(|e| ApiError::bad_request(e.to_string()))
+    }
+}

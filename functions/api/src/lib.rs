@@ -1,0 +1,193 @@
+//! Missive's HTTP API: one axum [`Router`] over the game service, the same whether it runs
+//! in AWS Lambda (the `api` binary, through `lambda_http`) or on one machine
+//! (`missive serve`, through `axum::serve`).
+//!
+//! - Every answer is JSON; every error has the shape `{"error": {"code", "message"}}`, made
+//!   in one place ([`error`]) from the service's typed errors.
+//! - Players sign up with a handle and an e-mail address and sign in without a password:
+//!   `POST /v1/auth/login` mails a sign-in link, `POST /v1/auth/token` exchanges its token
+//!   for an access token (a JWT, see `missive-auth`), sent as `Authorization: Bearer`.
+//! - Game state carries an `ETag` (`If-None-Match` answers 304); lists page with opaque
+//!   cursors; bodies are limited ([`BODY_LIMIT`], 413 beyond); each request gets an
+//!   `x-request-id` (kept if the client sent one) that is logged and returned.
+//! - Time comes from the [`Clock`] the [`App`] is built with, so tests drive deadlines.
+
+pub mod error;
+mod games;
+mod players;
+mod rules;
+pub mod session;
+pub mod settings;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, FromRequest, Request};
+use axum::http::header::{CONTENT_TYPE, HeaderValue};
+use axum::http::{HeaderName, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use missive_auth::Authority;
+use missive_game::{Clock, GameService};
+use missive_mail::Mailer;
+use serde::de::DeserializeOwned;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::cors::{AllowOrigin, Any, CorsLayer};
+use tower_http::request_id::{
+    MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
+};
+use tower_http::trace::TraceLayer;
+
+pub use error::ApiError;
+pub use session::{Caller, access_token};
+pub use settings::Settings;
+
+/// Largest request body accepted, in bytes.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// The request id header.
+pub const REQUEST_ID: &str = "x-request-id";
+
+/// Everything the routes share: the game service, the token authority, the mailer, the
+/// clock and the public settings.
+#[derive(Clone)]
+pub struct App {
+    /// The game service.
+    pub service: GameService,
+    /// Mints and checks tokens.
+    pub authority: Arc<Authority>,
+    /// Sends sign-in links.
+    pub mailer: Arc<dyn Mailer>,
+    /// Tells the time (the same clock as the service's).
+    pub clock: Arc<dyn Clock>,
+    /// The URL the API is reached at, without a trailing slash.
+    pub public_url: String,
+    /// Origins CORS allows (`*` for any).
+    pub cors_origins: Vec<String>,
+}
+
+impl App {
+    /// Now, in seconds since the epoch.
+    pub fn now_seconds(&self) -> i64 {
+        self.clock.now().timestamp()
+    }
+
+    /// The whole API as one router, with its middleware.
+    pub fn router(self) -> Router {
+        let cors = cors_layer(&self.cors_origins);
+        let request_id = HeaderName::from_static(REQUEST_ID);
+        Router::new()
+            .merge(players::routes())
+            .merge(session::routes())
+            .merge(games::routes())
+            .merge(rules::routes())
+            .fallback(|| async { ApiError::not_found("no such resource") })
+            .with_state(self)
+            .layer(DefaultBodyLimit::max(BODY_LIMIT))
+            .layer(axum::middleware::map_response(json_errors))
+            .layer(CatchPanicLayer::custom(|_| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "internal error",
+                )
+                .into_response()
+            }))
+            .layer(cors)
+            .layer(PropagateRequestIdLayer::new(request_id.clone()))
+            .layer(TraceLayer::new_for_http().make_span_with(|request: &Request| {
+                let id = request
+                    .headers()
+                    .get(REQUEST_ID)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("");
+                tracing::info_span!("request", method = %request.method(), uri = %request.uri(), request_id = %id)
+            }))
+            .layer(SetRequestIdLayer::new(request_id, UlidRequestId))
+    }
+}
+
+/// Gives each request a ULID as its id.
+#[derive(Clone, Copy, Debug)]
+struct UlidRequestId;
+
+impl MakeRequestId for UlidRequestId {
+    fn make_request_id<B>(&mut self, _: &axum::http::Request<B>) -> Option<RequestId> {
+        HeaderValue::from_str(&ulid::Ulid::new().to_string())
+            .ok()
+            .map(RequestId::new)
+    }
+}
+
+fn cors_layer(origins: &[String]) -> CorsLayer {
+    let layer = CorsLayer::new()
+        .allow_methods([Method::GET, Method::POST, Method::PUT, Method::DELETE])
+        .allow_headers([
+            CONTENT_TYPE,
+            axum::http::header::AUTHORIZATION,
+            axum::http::header::IF_NONE_MATCH,
+            HeaderName::from_static("idempotency-key"),
+        ])
+        .expose_headers([
+            axum::http::header::ETAG,
+            HeaderName::from_static(REQUEST_ID),
+        ])
+        .max_age(Duration::from_secs(3600));
+    if origins.iter().any(|o| o == "*") {
+        layer.allow_origin(Any)
+    } else {
+        let list: Vec<HeaderValue> = origins
+            .iter()
+            .filter_map(|o| HeaderValue::from_str(o.trim()).ok())
+            .collect();
+        layer.allow_origin(AllowOrigin::list(list))
+    }
+}
+
+/// Gives every error answer that is not already JSON (unknown methods, framework
+/// rejections, limits) the API's error shape.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (mut parts, _) = response.into_parts();
+    let message = status.canonical_reason().unwrap_or("error").to_lowercase();
+    let fresh = ApiError::new(status, ApiError::code_for(status), message).into_response();
+    let (fresh_parts, body) = fresh.into_parts();
+    parts
+        .headers
+        .insert(CONTENT_TYPE, fresh_parts.headers[CONTENT_TYPE].clone());
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    Response::from_parts(parts, body)
+}
+
+/// A JSON request body whose rejections answer in the API's error shape: 400 for malformed
+/// JSON or wrong types, 413 beyond the body limit, 415 without a JSON content type.
+pub struct JsonBody<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request<Body>, state: &S) -> Result<Self, ApiError> {
+        match axum::Json::<T>::from_request(request, state).await {
+            Ok(axum::Json(value)) => Ok(JsonBody(value)),
+            Err(rejection) => {
+                let status = match rejection.status() {
+                    StatusCode::UNPROCESSABLE_ENTITY => StatusCode::BAD_REQUEST,
+                    status => status,
+                };
+                Err(ApiError::new(
+                    status,
+                    ApiError::code_for(status),
+                    rejection.body_text(),
+                ))
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! The rules without a game: the variants on offer and the legal moves of any position.
+
+use axum::extract::State;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use missive_game::ServiceError;
+use missive_rules::{Notation, registry};
+use serde::{Deserialize, Serialize};
+
+use crate::{ApiError, App, JsonBody};
+
+/// Most moves an analysis request may replay.
+const MAX_ANALYSIS_MOVES: usize = 2000;
+
+pub(crate) fn routes() -> Router<App> {
+    Router::new()
+        .route("/v1/variants", get(variants))
+        .route("/v1/analysis/legal-moves", post(legal_moves))
+}
+
+#[derive(Serialize)]
+struct VariantInfo {
+    id: &'static str,
+    description: &'static str,
+    seats: &'static [&'static str],
+    options: Vec<OptionInfo>,
+}
+
+#[derive(Serialize)]
+struct OptionInfo {
+    key: &'static str,
+    values: &'static [&'static str],
+    default: &'static str,
+    description: &'static str,
+}
+
+async fn variants() -> Json<Vec<VariantInfo>> {
+    Json(
+        registry::variants()
+            .iter()
+            .map(|v| VariantInfo {
+                id: v.id(),
+                description: v.description(),
+                seats: v.seat_names(),
+                options: v
+                    .option_specs()
+                    .iter()
+                    .map(|o| OptionInfo {
+                        key: o.key,
+                        values: o.values,
+                        default: o.default,
+                        description: o.description,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    )
+}
+
+/// A position to analyse: a variant, options, a start position (the standard one if
+/// absent) and moves played from it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Analysis {
+    variant: String,
+    #[serde(default)]
+    options: String,
+    position: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Analysed {
+    position: String,
+    ply: usize,
+    to_move: Option<u8>,
+    legal_moves: Vec<String>,
+    legal_moves_short: Vec<String>,
+    outcome: Option<OutcomeInfo>,
+}
+
+#[derive(Serialize)]
+struct OutcomeInfo {
+    rule: &'static str,
+    results: Vec<&'static str>,
+}
+
+async fn legal_moves(
+    State(_): State<App>,
+    JsonBody(request): JsonBody<Analysis>,
+) -> Result<Json<Analysed>, ApiError> {
+    if request.moves.len() > MAX_ANALYSIS_MOVES {
+        return Err(ApiError::bad_request(format!(
+            "at most {MAX_ANALYSIS_MOVES} moves"
+        )));
+    }
+    let variant = registry::variant(&request.variant).map_err(ServiceError::from)?;
+    let mut game = variant
+        .new_game(&request.options, request.position.as_deref())
+        .map_err(ServiceError::from)?;
+    for text in &request.moves {
+        game.play(text).map_err(ServiceError::from)?;
+    }
+    let outcome = game.outcome();
+    let legal = |notation| {
+        if outcome.is_some() {
+            Vec::new()
+        } else {
+            game.legal_moves(notation)
+        }
+    };
+    Ok(Json(Analysed {
+        position: game.position_text(),
+        ply: game.ply(),
+        to_move: game.to_move().map(|s| s.0),
+        legal_moves: legal(Notation::Long),
+        legal_moves_short: legal(Notation::Short),
+        outcome: outcome.map(|o| OutcomeInfo {
+            rule: o.rule.as_str(),
+            results: o.results.iter().map(|r| r.as_str()).collect(),
+        }),
+    }))
+}

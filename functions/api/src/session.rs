@@ -1,0 +1,146 @@
+//! Passwordless sign-in and the caller's identity.
+//!
+//! `POST /v1/auth/login` mails a sign-in link to a registered address (and answers the same
+//! whether or not the address is known, so it tells nobody who plays here);
+//! `POST /v1/auth/token` exchanges the link's token for an access token. Routes that act for
+//! a player take a [`Caller`]: the handle of a valid access token.
+
+use axum::extract::{FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use axum::{Json, Router};
+use missive_auth::{Grant, Purpose};
+use missive_mail::Mail;
+use serde::{Deserialize, Serialize};
+
+use crate::{ApiError, App, JsonBody};
+
+/// How long a sign-in link works, in seconds.
+pub const SIGN_IN_LIFETIME: i64 = 15 * 60;
+/// How long an access token works, in seconds.
+pub const ACCESS_LIFETIME: i64 = 30 * 24 * 3600;
+
+/// The player a request acts for: the subject of its bearer access token.
+#[derive(Clone, Debug)]
+pub struct Caller(pub String);
+
+impl FromRequestParts<App> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Caller, ApiError> {
+        Caller::from_headers(&parts.headers, app)
+    }
+}
+
+impl Caller {
+    /// The caller named by the bearer access token in `headers`.
+    pub fn from_headers(headers: &HeaderMap, app: &App) -> Result<Caller, ApiError> {
+        let header = headers
+            .get(axum::http::header::AUTHORIZATION)
+            .ok_or_else(|| ApiError::unauthorized("an access token is required"))?;
+        let token = header
+            .to_str()
+            .ok()
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .ok_or_else(|| ApiError::unauthorized("expected `Authorization: Bearer <token>`"))?;
+        let claims = app
+            .authority
+            .verify(token.trim(), Purpose::Access, app.now_seconds())?;
+        Ok(Caller(claims.sub))
+    }
+}
+
+/// An access token for `handle`, as `missive token` and the token route mint it.
+pub fn access_token(app: &App, handle: &str) -> Result<String, ApiError> {
+    let grant = Grant {
+        purpose: Purpose::Access,
+        subject: handle.to_string(),
+        lifetime: ACCESS_LIFETIME,
+        move_link: None,
+    };
+    Ok(app.authority.mint(&grant, app.now_seconds())?)
+}
+
+pub(crate) fn routes() -> Router<App> {
+    Router::new()
+        .route("/v1/auth/login", post(login))
+        .route("/v1/auth/token", post(exchange))
+}
+
+/// A request for a sign-in link.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LoginRequest {
+    email: String,
+}
+
+/// A sign-in token to exchange.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TokenRequest {
+    token: String,
+}
+
+/// An access token.
+#[derive(Serialize)]
+struct TokenAnswer {
+    access_token: String,
+    token_type: &'static str,
+    expires_in: i64,
+    handle: String,
+}
+
+async fn login(
+    State(app): State<App>,
+    JsonBody(request): JsonBody<LoginRequest>,
+) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    if let Some(player) = app.service.player_by_email(&request.email).await? {
+        let grant = Grant {
+            purpose: Purpose::SignIn,
+            subject: player.handle.clone(),
+            lifetime: SIGN_IN_LIFETIME,
+            move_link: None,
+        };
+        let token = app.authority.mint(&grant, app.now_seconds())?;
+        let link = format!("{}/sign-in?token={token}", app.public_url);
+        let mail = Mail {
+            to: player.email.clone(),
+            subject: "Your Missive sign-in link".into(),
+            text: format!(
+                "Hello {},\n\nopen this link within 15 minutes to sign in:\n{link}\n\n\
+                 Or send this token to POST /v1/auth/token:\n{token}\n",
+                player.handle
+            ),
+            html: None,
+            headers: vec![("X-Missive-Token".into(), token)],
+        };
+        app.mailer.send(&mail).await.map_err(|e| {
+            tracing::error!(error = %e, "sign-in mail not sent");
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "the sign-in mail could not be sent",
+            )
+        })?;
+    }
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(serde_json::json!({ "status": "if the address is registered, a link is on its way" })),
+    ))
+}
+
+async fn exchange(
+    State(app): State<App>,
+    JsonBody(request): JsonBody<TokenRequest>,
+) -> Result<Json<TokenAnswer>, ApiError> {
+    let claims = app
+        .authority
+        .verify(&request.token, Purpose::SignIn, app.now_seconds())?;
+    Ok(Json(TokenAnswer {
+        access_token: access_token(&app, &claims.sub)?,
+        token_type: "Bearer",
+        expires_in: ACCESS_LIFETIME,
+        handle: claims.sub,
+    }))
+}

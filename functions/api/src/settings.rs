@@ -1,0 +1,115 @@
+//! Configuration from flags and environment: the store, the signing key, the public base
+//! URL, mail and CORS. The same settings serve `missive serve` and the Lambda function.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::Args;
+use missive_auth::{Authority, SigningKey};
+use missive_game::{Clock, GameService};
+use missive_mail::{Mailer, Outbox};
+use missive_store::StoreSetting;
+
+use crate::App;
+
+/// Name of the key file written into the data folder on first local start.
+pub const KEY_FILE: &str = "missive.key";
+
+/// Everything the API needs to start.
+#[derive(Args, Clone, Debug)]
+pub struct Settings {
+    /// The store: sqlite:PATH or dynamodb:TABLE.
+    #[arg(long, env = "MISSIVE_STORE", default_value = "sqlite:./missive.db")]
+    pub store: StoreSetting,
+    /// The signing key (hs256:BASE64 or ed25519:BASE64). Without it, the key in the data
+    /// folder (next to the SQLite file) is used, generated on first start.
+    #[arg(long, env = "MISSIVE_SIGNING_KEY", hide_env_values = true)]
+    pub signing_key: Option<String>,
+    /// The URL the API is reached at, used in mailed links.
+    #[arg(
+        long,
+        env = "MISSIVE_PUBLIC_URL",
+        default_value = "http://127.0.0.1:8080"
+    )]
+    pub public_url: String,
+    /// The sender of mail.
+    #[arg(
+        long,
+        env = "MISSIVE_MAIL_FROM",
+        default_value = "Missive <missive@localhost>"
+    )]
+    pub mail_from: String,
+    /// The folder mail is written to as .eml files.
+    #[arg(long, env = "MISSIVE_OUTBOX", default_value = "./outbox")]
+    pub outbox: PathBuf,
+    /// Origins allowed by CORS, comma-separated; `*` for any; none by default.
+    #[arg(long, env = "MISSIVE_CORS_ORIGINS", value_delimiter = ',')]
+    pub cors_origins: Vec<String>,
+    /// Token issuer and audience name.
+    #[arg(long, env = "MISSIVE_ISSUER", default_value = "missive")]
+    pub issuer: String,
+}
+
+impl Settings {
+    /// The signing key: the one given, else (SQLite only) the data folder's, created on
+    /// first start.
+    pub fn signing_key(&self) -> Result<SigningKey, String> {
+        if let Some(text) = &self.signing_key {
+            return SigningKey::parse(text).map_err(|e| e.to_string());
+        }
+        match &self.store {
+            StoreSetting::Sqlite(path) => key_in_folder(path.parent().unwrap_or(Path::new("."))),
+            StoreSetting::Dynamo(_) => {
+                Err("a DynamoDB deployment needs MISSIVE_SIGNING_KEY or --signing-key".into())
+            }
+        }
+    }
+
+    /// Opens the store and builds the application, telling time by `clock`.
+    pub async fn app(&self, clock: Arc<dyn Clock>) -> Result<App, String> {
+        let store = self.store.open().await.map_err(|e| e.to_string())?;
+        let authority = Authority::new(&self.signing_key()?, &self.issuer, &self.issuer)
+            .map_err(|e| e.to_string())?;
+        let mailer: Arc<dyn Mailer> = Arc::new(Outbox::new(&self.outbox, &self.mail_from));
+        Ok(App {
+            service: GameService::new(store, Arc::clone(&clock)),
+            authority: Arc::new(authority),
+            mailer,
+            clock,
+            public_url: self.public_url.trim_end_matches('/').to_string(),
+            cors_origins: self.cors_origins.clone(),
+        })
+    }
+}
+
+/// The key in `folder`'s key file, written there with a fresh key if there is none.
+fn key_in_folder(folder: &Path) -> Result<SigningKey, String> {
+    let file = folder.join(KEY_FILE);
+    match std::fs::read_to_string(&file) {
+        Ok(text) => SigningKey::parse(&text).map_err(|e| format!("{}: {e}", file.display())),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            let key = SigningKey::generate();
+            std::fs::create_dir_all(folder).map_err(|e| e.to_string())?;
+            write_private(&file, &key.to_text()).map_err(|e| format!("{}: {e}", file.display()))?;
+            Ok(key)
+        }
+        Err(error) => Err(format!("{}: {error}", file.display())),
+    }
+}
+
+#[cfg(unix)]
+fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut out = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(file)?;
+    out.write_all(text.as_bytes())
+}
+
+#[cfg(not(unix))]
+fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
+    std::fs::write(file, text)
+}

@@ -1,0 +1,279 @@
+//! A real server on a loopback port over a fresh store, with a manual clock, an outbox in
+//! the temporary folder and a known signing key; and HTTP clients signed in through it.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use chrono::{TimeZone, Utc};
+use missive_api::App;
+use missive_auth::{Authority, SigningKey};
+use missive_game::{GameService, ManualClock};
+use missive_mail::Outbox;
+use missive_store::testing::{Kind, TestStore, unique_name};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+/// The issuer and audience the test server uses.
+pub const ISSUER: &str = "missive-test";
+
+/// A running server.
+pub struct Server {
+    pub base: String,
+    pub clock: Arc<ManualClock>,
+    pub key: SigningKey,
+    pub outbox: PathBuf,
+    pub http: reqwest::Client,
+    _store: TestStore,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.outbox);
+    }
+}
+
+impl Server {
+    /// Starts a server over a fresh store of `kind`.
+    pub async fn start(kind: Kind) -> Server {
+        let store = TestStore::new(kind).await;
+        let clock = Arc::new(ManualClock::new(
+            Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap(),
+        ));
+        let key = SigningKey::generate();
+        let outbox = std::env::temp_dir().join(unique_name("missive-outbox"));
+        let app = App {
+            service: GameService::new(Arc::clone(&store.store), clock.clone()),
+            authority: Arc::new(Authority::new(&key, ISSUER, ISSUER).unwrap()),
+            mailer: Arc::new(Outbox::new(&outbox, "missive@example.org")),
+            clock: clock.clone(),
+            public_url: "http://missive.test".into(),
+            cors_origins: vec!["https://app.example.org".into()],
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app.router()).await });
+        Server {
+            base: format!("http://{addr}"),
+            clock,
+            key,
+            outbox,
+            http: reqwest::Client::new(),
+            _store: store,
+        }
+    }
+
+    /// Sends a request; checks the answer is never a 500, errors have the error shape
+    /// and every answer carries a request id. Returns the status and the JSON body (null
+    /// when empty).
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = self.http.request(method, format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        self.send(request).await
+    }
+
+    /// Sends a prepared request with the checks of [`Server::call`].
+    pub async fn send(&self, request: reqwest::RequestBuilder) -> (StatusCode, Value) {
+        let response = request.send().await.unwrap();
+        let status = response.status();
+        assert!(
+            response.headers().contains_key("x-request-id"),
+            "no request id"
+        );
+        let text = response.text().await.unwrap();
+        let body: Value = if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text}"))
+        };
+        assert!(!status.is_server_error(), "{status}: {body}");
+        if status.is_client_error() {
+            assert!(
+                body["error"]["code"].is_string() && body["error"]["message"].is_string(),
+                "error shape: {body}"
+            );
+        }
+        (status, body)
+    }
+
+    /// Signs `handle` up and in through the outbox: returns an access token.
+    pub async fn player(&self, handle: &str) -> Player<'_> {
+        let email = format!("{handle}@example.org");
+        let (status, body) = self
+            .call(
+                Method::POST,
+                "/v1/players",
+                None,
+                Some(json!({ "handle": handle, "email": email })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        let token = self.sign_in_token(&email).await;
+        let (status, body) = self
+            .call(
+                Method::POST,
+                "/v1/auth/token",
+                None,
+                Some(json!({ "token": token })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["handle"], handle);
+        Player {
+            server: self,
+            handle: handle.to_string(),
+            token: body["access_token"].as_str().unwrap().to_string(),
+        }
+    }
+
+    /// Asks for a sign-in link for `email` and reads its token from the outbox.
+    pub async fn sign_in_token(&self, email: &str) -> String {
+        let (status, _) = self
+            .call(
+                Method::POST,
+                "/v1/auth/login",
+                None,
+                Some(json!({ "email": email })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::ACCEPTED);
+        let mut newest = None;
+        for entry in std::fs::read_dir(&self.outbox).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            if text.contains(&format!("To: {email}\r\n"))
+                && newest.as_ref().is_none_or(|(p, _)| *p < path)
+            {
+                newest = Some((path, text));
+            }
+        }
+        let (_, text) = newest.expect("a mail for the address");
+        text.lines()
+            .find_map(|line| line.strip_prefix("X-Missive-Token: "))
+            .expect("a token header")
+            .to_string()
+    }
+}
+
+/// A signed-in player.
+pub struct Player<'s> {
+    pub server: &'s Server,
+    pub handle: String,
+    pub token: String,
+}
+
+impl Player<'_> {
+    pub async fn get(&self, path: &str) -> (StatusCode, Value) {
+        self.server
+            .call(Method::GET, path, Some(&self.token), None)
+            .await
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        self.server
+            .call(Method::POST, path, Some(&self.token), Some(body))
+            .await
+    }
+
+    pub async fn put(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        self.server
+            .call(Method::PUT, path, Some(&self.token), Some(body))
+            .await
+    }
+
+    /// The game's state as this player sees it.
+    pub async fn game(&self, id: &str) -> Value {
+        let (status, body) = self.get(&format!("/v1/games/{id}")).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body
+    }
+
+    /// Plays `text` at `ply`; panics unless accepted.
+    pub async fn play(&self, id: &str, text: &str, ply: u64) -> Value {
+        let (status, body) = self
+            .post(
+                &format!("/v1/games/{id}/moves"),
+                json!({ "move": text, "expected_ply": ply }),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{text} at {ply}: {body}");
+        body
+    }
+}
+
+/// Creates a game of `variant` by `players[0]` with open seats the others join; returns
+/// its id once it is active.
+pub async fn start_game(players: &[Player<'_>], variant: &str) -> String {
+    let mut seats = vec![json!({ "kind": "creator" })];
+    seats.extend((1..players.len()).map(|_| json!({ "kind": "open" })));
+    let (status, body) = players[0]
+        .post(
+            "/v1/games",
+            json!({
+                "variant": variant,
+                "seats": seats,
+                "time_control": { "kind": "days-per-move", "days": 3 },
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    for (index, player) in players.iter().enumerate().skip(1) {
+        let (status, body) = player
+            .post(&format!("/v1/games/{id}/join"), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["seat"], index);
+    }
+    assert_eq!(players[0].game(&id).await["status"], "active");
+    id
+}
+
+/// The seats of `variant` as the API lists them.
+pub async fn seat_count(server: &Server, variant: &str) -> usize {
+    let (_, variants) = server.call(Method::GET, "/v1/variants", None, None).await;
+    variants
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["id"] == variant)
+        .unwrap()["seats"]
+        .as_array()
+        .unwrap()
+        .len()
+}
+
+/// Runs each listed async test (taking a [`Kind`]) once per store.
+#[macro_export]
+macro_rules! per_store {
+    ($($name:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name(missive_store::testing::Kind::Sqlite).await;
+                }
+            )*
+        }
+        mod on_dynamodb {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name(missive_store::testing::Kind::Dynamo).await;
+                }
+            )*
+        }
+    };
+}

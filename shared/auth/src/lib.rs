@@ -1,0 +1,365 @@
+//! Missive's tokens: JWTs signed with one configured key (HS256 or EdDSA), each minted for
+//! exactly one [`Purpose`].
+//!
+//! Validation pins everything: the algorithm of the configured key, the issuer, the
+//! audience, an expiry (checked against the caller's clock, so tests can move time), and the
+//! purpose the caller expects: a sign-in link's token is no access token and a move link's
+//! token is good for nothing but that one move. Move-link tokens carry the game, seat and
+//! ply they were minted for in [`Claims::game`], [`Claims::seat`] and [`Claims::ply`].
+//!
+//! Keys are written as text: `hs256:<base64 secret of at least 32 bytes>` or
+//! `ed25519:<base64 32-byte seed>` ([`SigningKey::generate`] makes an HS256 one).
+
+use base64::Engine;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Shortest HS256 secret accepted, in bytes.
+const MIN_SECRET: usize = 32;
+
+/// What a token may be used for; a token is refused for every other purpose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Purpose {
+    /// Acts as the player on the API.
+    Access,
+    /// Mailed in a sign-in link; exchanged once for an access token.
+    SignIn,
+    /// Mailed with a move notification; plays one move in one game, seat and ply.
+    MoveLink,
+}
+
+/// What a token says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claims {
+    /// Issuer.
+    pub iss: String,
+    /// Audience.
+    pub aud: String,
+    /// The player's handle.
+    pub sub: String,
+    /// Issued at, seconds since the epoch.
+    pub iat: i64,
+    /// Expires at, seconds since the epoch.
+    pub exp: i64,
+    /// What the token is for.
+    pub purpose: Purpose,
+    /// The game a move link is for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// The seat a move link is for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    /// The ply a move link is for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u32>,
+}
+
+/// What a token is minted for: a purpose, a player and (for move links) a game, seat, ply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grant {
+    /// The purpose.
+    pub purpose: Purpose,
+    /// The player's handle.
+    pub subject: String,
+    /// Seconds the token lives.
+    pub lifetime: i64,
+    /// For move links: game, seat and ply.
+    pub move_link: Option<(String, u8, u32)>,
+}
+
+/// Why a key or a token was refused.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum AuthError {
+    /// The key text is not a valid key.
+    #[error("invalid signing key: {0}")]
+    Key(String),
+    /// The token is malformed, forged, or for another issuer, audience or algorithm.
+    #[error("invalid token: {0}")]
+    Invalid(String),
+    /// The token has expired.
+    #[error("the token has expired")]
+    Expired,
+    /// The token was minted for another purpose.
+    #[error("the token is not meant for this")]
+    WrongPurpose,
+}
+
+/// The key tokens are signed and checked with.
+#[derive(Clone)]
+pub enum SigningKey {
+    /// A shared secret (HS256).
+    Hs256(Vec<u8>),
+    /// An Ed25519 seed (EdDSA).
+    Ed25519([u8; 32]),
+}
+
+impl std::fmt::Debug for SigningKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SigningKey::Hs256(_) => "SigningKey::Hs256(..)",
+            SigningKey::Ed25519(_) => "SigningKey::Ed25519(..)",
+        })
+    }
+}
+
+impl SigningKey {
+    /// A fresh random HS256 key.
+    pub fn generate() -> SigningKey {
+        SigningKey::Hs256(rand::random::<[u8; MIN_SECRET]>().to_vec())
+    }
+
+    /// Reads `hs256:<base64>` or `ed25519:<base64 seed>`.
+    pub fn parse(text: &str) -> Result<SigningKey, AuthError> {
+        let (kind, data) = text
+            .trim()
+            .split_once(':')
+            .ok_or_else(|| AuthError::Key("expected hs256:BASE64 or ed25519:BASE64".into()))?;
+        let bytes = STANDARD
+            .decode(data)
+            .map_err(|e| AuthError::Key(format!("not base64: {e}")))?;
+        match kind {
+            "hs256" if bytes.len() >= MIN_SECRET => Ok(SigningKey::Hs256(bytes)),
+            "hs256" => Err(AuthError::Key(format!(
+                "an HS256 secret needs at least {MIN_SECRET} bytes"
+            ))),
+            "ed25519" => bytes
+                .try_into()
+                .map(SigningKey::Ed25519)
+                .map_err(|_| AuthError::Key("an Ed25519 seed has 32 bytes".into())),
+            _ => Err(AuthError::Key("the kind must be hs256 or ed25519".into())),
+        }
+    }
+
+    /// The key as [`SigningKey::parse`] reads it.
+    pub fn to_text(&self) -> String {
+        match self {
+            SigningKey::Hs256(secret) => format!("hs256:{}", STANDARD.encode(secret)),
+            SigningKey::Ed25519(seed) => format!("ed25519:{}", STANDARD.encode(seed)),
+        }
+    }
+
+    fn algorithm(&self) -> Algorithm {
+        match self {
+            SigningKey::Hs256(_) => Algorithm::HS256,
+            SigningKey::Ed25519(_) => Algorithm::EdDSA,
+        }
+    }
+
+    fn encoding(&self) -> Result<EncodingKey, AuthError> {
+        match self {
+            SigningKey::Hs256(secret) => Ok(EncodingKey::from_secret(secret)),
+            SigningKey::Ed25519(seed) => {
+                // PKCS#8 v1 wrapping of an Ed25519 seed (RFC 8410).
+                let mut der = vec![
+                    0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04,
+                    0x22, 0x04, 0x20,
+                ];
+                der.extend_from_slice(seed);
+                Ok(EncodingKey::from_ed_der(&der))
+            }
+        }
+    }
+
+    fn decoding(&self) -> Result<DecodingKey, AuthError> {
+        match self {
+            SigningKey::Hs256(secret) => Ok(DecodingKey::from_secret(secret)),
+            SigningKey::Ed25519(seed) => {
+                let public = ed25519_dalek::SigningKey::from_bytes(seed)
+                    .verifying_key()
+                    .to_bytes();
+                DecodingKey::from_ed_components(&URL_SAFE_NO_PAD.encode(public))
+                    .map_err(|e| AuthError::Key(e.to_string()))
+            }
+        }
+    }
+}
+
+/// Mints and checks tokens for one issuer and audience with one key.
+#[derive(Clone)]
+pub struct Authority {
+    issuer: String,
+    audience: String,
+    header: Header,
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    validation: Validation,
+}
+
+impl Authority {
+    /// An authority signing with `key` as `issuer` for `audience`.
+    pub fn new(key: &SigningKey, issuer: &str, audience: &str) -> Result<Authority, AuthError> {
+        let algorithm = key.algorithm();
+        let mut validation = Validation::new(algorithm);
+        validation.set_issuer(&[issuer]);
+        validation.set_audience(&[audience]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        // Expiry is checked against the caller's clock in `verify`.
+        validation.validate_exp = false;
+        Ok(Authority {
+            issuer: issuer.to_string(),
+            audience: audience.to_string(),
+            header: Header::new(algorithm),
+            encoding: key.encoding()?,
+            decoding: key.decoding()?,
+            validation,
+        })
+    }
+
+    /// A token for `grant`, issued at `now` (seconds since the epoch).
+    pub fn mint(&self, grant: &Grant, now: i64) -> Result<String, AuthError> {
+        let (game, seat, ply) = match &grant.move_link {
+            Some((game, seat, ply)) => (Some(game.clone()), Some(*seat), Some(*ply)),
+            None => (None, None, None),
+        };
+        let claims = Claims {
+            iss: self.issuer.clone(),
+            aud: self.audience.clone(),
+            sub: grant.subject.clone(),
+            iat: now,
+            exp: now + grant.lifetime,
+            purpose: grant.purpose,
+            game,
+            seat,
+            ply,
+        };
+        jsonwebtoken::encode(&self.header, &claims, &self.encoding)
+            .map_err(|e| AuthError::Key(e.to_string()))
+    }
+
+    /// The claims of `token` if it is signed by this authority's key with its algorithm,
+    /// names its issuer and audience, has not expired at `now` and is for `purpose`.
+    pub fn verify(&self, token: &str, purpose: Purpose, now: i64) -> Result<Claims, AuthError> {
+        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
+            .map_err(|e| AuthError::Invalid(e.to_string()))?;
+        let claims = data.claims;
+        if claims.exp <= now {
+            return Err(AuthError::Expired);
+        }
+        if claims.purpose != purpose {
+            return Err(AuthError::WrongPurpose);
+        }
+        Ok(claims)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOW: i64 = 1_800_000_000;
+
+    fn grant(purpose: Purpose) -> Grant {
+        Grant {
+            purpose,
+            subject: "ann".into(),
+            lifetime: 600,
+            move_link: (purpose == Purpose::MoveLink).then(|| ("G1".to_string(), 1, 7)),
+        }
+    }
+
+    fn keys() -> Vec<SigningKey> {
+        vec![SigningKey::generate(), SigningKey::Ed25519([7; 32])]
+    }
+
+    #[test]
+    fn tokens_verify_for_their_purpose_only() {
+        let purposes = [Purpose::Access, Purpose::SignIn, Purpose::MoveLink];
+        for key in keys() {
+            let authority = Authority::new(&key, "missive", "missive-api").unwrap();
+            for minted in purposes {
+                let token = authority.mint(&grant(minted), NOW).unwrap();
+                for wanted in purposes {
+                    let result = authority.verify(&token, wanted, NOW + 1);
+                    if minted == wanted {
+                        let claims = result.unwrap();
+                        assert_eq!(claims.sub, "ann");
+                        assert_eq!(claims.purpose, minted);
+                    } else {
+                        assert_eq!(result, Err(AuthError::WrongPurpose));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn move_links_bind_game_seat_and_ply() {
+        let authority = Authority::new(&SigningKey::generate(), "missive", "api").unwrap();
+        let token = authority.mint(&grant(Purpose::MoveLink), NOW).unwrap();
+        let claims = authority.verify(&token, Purpose::MoveLink, NOW).unwrap();
+        assert_eq!(
+            (claims.game.as_deref(), claims.seat, claims.ply),
+            (Some("G1"), Some(1), Some(7))
+        );
+    }
+
+    #[test]
+    fn expired_forged_and_foreign_tokens_are_refused() {
+        let key = SigningKey::generate();
+        let authority = Authority::new(&key, "missive", "api").unwrap();
+        let token = authority.mint(&grant(Purpose::Access), NOW).unwrap();
+        assert_eq!(
+            authority.verify(&token, Purpose::Access, NOW + 600),
+            Err(AuthError::Expired)
+        );
+        let others = [
+            Authority::new(&SigningKey::generate(), "missive", "api").unwrap(),
+            Authority::new(&key, "someone-else", "api").unwrap(),
+            Authority::new(&key, "missive", "other-audience").unwrap(),
+            Authority::new(&SigningKey::Ed25519([1; 32]), "missive", "api").unwrap(),
+        ];
+        for other in others {
+            assert!(matches!(
+                other.verify(&token, Purpose::Access, NOW),
+                Err(AuthError::Invalid(_))
+            ));
+        }
+        let mut forged = token.clone();
+        forged.replace_range(forged.len() - 4.., "AAAA");
+        for bad in [forged.as_str(), "", "a.b.c", "not a token"] {
+            assert!(matches!(
+                authority.verify(bad, Purpose::Access, NOW),
+                Err(AuthError::Invalid(_))
+            ));
+        }
+    }
+
+    #[test]
+    fn the_none_algorithm_is_refused() {
+        let authority = Authority::new(&SigningKey::generate(), "missive", "api").unwrap();
+        let header = URL_SAFE_NO_PAD.encode(r#"{"alg":"none","typ":"JWT"}"#);
+        let body = URL_SAFE_NO_PAD.encode(format!(
+            r#"{{"iss":"missive","aud":"api","sub":"ann","iat":{NOW},"exp":{},"purpose":"access"}}"#,
+            NOW + 60
+        ));
+        let token = format!("{header}.{body}.");
+        assert!(matches!(
+            authority.verify(&token, Purpose::Access, NOW),
+            Err(AuthError::Invalid(_))
+        ));
+    }
+
+    #[test]
+    fn keys_read_back_and_bad_keys_say_why() {
+        for key in keys() {
+            let text = key.to_text();
+            assert_eq!(SigningKey::parse(&text).unwrap().to_text(), text);
+        }
+        for bad in [
+            "",
+            "hs256:",
+            "hs256:c2hvcnQ=",
+            "rsa:AAAA",
+            "ed25519:AAAA",
+            "hs256:***",
+        ] {
+            assert!(
+                matches!(SigningKey::parse(bad), Err(AuthError::Key(_))),
+                "{bad}"
+            );
+        }
+    }
+}
