@@ -64,6 +64,17 @@ impl Server {
         }
     }
 
+    /// The server's clock.
+    pub fn clock_now(&self) -> chrono::DateTime<Utc> {
+        use missive_game::Clock;
+        self.clock.now()
+    }
+
+    /// The server's clock in seconds since the epoch.
+    pub fn clock_seconds(&self) -> i64 {
+        self.clock_now().timestamp()
+    }
+
     /// Sends a request; checks the answer is never a 500, errors have the error shape
     /// and every answer carries a request id. Returns the status and the JSON body (null
     /// when empty).
