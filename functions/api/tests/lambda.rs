@@ -1,0 +1,189 @@
+//! Lambda smoke test: the built `api` binary runs against a minimal Lambda Runtime API
+//! served here on loopback (`AWS_LAMBDA_RUNTIME_API`) and answers API Gateway v2 events.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use missive_store::testing::{temp_db_path, unique_name};
+use serde_json::{Value, json};
+use tokio::sync::{Mutex as AsyncMutex, mpsc};
+
+/// The runtime API's state: events waiting to be handed out, answers coming back.
+#[derive(Clone)]
+struct Runtime {
+    events: Arc<AsyncMutex<mpsc::Receiver<(String, Value)>>>,
+    answers: mpsc::Sender<(String, Value)>,
+    errors: Arc<Mutex<Vec<String>>>,
+}
+
+async fn next(State(runtime): State<Runtime>) -> impl IntoResponse {
+    let Some((id, event)) = runtime.events.lock().await.recv().await else {
+        // No more events: keep the function waiting, as Lambda would.
+        std::future::pending::<()>().await;
+        unreachable!()
+    };
+    let deadline = (chrono::Utc::now() + chrono::Duration::seconds(30)).timestamp_millis();
+    let mut headers = HeaderMap::new();
+    headers.insert("lambda-runtime-aws-request-id", id.parse().unwrap());
+    headers.insert(
+        "lambda-runtime-deadline-ms",
+        deadline.to_string().parse().unwrap(),
+    );
+    headers.insert(
+        "lambda-runtime-invoked-function-arn",
+        "arn:aws:lambda:us-east-1:123456789012:function:api"
+            .parse()
+            .unwrap(),
+    );
+    headers.insert("lambda-runtime-trace-id", "Root=1-0-0".parse().unwrap());
+    (headers, axum::Json(event))
+}
+
+async fn respond(
+    State(runtime): State<Runtime>,
+    Path(id): Path<String>,
+    body: axum::body::Bytes,
+) -> StatusCode {
+    let value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    runtime.answers.send((id, value)).await.unwrap();
+    StatusCode::ACCEPTED
+}
+
+async fn error(State(runtime): State<Runtime>, body: String) -> StatusCode {
+    runtime.errors.lock().unwrap().push(body);
+    StatusCode::ACCEPTED
+}
+
+/// An API Gateway HTTP API (payload 2.0) event.
+fn event(method: &str, path: &str, body: Option<Value>) -> Value {
+    json!({
+        "version": "2.0",
+        "routeKey": "$default",
+        "rawPath": path,
+        "rawQueryString": "",
+        "headers": {
+            "host": "abc.execute-api.us-east-1.amazonaws.com",
+            "content-type": "application/json",
+            "x-request-id": "smoke-1"
+        },
+        "requestContext": {
+            "accountId": "123456789012",
+            "apiId": "abc",
+            "domainName": "abc.execute-api.us-east-1.amazonaws.com",
+            "domainPrefix": "abc",
+            "http": {
+                "method": method,
+                "path": path,
+                "protocol": "HTTP/1.1",
+                "sourceIp": "192.0.2.1",
+                "userAgent": "smoke"
+            },
+            "requestId": "req",
+            "routeKey": "$default",
+            "stage": "$default",
+            "time": "01/Mar/2026:12:00:00 +0000",
+            "timeEpoch": 1772366400000i64
+        },
+        "body": body.map(|b| b.to_string()),
+        "isBase64Encoded": false
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_binary_answers_api_gateway_events() {
+    let (event_tx, event_rx) = mpsc::channel(8);
+    let (answer_tx, mut answer_rx) = mpsc::channel(8);
+    let runtime = Runtime {
+        events: Arc::new(AsyncMutex::new(event_rx)),
+        answers: answer_tx,
+        errors: Arc::new(Mutex::new(Vec::new())),
+    };
+    let app = Router::new()
+        .route("/2018-06-01/runtime/invocation/next", get(next))
+        .route(
+            "/2018-06-01/runtime/invocation/{id}/response",
+            post(respond),
+        )
+        .route("/2018-06-01/runtime/invocation/{id}/error", post(error))
+        .route("/2018-06-01/runtime/init/error", post(error))
+        .with_state(runtime.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+
+    let db = temp_db_path();
+    let outbox = std::env::temp_dir().join(unique_name("missive-lambda-outbox"));
+    let started = Instant::now();
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_api"))
+        .env("AWS_LAMBDA_RUNTIME_API", addr.to_string())
+        .env("AWS_LAMBDA_FUNCTION_NAME", "api")
+        .env("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")
+        .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256")
+        .env("AWS_LAMBDA_LOG_GROUP_NAME", "/aws/lambda/api")
+        .env("AWS_LAMBDA_LOG_STREAM_NAME", "smoke")
+        .env("MISSIVE_STORE", format!("sqlite:{}", db.display()))
+        .env(
+            "MISSIVE_SIGNING_KEY",
+            missive_auth::SigningKey::generate().to_text(),
+        )
+        .env("MISSIVE_OUTBOX", &outbox)
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+
+    let cases = [
+        (event("GET", "/v1/variants", None), 200),
+        (
+            event(
+                "POST",
+                "/v1/players",
+                Some(json!({"handle": "ann", "email": "ann@example.org"})),
+            ),
+            201,
+        ),
+        (event("GET", "/v1/players/ann", None), 200),
+        (event("GET", "/v1/games/NOSUCHGAME", None), 404),
+        (event("POST", "/v1/games", Some(json!({}))), 401),
+    ];
+    for (index, (event, expected)) in cases.into_iter().enumerate() {
+        let id = format!("invocation-{index}");
+        event_tx.send((id.clone(), event)).await.unwrap();
+        let (answered, answer) = tokio::time::timeout(Duration::from_secs(30), answer_rx.recv())
+            .await
+            .expect("the function answers")
+            .unwrap();
+        if index == 0 {
+            eprintln!("start-up to first answer: {:?}", started.elapsed());
+        }
+        assert_eq!(answered, id);
+        assert_eq!(answer["statusCode"], expected, "{answer}");
+        let body: Value = serde_json::from_str(answer["body"].as_str().unwrap()).unwrap();
+        if expected >= 400 {
+            assert!(body["error"]["code"].is_string(), "{body}");
+        }
+        if index == 0 {
+            assert_eq!(body[0]["id"], "chess");
+        }
+        assert_eq!(answer["headers"]["x-request-id"], "smoke-1");
+    }
+    assert!(runtime.errors.lock().unwrap().is_empty());
+    child.kill().await.unwrap();
+    let output = child.wait_with_output().await.unwrap();
+    let logs = String::from_utf8_lossy(&output.stdout);
+    let first = logs.lines().next().unwrap_or("");
+    assert!(
+        first.is_empty() || serde_json::from_str::<Value>(first).is_ok(),
+        "logs are JSON lines: {first}"
+    );
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let _ = std::fs::remove_dir_all(outbox);
+}
