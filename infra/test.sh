@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python="${MISSIVE_PYTHON:-python3}"
-if ! "$python" -c 'import chess, pyffish' 2>/dev/null; then
+if ! "$python" -c 'import chess, pyffish, samtranslator, cfnlint' 2>/dev/null; then
     echo "installing the Python peers (infra/python-requirements.txt)" >&2
     "$python" -m pip install --quiet --disable-pip-version-check -r infra/python-requirements.txt
 fi

@@ -93,6 +93,7 @@ struct TokenAnswer {
 
 async fn login(
     State(app): State<App>,
+    headers: HeaderMap,
     JsonBody(request): JsonBody<LoginRequest>,
 ) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
     if let Some(player) = app.service.player_by_email(&request.email).await? {
@@ -103,7 +104,7 @@ async fn login(
             move_link: None,
         };
         let token = app.authority.mint(&grant, app.now_seconds())?;
-        let link = format!("{}/sign-in?token={token}", app.public_url);
+        let link = format!("{}/sign-in?token={token}", public_url(&app, &headers));
         let mail = Mail {
             to: player.email.clone(),
             subject: "Your Missive sign-in link".into(),
@@ -128,6 +129,18 @@ async fn login(
         StatusCode::ACCEPTED,
         Json(serde_json::json!({ "status": "if the address is registered, a link is on its way" })),
     ))
+}
+
+/// The configured public URL, else `https://` and the request's host.
+fn public_url(app: &App, headers: &HeaderMap) -> String {
+    if !app.public_url.is_empty() {
+        return app.public_url.clone();
+    }
+    let host = headers
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("localhost");
+    format!("https://{host}")
 }
 
 async fn exchange(

@@ -25,7 +25,8 @@ pub struct Settings {
     /// folder (next to the SQLite file) is used, generated on first start.
     #[arg(long, env = "MISSIVE_SIGNING_KEY", hide_env_values = true)]
     pub signing_key: Option<String>,
-    /// The URL the API is reached at, used in mailed links.
+    /// The URL the API is reached at, used in mailed links (empty: `https://` and the
+    /// request's host).
     #[arg(
         long,
         env = "MISSIVE_PUBLIC_URL",
