@@ -68,6 +68,26 @@ impl ApiError {
     }
 }
 
+/// The error shape, for the API description.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct ErrorBody {
+    error: ErrorDetail,
+}
+
+/// The error object.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)]
+struct ErrorDetail {
+    /// A stable kebab-case code: `bad-request`, `unauthorized`, `wrong-token-purpose`,
+    /// `not-seated`, `game-not-found`, `stale-ply`, `not-your-turn`, `illegal-move`, ...
+    code: String,
+    /// What went wrong, for people.
+    message: String,
+    /// With `stale-ply`: the ply the game is at.
+    current_ply: Option<u32>,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut error = json!({ "code": self.code, "message": self.message });

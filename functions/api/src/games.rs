@@ -16,6 +16,7 @@ use missive_store::{ConditionalLine, Ending, GameId, MoveRecord, TimeControl};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::session::Caller;
 use crate::{ApiError, App, JsonBody};
@@ -41,9 +42,9 @@ pub(crate) fn routes() -> Router<App> {
 }
 
 /// A game to create.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct CreateGame {
+pub(crate) struct CreateGame {
     variant: String,
     #[serde(default)]
     options: String,
@@ -54,12 +55,13 @@ struct CreateGame {
     rated: bool,
 }
 
-#[derive(Serialize)]
-struct Created {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Created {
     id: GameId,
 }
 
-async fn create(
+#[utoipa::path(post, path = "/v1/games", tag = "games", security(("bearer" = [])), request_body = CreateGame, responses((status = 201, description = "Created", body = Created), (status = 400, description = "Malformed request or setup", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: seats, time control", body = crate::error::ErrorBody)))]
+pub(crate) async fn create(
     State(app): State<App>,
     Caller(me): Caller,
     JsonBody(request): JsonBody<CreateGame>,
@@ -80,9 +82,10 @@ async fn create(
 }
 
 /// Which games to list: `waiting=me`, or `player=H&status=finished`.
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
-struct ListQuery {
+pub(crate) struct ListQuery {
     waiting: Option<String>,
     player: Option<String>,
     status: Option<String>,
@@ -90,13 +93,14 @@ struct ListQuery {
     cursor: Option<String>,
 }
 
-#[derive(Serialize)]
-struct Page<T> {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Page<T> {
     items: Vec<T>,
     next_cursor: Option<String>,
 }
 
-async fn list(
+#[utoipa::path(get, path = "/v1/games", tag = "games", params(ListQuery), responses((status = 200, description = "A page of games", body = Page<missive_game::GameSummary>), (status = 400, description = "Bad query or cursor", body = crate::error::ErrorBody), (status = 401, description = "waiting=me needs an access token", body = crate::error::ErrorBody)))]
+pub(crate) async fn list(
     State(app): State<App>,
     headers: HeaderMap,
     Query(query): Query<ListQuery>,
@@ -141,7 +145,8 @@ fn read_cursor(cursor: &str) -> Result<usize, ApiError> {
         .ok_or_else(|| ApiError::bad_request("invalid cursor"))
 }
 
-async fn view(
+#[utoipa::path(get, path = "/v1/games/{id}", tag = "games", params(("id" = String, Path, description = "The game id")), responses((status = 200, description = "The game; ETag set", body = missive_game::GameView), (status = 304, description = "Unchanged since If-None-Match"), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
+pub(crate) async fn view(
     State(app): State<App>,
     headers: HeaderMap,
     Path(id): Path<String>,
@@ -181,18 +186,19 @@ async fn view(
 }
 
 /// A seat to take (any free one if absent).
-#[derive(Default, Deserialize)]
+#[derive(Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct Join {
+pub(crate) struct Join {
     seat: Option<u8>,
 }
 
-#[derive(Serialize)]
-struct Seated {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Seated {
     seat: u8,
 }
 
-async fn join(
+#[utoipa::path(post, path = "/v1/games/{id}/join", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), request_body(content = Join, description = "Optional: the seat wanted"), responses((status = 200, description = "Seated", body = Seated), (status = 404, description = "No such game", body = crate::error::ErrorBody), (status = 409, description = "Not forming", body = crate::error::ErrorBody), (status = 422, description = "No free seat", body = crate::error::ErrorBody)))]
+pub(crate) async fn join(
     State(app): State<App>,
     Caller(me): Caller,
     Path(id): Path<String>,
@@ -202,7 +208,8 @@ async fn join(
     Ok(Json(Seated { seat }))
 }
 
-async fn decline(
+#[utoipa::path(post, path = "/v1/games/{id}/decline", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), responses((status = 204, description = "Declined: the game is cancelled"), (status = 404, description = "No such game", body = crate::error::ErrorBody), (status = 409, description = "Not forming", body = crate::error::ErrorBody), (status = 422, description = "No invitation", body = crate::error::ErrorBody)))]
+pub(crate) async fn decline(
     State(app): State<App>,
     Caller(me): Caller,
     Path(id): Path<String>,
@@ -212,9 +219,9 @@ async fn decline(
 }
 
 /// A move to submit.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct Move {
+pub(crate) struct Move {
     #[serde(rename = "move")]
     text: String,
     expected_ply: u32,
@@ -222,14 +229,15 @@ struct Move {
     offer_draw: bool,
 }
 
-#[derive(Serialize)]
-struct Played {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Played {
     #[serde(rename = "move")]
     record: MoveRecord,
     replies: Vec<MoveRecord>,
 }
 
-async fn play(
+#[utoipa::path(post, path = "/v1/games/{id}/moves", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id"), ("Idempotency-Key" = Option<String>, Header, description = "A retry with the same key gets the first answer")), request_body = Move, responses((status = 201, description = "Accepted, with conditional replies", body = Played), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 404, description = "No such game", body = crate::error::ErrorBody), (status = 409, description = "Stale ply (current_ply given), not your turn, not active, time ran out", body = crate::error::ErrorBody), (status = 422, description = "Illegal move", body = crate::error::ErrorBody), (status = 429, description = "Too busy, retry", body = crate::error::ErrorBody)))]
+pub(crate) async fn play(
     State(app): State<App>,
     Caller(me): Caller,
     Path(id): Path<String>,
@@ -271,15 +279,17 @@ async fn play(
     ))
 }
 
-/// Which moves to list: those after ply `after` (from the first if absent).
-#[derive(Deserialize)]
+/// Which moves to list: a page from the cursor (from the first move if absent).
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
-struct MovesQuery {
+pub(crate) struct MovesQuery {
     cursor: Option<String>,
     limit: Option<usize>,
 }
 
-async fn moves(
+#[utoipa::path(get, path = "/v1/games/{id}/moves", tag = "games", params(("id" = String, Path, description = "The game id"), MovesQuery), responses((status = 200, description = "A page of the move log", body = Page<missive_store::MoveRecord>), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
+pub(crate) async fn moves(
     State(app): State<App>,
     Path(id): Path<String>,
     Query(query): Query<MovesQuery>,
@@ -294,27 +304,28 @@ async fn moves(
 }
 
 /// A draw action.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct Draw {
+pub(crate) struct Draw {
     action: DrawAction,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "kebab-case")]
-enum DrawAction {
+pub(crate) enum DrawAction {
     Offer,
     Accept,
     Decline,
 }
 
 /// The game after an act that may end it.
-#[derive(Serialize)]
-struct Ended {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Ended {
     ending: Option<Ending>,
 }
 
-async fn draw(
+#[utoipa::path(post, path = "/v1/games/{id}/draw", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), request_body = Draw, responses((status = 200, description = "The ending, if the draw is agreed", body = Ended), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 409, description = "Not active", body = crate::error::ErrorBody), (status = 422, description = "No offer to answer", body = crate::error::ErrorBody)))]
+pub(crate) async fn draw(
     State(app): State<App>,
     Caller(me): Caller,
     Path(id): Path<String>,
@@ -333,13 +344,14 @@ async fn draw(
 }
 
 /// A claim: a draw rule (`threefold-repetition`, `fifty-moves`) or `timeout`.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ClaimRequest {
+pub(crate) struct ClaimRequest {
     claim: String,
 }
 
-async fn claim(
+#[utoipa::path(post, path = "/v1/games/{id}/claim", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), request_body = ClaimRequest, responses((status = 200, description = "The ending", body = Ended), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 409, description = "Not active", body = crate::error::ErrorBody), (status = 422, description = "The claim does not hold", body = crate::error::ErrorBody)))]
+pub(crate) async fn claim(
     State(app): State<App>,
     Caller(me): Caller,
     Path(id): Path<String>,
@@ -362,7 +374,8 @@ async fn claim(
     }))
 }
 
-async fn resign(
+#[utoipa::path(post, path = "/v1/games/{id}/resign", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), responses((status = 200, description = "The ending", body = Ended), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 409, description = "Not active", body = crate::error::ErrorBody)))]
+pub(crate) async fn resign(
     State(app): State<App>,
     Caller(me): Caller,
     Path(id): Path<String>,
@@ -373,7 +386,8 @@ async fn resign(
     }))
 }
 
-async fn abort(
+#[utoipa::path(post, path = "/v1/games/{id}/abort", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), responses((status = 204, description = "Aborted"), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 409, description = "Not active", body = crate::error::ErrorBody), (status = 422, description = "Moves were played", body = crate::error::ErrorBody)))]
+pub(crate) async fn abort(
     State(app): State<App>,
     Caller(me): Caller,
     Path(id): Path<String>,
@@ -383,18 +397,19 @@ async fn abort(
 }
 
 /// The caller's conditional lines, replacing any they had.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct Conditional {
+pub(crate) struct Conditional {
     lines: Vec<Vec<String>>,
 }
 
-#[derive(Serialize)]
-struct Lines {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Lines {
     lines: Vec<ConditionalLine>,
 }
 
-async fn conditional(
+#[utoipa::path(put, path = "/v1/games/{id}/conditional-moves", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), request_body = Conditional, responses((status = 200, description = "The lines as stored", body = Lines), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 409, description = "Not active", body = crate::error::ErrorBody), (status = 422, description = "Illegal or ambiguous lines", body = crate::error::ErrorBody)))]
+pub(crate) async fn conditional(
     State(app): State<App>,
     Caller(me): Caller,
     Path(id): Path<String>,
@@ -408,7 +423,7 @@ async fn conditional(
 }
 
 /// A JSON body that may be left out (then `T::default()`).
-struct OptionalJson<T>(T);
+pub(crate) struct OptionalJson<T>(T);
 
 impl<T: DeserializeOwned + Default, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
     type Rejection = ApiError;

@@ -82,6 +82,7 @@ impl App {
             .merge(session::routes())
             .merge(games::routes())
             .merge(rules::routes())
+            .route("/v1/openapi.json", axum::routing::get(openapi_json))
             .fallback(|| async { ApiError::not_found("no such resource") })
             .with_state(self)
             .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -190,4 +191,76 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
             }
         }
     }
+}
+
+/// The API's OpenAPI 3.1 description, generated from the routes and types above.
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    info(
+        title = "Missive",
+        description = "Correspondence chess for every Missive variant: players, games, moves, ends.",
+        license(name = "MIT")
+    ),
+    paths(
+        players::sign_up,
+        players::player,
+        players::take_vacation,
+        session::login,
+        session::exchange,
+        games::create,
+        games::list,
+        games::view,
+        games::join,
+        games::decline,
+        games::play,
+        games::moves,
+        games::draw,
+        games::claim,
+        games::resign,
+        games::abort,
+        games::conditional,
+        rules::variants,
+        rules::legal_moves,
+        openapi_json,
+    ),
+    modifiers(&BearerAuth)
+)]
+pub struct ApiDoc;
+
+/// Declares the bearer access token scheme.
+struct BearerAuth;
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let components = doc.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// The API description as JSON text, as served and as committed in `docs/openapi.json`.
+pub fn openapi_text() -> String {
+    use utoipa::OpenApi;
+    let mut text = ApiDoc::openapi()
+        .to_pretty_json()
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
+}
+
+#[utoipa::path(get, path = "/v1/openapi.json", tag = "meta", responses((status = 200, description = "This description")))]
+pub(crate) async fn openapi_json() -> Response {
+    (
+        [(CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+        openapi_text(),
+    )
+        .into_response()
 }

@@ -7,6 +7,7 @@ use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use missive_store::{Period, Player};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::session::Caller;
 use crate::{ApiError, App, JsonBody};
@@ -19,16 +20,16 @@ pub(crate) fn routes() -> Router<App> {
 }
 
 /// A sign-up.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct SignUp {
+pub(crate) struct SignUp {
     handle: String,
     email: String,
 }
 
 /// A player as others see them (no e-mail address).
-#[derive(Serialize)]
-struct PublicPlayer {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct PublicPlayer {
     handle: String,
     created_at: DateTime<Utc>,
 }
@@ -43,19 +44,20 @@ impl From<Player> for PublicPlayer {
 }
 
 /// A vacation to take.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct Vacation {
+pub(crate) struct Vacation {
     start: DateTime<Utc>,
     days: u32,
 }
 
-#[derive(Serialize)]
-struct Vacations {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Vacations {
     periods: Vec<Period>,
 }
 
-async fn sign_up(
+#[utoipa::path(post, path = "/v1/players", tag = "players", request_body = SignUp, responses((status = 201, description = "Signed up", body = PublicPlayer), (status = 400, description = "Malformed request", body = crate::error::ErrorBody), (status = 409, description = "Handle or address taken", body = crate::error::ErrorBody), (status = 422, description = "Invalid handle or address", body = crate::error::ErrorBody)))]
+pub(crate) async fn sign_up(
     State(app): State<App>,
     JsonBody(request): JsonBody<SignUp>,
 ) -> Result<(StatusCode, Json<PublicPlayer>), ApiError> {
@@ -63,14 +65,16 @@ async fn sign_up(
     Ok((StatusCode::CREATED, Json(player.into())))
 }
 
-async fn player(
+#[utoipa::path(get, path = "/v1/players/{handle}", tag = "players", params(("handle" = String, Path, description = "The handle")), responses((status = 200, description = "The player", body = PublicPlayer), (status = 404, description = "No such player", body = crate::error::ErrorBody)))]
+pub(crate) async fn player(
     State(app): State<App>,
     Path(handle): Path<String>,
 ) -> Result<Json<PublicPlayer>, ApiError> {
     Ok(Json(app.service.player(&handle).await?.into()))
 }
 
-async fn take_vacation(
+#[utoipa::path(put, path = "/v1/players/me/vacation", tag = "players", security(("bearer" = [])), request_body = Vacation, responses((status = 200, description = "Every period taken", body = Vacations), (status = 400, description = "Malformed request", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: overlap, past, over the allowance", body = crate::error::ErrorBody)))]
+pub(crate) async fn take_vacation(
     State(app): State<App>,
     Caller(me): Caller,
     JsonBody(request): JsonBody<Vacation>,

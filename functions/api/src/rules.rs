@@ -6,6 +6,7 @@ use axum::{Json, Router};
 use missive_game::ServiceError;
 use missive_rules::{Notation, registry};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::{ApiError, App, JsonBody};
 
@@ -18,23 +19,24 @@ pub(crate) fn routes() -> Router<App> {
         .route("/v1/analysis/legal-moves", post(legal_moves))
 }
 
-#[derive(Serialize)]
-struct VariantInfo {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct VariantInfo {
     id: &'static str,
     description: &'static str,
     seats: &'static [&'static str],
     options: Vec<OptionInfo>,
 }
 
-#[derive(Serialize)]
-struct OptionInfo {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct OptionInfo {
     key: &'static str,
     values: &'static [&'static str],
     default: &'static str,
     description: &'static str,
 }
 
-async fn variants() -> Json<Vec<VariantInfo>> {
+#[utoipa::path(get, path = "/v1/variants", tag = "rules", responses((status = 200, description = "The variants on offer", body = Vec<VariantInfo>)))]
+pub(crate) async fn variants() -> Json<Vec<VariantInfo>> {
     Json(
         registry::variants()
             .iter()
@@ -59,9 +61,9 @@ async fn variants() -> Json<Vec<VariantInfo>> {
 
 /// A position to analyse: a variant, options, a start position (the standard one if
 /// absent) and moves played from it.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct Analysis {
+pub(crate) struct Analysis {
     variant: String,
     #[serde(default)]
     options: String,
@@ -70,8 +72,8 @@ struct Analysis {
     moves: Vec<String>,
 }
 
-#[derive(Serialize)]
-struct Analysed {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Analysed {
     position: String,
     ply: usize,
     to_move: Option<u8>,
@@ -80,13 +82,14 @@ struct Analysed {
     outcome: Option<OutcomeInfo>,
 }
 
-#[derive(Serialize)]
-struct OutcomeInfo {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct OutcomeInfo {
     rule: &'static str,
     results: Vec<&'static str>,
 }
 
-async fn legal_moves(
+#[utoipa::path(post, path = "/v1/analysis/legal-moves", tag = "rules", request_body = Analysis, responses((status = 200, description = "The position and its legal moves", body = Analysed), (status = 400, description = "Unknown variant, bad options or position", body = crate::error::ErrorBody), (status = 422, description = "An illegal move", body = crate::error::ErrorBody)))]
+pub(crate) async fn legal_moves(
     State(_): State<App>,
     JsonBody(request): JsonBody<Analysis>,
 ) -> Result<Json<Analysed>, ApiError> {

@@ -13,6 +13,7 @@ use axum::{Json, Router};
 use missive_auth::{Grant, Purpose};
 use missive_mail::Mail;
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::{ApiError, App, JsonBody};
 
@@ -69,29 +70,30 @@ pub(crate) fn routes() -> Router<App> {
 }
 
 /// A request for a sign-in link.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct LoginRequest {
+pub(crate) struct LoginRequest {
     email: String,
 }
 
 /// A sign-in token to exchange.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct TokenRequest {
+pub(crate) struct TokenRequest {
     token: String,
 }
 
 /// An access token.
-#[derive(Serialize)]
-struct TokenAnswer {
+#[derive(Serialize, ToSchema)]
+pub(crate) struct TokenAnswer {
     access_token: String,
     token_type: &'static str,
     expires_in: i64,
     handle: String,
 }
 
-async fn login(
+#[utoipa::path(post, path = "/v1/auth/login", tag = "auth", request_body = LoginRequest, responses((status = 202, description = "A sign-in link is mailed if the address is registered"), (status = 400, description = "Malformed request", body = crate::error::ErrorBody)))]
+pub(crate) async fn login(
     State(app): State<App>,
     headers: HeaderMap,
     JsonBody(request): JsonBody<LoginRequest>,
@@ -143,7 +145,8 @@ fn public_url(app: &App, headers: &HeaderMap) -> String {
     format!("https://{host}")
 }
 
-async fn exchange(
+#[utoipa::path(post, path = "/v1/auth/token", tag = "auth", request_body = TokenRequest, responses((status = 200, description = "An access token", body = TokenAnswer), (status = 401, description = "Invalid or expired token", body = crate::error::ErrorBody), (status = 403, description = "Not a sign-in token", body = crate::error::ErrorBody)))]
+pub(crate) async fn exchange(
     State(app): State<App>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<TokenAnswer>, ApiError> {

@@ -9,6 +9,7 @@ use crate::{GameService, ServiceError};
 
 /// Who goes in a seat of a new game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum SeatRequest {
     /// The creator sits here.

@@ -14,6 +14,7 @@ use crate::{GameService, ServiceError};
 
 /// A game as a player sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GameView {
     /// The game.
     pub id: GameId,
@@ -55,6 +56,7 @@ pub struct GameView {
 
 /// A line in a list of games.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GameSummary {
     /// The game.
     pub id: GameId,

@@ -9,6 +9,7 @@ use crate::StoreError;
 
 /// A game's id: a ULID in text, sortable by creation time.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct GameId(pub String);
 
@@ -20,6 +21,7 @@ impl std::fmt::Display for GameId {
 
 /// Who sits in a seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "state", rename_all = "kebab-case")]
 pub enum SeatDoc {
     /// Any player may take the seat.
@@ -48,6 +50,7 @@ impl SeatDoc {
 
 /// How much time a player has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum TimeControl {
     /// A fixed number of days for every move.
@@ -66,6 +69,7 @@ pub enum TimeControl {
 
 /// Where a game is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// Waiting for seats to be taken.
@@ -80,8 +84,10 @@ pub enum Status {
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Ending {
     /// When it ended.
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
     #[serde(with = "chrono::serde::ts_milliseconds")]
     pub at: DateTime<Utc>,
     /// The rule in kebab case: a rules end (`checkmate`, `timeout`, ...) or `aborted`,
@@ -97,6 +103,7 @@ pub struct Ending {
 /// A conditional line: moves in turn order from ply `from`, where the owner's own moves are
 /// played at once when every earlier move of the line was played. Never shown to others.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ConditionalLine {
     /// The seat that registered the line and whose moves it contains.
     pub owner: u8,
@@ -183,6 +190,7 @@ pub struct Head {
 
 /// A move in the log: written once, never changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MoveRecord {
     /// Moves before this one: the first move has ply 0.
     pub ply: u32,
@@ -193,6 +201,7 @@ pub struct MoveRecord {
     /// Short notation.
     pub short: String,
     /// When the service accepted it.
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
     #[serde(with = "chrono::serde::ts_milliseconds")]
     pub at: DateTime<Utc>,
     /// The client's idempotency key; `None` for moves the service played (conditional).
@@ -309,11 +318,14 @@ impl Commit {
 
 /// A period during which a player's clocks stand still.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Period {
     /// The first instant.
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
     #[serde(with = "chrono::serde::ts_milliseconds")]
     pub start: DateTime<Utc>,
     /// The first instant after it.
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
     #[serde(with = "chrono::serde::ts_milliseconds")]
     pub end: DateTime<Utc>,
 }
