@@ -21,4 +21,4 @@ export AWS_REGION=us-east-1
 export AWS_ACCESS_KEY_ID=missivetest AWS_SECRET_ACCESS_KEY=missivetest
 unset AWS_PROFILE AWS_SESSION_TOKEN
 
-cargo test --workspace --all-targets --locked "$@"
+cargo test --workspace --all-targets --locked --no-fail-fast "$@"

@@ -135,15 +135,18 @@ impl Canonical {
 fn time_text(time: Option<DateTime<Utc>>) -> String {
     time.map_or_else(
         || "-".to_string(),
-        |t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+        |t| crate::text::time_fields(t, '-', 'T', Some('Z')),
     )
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::new(), |mut text, byte| {
-        let _ = write!(text, "{byte:02x}");
-        text
-    })
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        text.push(char::from(DIGITS[usize::from(byte & 0xf)]));
+    }
+    text
 }
 
 const PUBLIC_PREFIX: &str = "ed25519:";

@@ -33,7 +33,39 @@ pub fn escape_tag_value(text: &str) -> String {
 
 /// The ICCF time form of `[%ccsnt ...]`: `2026.11.29,10:12:05`.
 pub fn ccsnt_text(time: DateTime<Utc>) -> String {
-    time.format("%Y.%m.%d,%H:%M:%S").to_string()
+    time_fields(time, '.', ',', None)
+}
+
+/// Formats `time` as `YYYY<d>MM<d>DD<t>hh:mm:ss` and then `end` if any, every field
+/// zero-padded: the ICCF form (`.`, `,`) and the RFC 3339 form (`-`, `T`, `Z`) share it.
+pub(crate) fn time_fields(
+    time: DateTime<Utc>,
+    date_separator: char,
+    time_separator: char,
+    end: Option<char>,
+) -> String {
+    use chrono::{Datelike, Timelike};
+    let mut text = String::with_capacity(20);
+    push_padded(&mut text, time.year().max(0) as u32, 4);
+    for (separator, value) in [
+        (date_separator, time.month()),
+        (date_separator, time.day()),
+        (time_separator, time.hour()),
+        (':', time.minute()),
+        (':', time.second()),
+    ] {
+        text.push(separator);
+        push_padded(&mut text, value, 2);
+    }
+    text.extend(end);
+    text
+}
+
+/// Appends the last `width` decimal digits of `value`, zero-padded.
+fn push_padded(text: &mut String, value: u32, width: u32) {
+    for place in (0..width).rev() {
+        text.push(char::from(b'0' + (value / 10u32.pow(place) % 10) as u8));
+    }
 }
 
 /// Reads `2026.11.29,10:12:05` (or without seconds, `2026.11.29,10:12`) as UTC: fixed

@@ -161,23 +161,29 @@ fn perft_with<P: Position>(position: &P, depth: u32, buffers: &mut [Vec<P::Move>
     nodes
 }
 
-/// The one move a text means among the legal moves that match it: an error naming every
-/// candidate (by `name`) when several match, and `Illegal` with `why_none()` when none does.
+/// The one move a text means among `candidates` (the legal moves that match it): an error
+/// naming every candidate (by `name`) when several match, and `Illegal` with `why_none()`
+/// when none does. Lazy: the usual case of one match allocates nothing.
 pub fn choose_move<M: Copy>(
     text: &str,
-    candidates: &[M],
+    candidates: impl IntoIterator<Item = M>,
     why_none: impl FnOnce() -> String,
     name: impl Fn(M) -> String,
 ) -> Result<M, MoveError> {
-    match candidates {
-        [mv] => Ok(*mv),
-        [] => Err(MoveError::Illegal {
+    let mut candidates = candidates.into_iter();
+    match (candidates.next(), candidates.next()) {
+        (Some(mv), None) => Ok(mv),
+        (None, _) => Err(MoveError::Illegal {
             text: text.to_string(),
             reason: why_none(),
         }),
-        many => Err(MoveError::Ambiguous {
+        (Some(first), Some(second)) => Err(MoveError::Ambiguous {
             text: text.to_string(),
-            candidates: many.iter().map(|m| name(*m)).collect(),
+            candidates: [first, second]
+                .into_iter()
+                .chain(candidates)
+                .map(name)
+                .collect(),
         }),
     }
 }

@@ -56,7 +56,12 @@ pub fn repetitions(history: &[Chess]) -> usize {
         .iter()
         .rev()
         .step_by(2)
-        .filter(|p| p.colors == current.colors && p.roles == current.roles && p.key() == key)
+        .filter(|p| {
+            p.occupied() == current.occupied()
+                && p.colors == current.colors
+                && p.roles == current.roles
+                && p.key() == key
+        })
         .count()
 }
 

@@ -8,7 +8,9 @@ use crate::{MoveError, choose_move};
 impl Chess {
     /// The move in UCI: `e2e4`, `e7e8q`, castling as the king's move (`e1g1`).
     pub fn uci(&self, mv: Move) -> String {
-        let mut text = square_name(mv.from) + &square_name(mv.to);
+        let mut text = String::with_capacity(5);
+        push_square(&mut text, mv.from);
+        push_square(&mut text, mv.to);
         if let MoveKind::Promotion(role) = mv.kind {
             text.push(role.letter().to_ascii_lowercase());
         }
@@ -97,14 +99,9 @@ impl Chess {
         } else {
             SanPattern::read(trimmed).map_err(|reason| unreadable(text, reason))?
         };
-        let candidates: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| pattern.matches(self, *m))
-            .collect();
         choose_move(
             text,
-            &candidates,
+            legal.iter().copied().filter(|m| pattern.matches(self, *m)),
             || self.explain_illegal(&pattern, legal),
             |m| self.uci(m),
         )
@@ -134,6 +131,12 @@ impl Chess {
             }
         }
     }
+}
+
+/// Appends a square's name (`e4`) to `text`.
+fn push_square(text: &mut String, square: Square) {
+    text.push(char::from(b'a' + file_of(square)));
+    text.push(char::from(b'1' + rank_of(square)));
 }
 
 fn unreadable(text: &str, reason: impl Into<String>) -> MoveError {
@@ -207,10 +210,8 @@ impl SanPattern {
     /// Reads SAN tolerantly: `0-0` for `O-O`, `e8Q` or `e8=Q`, superfluous `x`, `-`, `+`,
     /// `#`, `!`, `?` and `e.p.`.
     fn read(text: &str) -> Result<SanPattern, String> {
-        let core = text
-            .trim_end_matches(['+', '#', '!', '?'])
-            .trim_end_matches("e.p.")
-            .trim_end();
+        let marked = text.trim_end_matches(['+', '#', '!', '?']);
+        let core = marked.strip_suffix("e.p.").unwrap_or(marked).trim_end();
         match core {
             "O-O" | "0-0" => return Ok(SanPattern::castling(true)),
             "O-O-O" | "0-0-0" => return Ok(SanPattern::castling(false)),

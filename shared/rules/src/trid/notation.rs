@@ -125,14 +125,9 @@ impl<R: RuleSet> TriD<R> {
         })?;
         let mut legal = Vec::with_capacity(64);
         self.generate(&mut legal);
-        let candidates: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| pattern.matches(self, *m))
-            .collect();
         choose_move(
             text,
-            &candidates,
+            legal.iter().copied().filter(|m| pattern.matches(self, *m)),
             || pattern.why_illegal(self, &legal),
             |m| self.long(m),
         )
