@@ -66,11 +66,15 @@ impl Settings {
         }
     }
 
+    /// The token authority: the signing key, with the issuer as issuer and audience.
+    pub fn authority(&self) -> Result<Authority, String> {
+        Authority::new(&self.signing_key()?, &self.issuer, &self.issuer).map_err(|e| e.to_string())
+    }
+
     /// Opens the store and builds the application, telling time by `clock`.
     pub async fn app(&self, clock: Arc<dyn Clock>) -> Result<App, String> {
         let store = self.store.open().await.map_err(|e| e.to_string())?;
-        let authority = Authority::new(&self.signing_key()?, &self.issuer, &self.issuer)
-            .map_err(|e| e.to_string())?;
+        let authority = self.authority()?;
         let mailer: Arc<dyn Mailer> = Arc::new(Outbox::new(&self.outbox, &self.mail_from));
         Ok(App {
             service: GameService::new(store, Arc::clone(&clock)),

@@ -300,26 +300,31 @@ async fn only_the_seated_player_acts(kind: Kind) {
     let (status, body) = send(&"k".repeat(500), 1, "e5").await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     // Ends that do not hold.
-    let (status, body) = bob
-        .post(
-            &format!("/v1/games/{id}/claim"),
+    let refused = [
+        (
+            bob,
+            "claim",
             json!({"claim": "fifty-moves"}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    let (status, body) = bob
-        .post(
-            &format!("/v1/games/{id}/claim"),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            bob,
+            "claim",
             json!({"claim": "checkmate"}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
-    let (status, body) = bob
-        .post(&format!("/v1/games/{id}/draw"), json!({"action": "accept"}))
-        .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
-    let (status, body) = ann.post(&format!("/v1/games/{id}/abort"), json!({})).await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            bob,
+            "draw",
+            json!({"action": "accept"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (ann, "abort", json!({}), StatusCode::UNPROCESSABLE_ENTITY),
+    ];
+    for (player, act, body, expected) in refused {
+        let (status, answer) = player.post(&format!("/v1/games/{id}/{act}"), body).await;
+        assert_eq!(status, expected, "{act}: {answer}");
+    }
     // After the end, nothing more.
     let (status, _) = bob.post(&format!("/v1/games/{id}/resign"), json!({})).await;
     assert_eq!(status, StatusCode::OK);

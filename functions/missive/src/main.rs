@@ -8,6 +8,7 @@
 //! stderr with a non-zero exit status.
 
 mod archive_commands;
+mod loadtest;
 mod rules_commands;
 mod server_commands;
 mod store_commands;
@@ -44,6 +45,8 @@ enum Command {
     Bench(store_commands::BenchArgs),
     /// Serve the HTTP API on one machine (SQLite by default, mail to ./outbox/).
     Serve(server_commands::ServeArgs),
+    /// Play many games at once over HTTP against a running API and report moves/s.
+    Loadtest(loadtest::LoadtestArgs),
     /// Print an access token for a registered player.
     Token(server_commands::TokenArgs),
     /// Game archives: convert, verify, make signing keys.
@@ -64,6 +67,7 @@ fn main() -> ExitCode {
         Command::Archive(command) => archive_commands::run(&command),
         Command::Serve(args) => server_commands::serve(&args),
         Command::Token(args) => server_commands::token(&args),
+        Command::Loadtest(args) => loadtest::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -173,17 +173,14 @@ async fn play_random_game(
     print_acks: bool,
     latencies: &mut Vec<Duration>,
 ) -> Result<(), String> {
-    let mut rng = StdRng::seed_from_u64(index as u64);
-    let mut local = registry::variant("chess")
-        .and_then(|v| v.new_game("", None))
-        .map_err(|e| e.to_string())?;
+    let mut playout = RandomPlayout::new("chess", index)?;
     for ply in 0..plies {
-        let (Some(seat), legal) = (local.to_move(), local.legal_moves(Notation::Long)) else {
+        let Some((seat, text)) = playout.next_move() else {
             return Ok(());
         };
-        let text = &legal[rng.random_range(0..legal.len())];
+        let text = &text;
         let request = MoveRequest {
-            player: format!("{}-{index}", if seat.0 == 0 { "white" } else { "black" }),
+            player: format!("{}-{index}", if seat == 0 { "white" } else { "black" }),
             expected_ply: ply,
             key: format!("{game}-{ply}"),
             text: text.clone(),
@@ -195,7 +192,7 @@ async fn play_random_game(
             .await
             .map_err(|e| format!("{game} ply {ply}: {e}"))?;
         latencies.push(sent.elapsed());
-        local.play(text).map_err(|e| e.to_string())?;
+        playout.played(text)?;
         if print_acks {
             println!("ack {game} {ply} {text}");
             std::io::stdout().flush().map_err(|e| e.to_string())?;
@@ -207,11 +204,7 @@ async fn play_random_game(
 fn report(latencies: &[Duration], elapsed: Duration, round_trips: u64) {
     let mut sorted = latencies.to_vec();
     sorted.sort();
-    let at = |q: f64| {
-        sorted
-            .get(((sorted.len() as f64 * q) as usize).min(sorted.len().saturating_sub(1)))
-            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
-    };
+    let at = |q: f64| quantile_ms(&sorted, q);
     let moves = sorted.len().max(1) as f64;
     println!(
         "{} moves accepted in {:.2} s: {:.0} moves/s, latency p50 {:.2} ms, p99 {:.2} ms, \
@@ -223,4 +216,45 @@ fn report(latencies: &[Duration], elapsed: Duration, round_trips: u64) {
         at(0.99),
         round_trips as f64 / moves,
     );
+}
+
+/// The `q` quantile of `sorted` durations, in milliseconds (0 when empty).
+pub fn quantile_ms(sorted: &[Duration], q: f64) -> f64 {
+    sorted
+        .get(((sorted.len() as f64 * q) as usize).min(sorted.len().saturating_sub(1)))
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
+
+/// A local game advanced by random legal moves, seeded: the moves a load generator sends.
+pub struct RandomPlayout {
+    rng: StdRng,
+    game: Box<dyn missive_rules::AnyGame>,
+}
+
+impl RandomPlayout {
+    /// A fresh game of `variant`, its choices seeded by `seed`.
+    pub fn new(variant: &str, seed: usize) -> Result<RandomPlayout, String> {
+        let game = registry::variant(variant)
+            .and_then(|v| v.new_game("", None))
+            .map_err(|e| e.to_string())?;
+        Ok(RandomPlayout {
+            rng: StdRng::seed_from_u64(seed as u64),
+            game,
+        })
+    }
+
+    /// The seat to move and a random legal move (long notation); `None` once the game is over.
+    pub fn next_move(&mut self) -> Option<(u8, String)> {
+        let seat = self.game.to_move()?;
+        let legal = self.game.legal_moves(Notation::Long);
+        let text = legal
+            .get(self.rng.random_range(0..legal.len().max(1)))?
+            .clone();
+        Some((seat.0, text))
+    }
+
+    /// Plays `text`, the move the server accepted.
+    pub fn played(&mut self, text: &str) -> Result<(), String> {
+        self.game.play(text).map(|_| ()).map_err(|e| e.to_string())
+    }
 }
