@@ -1,8 +1,9 @@
 //! `missive`: the command for players, organisers and operators.
 //!
-//! Rules tools (`variants`, `moves`, `perft`, `play`) work on every registered variant with
+//! Rules tools (`variants`, `moves`, `perft`, `play`, `board`) work on every registered variant with
 //! the same flags. Errors go to stderr with a non-zero exit status.
 
+mod board_commands;
 mod rules_commands;
 
 use std::process::ExitCode;
@@ -28,6 +29,8 @@ enum Command {
     Perft(rules_commands::PerftArgs),
     /// Apply moves and print the resulting position, side to move and outcome.
     Play(rules_commands::PlayArgs),
+    /// Draw the position reached as an SVG picture on stdout, the last move highlighted.
+    Board(board_commands::BoardArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => rules_commands::moves(&args),
         Command::Perft(args) => rules_commands::perft(&args),
         Command::Play(args) => rules_commands::play(&args),
+        Command::Board(args) => board_commands::board(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@
 
 pub(crate) mod attacks;
 mod board;
+pub(crate) mod diagram;
 pub(crate) mod fen;
 mod notation;
 pub(crate) mod types;
@@ -14,7 +15,7 @@ pub use fen::START_FEN;
 pub use types::{Color, Move, MoveKind, Role, Square, parse_square, square_name};
 
 use crate::classical::{self, Facts, SEVENTY_FIVE_MOVES};
-use crate::{Claim, MoveError, Notation, Options, Outcome, Position, PositionError, Seat};
+use crate::{Claim, Diagram, MoveError, Notation, Options, Outcome, Position, PositionError, Seat};
 
 impl Chess {
     /// The standard start position.
@@ -136,6 +137,14 @@ impl Position for Chess {
             Notation::Long => self.uci(mv),
             Notation::Short => self.san(mv),
         }
+    }
+
+    fn diagram(&self) -> Diagram {
+        diagram::board_diagram(Self::ID, Self::SEATS, |sq| self.piece_at(sq), self.turn)
+    }
+
+    fn move_spots(&self, mv: Move) -> Vec<String> {
+        vec![square_name(mv.from), square_name(mv.to)]
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
