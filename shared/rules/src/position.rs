@@ -20,7 +20,8 @@ pub enum Notation {
 /// Implementations are pure values: `play` never fails on a move `legal_moves` produced,
 /// and the same position and move always give the same result. Geometry is the variant's
 /// own business (an 8x8 bitboard, a set of levels with movable attack boards, three joined
-/// half boards): the trait only speaks of moves, seats and text.
+/// half boards): the trait only speaks of moves, seats and text, and shows the board as a
+/// [`Diagram`] whose named spots are the variant's to lay out.
 pub trait Position: Clone + Debug + Send + Sync + 'static {
     /// A move: a small value, only meaningful for the position that produced it.
     type Move: Copy + Eq + Debug + Send + Sync;
