@@ -199,7 +199,8 @@ fn piece_words(diagram: &Diagram, piece: &DiagramPiece) -> String {
     )
 }
 
-/// `chess board, white to move, last move e2 to e4`.
+/// `chess board, black to move, last move e1 to g1, h1 to f1`: the last move's spots
+/// taken two by two, from and to.
 fn title(diagram: &Diagram) -> String {
     let mut title = format!("{} board", diagram.variant);
     match diagram.to_move {
@@ -207,7 +208,12 @@ fn title(diagram: &Diagram) -> String {
         None => title.push_str(", game over"),
     }
     if !diagram.last_move.is_empty() {
-        title.push_str(&format!(", last move {}", diagram.last_move.join(" to ")));
+        let steps: Vec<String> = diagram
+            .last_move
+            .chunks(2)
+            .map(|pair| pair.join(" to "))
+            .collect();
+        title.push_str(&format!(", last move {}", steps.join(", ")));
     }
     title
 }

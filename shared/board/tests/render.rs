@@ -93,12 +93,17 @@ fn every_piece_is_drawn_at_its_spot_with_its_glyph() {
 
 #[test]
 fn the_last_move_is_marked_on_its_spots() {
-    let cases: [(&str, &[&str], &[&str]); 5] = [
+    let cases: [(&str, &[&str], &[&str]); 6] = [
         ("chess", &["e4"], &["e2", "e4"]),
         (
             "chess",
             &["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O"],
-            &["e1", "g1"],
+            &["e1", "g1", "h1", "f1"],
+        ),
+        (
+            "chess",
+            &["e4", "a6", "e5", "d5", "exd6"],
+            &["e5", "d6", "d5"],
         ),
         ("dynamo", &["Pe2e4"], &["e2", "e4"]),
         ("xiangqi", &["h3e3", "h10g8"], &["h10", "g8"]),
@@ -114,9 +119,10 @@ fn the_last_move_is_marked_on_its_spots() {
             .filter_map(|n| n.attribute("data-spot"))
             .collect();
         assert_eq!(spots, marked, "{id} {moves:?}");
+        let steps: Vec<String> = marked.chunks(2).map(|pair| pair.join(" to ")).collect();
         let title = elements(&doc, "title")[0].text().unwrap();
         assert!(
-            title.contains(&format!("last move {}", marked.join(" to "))),
+            title.ends_with(&format!("last move {}", steps.join(", "))),
             "{title}"
         );
     }

@@ -158,8 +158,10 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
 
     /// The spots (named as in [`Position::diagram`]) that `mv`, legal in this position,
     /// moves pieces from and to, for showing the last move: the moving piece's origin and
-    /// destination first, then those of any other piece it displaces; a piece leaving
-    /// the board has no destination spot.
+    /// destination first, then those of any other piece it moves or takes off its own
+    /// destination (the castling rook's two squares, a pawn taken en passant, a pushed
+    /// piece's two squares); a piece leaving the board has no destination spot. An
+    /// attack-board move names the board's squares where it stood and where it lands.
     fn move_spots(&self, mv: Self::Move) -> Vec<String>;
 }
 

@@ -143,8 +143,21 @@ impl Position for Chess {
         diagram::board_diagram(Self::ID, Self::SEATS, |sq| self.piece_at(sq), self.turn)
     }
 
+    /// The move's two squares, then the castling rook's or the pawn taken en passant.
     fn move_spots(&self, mv: Move) -> Vec<String> {
-        vec![square_name(mv.from), square_name(mv.to)]
+        let mut squares = vec![mv.from, mv.to];
+        match mv.kind {
+            MoveKind::Castle => {
+                let rook = self.castling_rook(mv);
+                squares.extend([rook, board::castling_squares(mv.from, rook).1]);
+            }
+            MoveKind::EnPassant => squares.push(types::square_at(
+                types::file_of(mv.to),
+                types::rank_of(mv.from),
+            )),
+            MoveKind::Normal | MoveKind::Promotion(_) => {}
+        }
+        squares.into_iter().map(square_name).collect()
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
