@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace, installing what the tests need first:
-# the Python peers (python-chess, pyffish) the rules are checked against.
+# the Python peers (python-chess, pyffish) the rules are checked against, and DynamoDB Local
+# (in memory on a free loopback port, stopped again when the tests end) for the store tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,5 +11,14 @@ if ! "$python" -c 'import chess, pyffish' 2>/dev/null; then
     "$python" -m pip install --quiet --disable-pip-version-check -r infra/python-requirements.txt
 fi
 export MISSIVE_PYTHON="$python"
+
+endpoint="$(infra/dynamodb-local.sh start)"
+trap 'infra/dynamodb-local.sh stop' EXIT
+export AWS_ENDPOINT_URL_DYNAMODB="$endpoint"
+export AWS_REGION=us-east-1
+# Static dummy credentials keep the SDK from looking further; DynamoDB Local accepts any
+# key id made of letters and digits only.
+export AWS_ACCESS_KEY_ID=missivetest AWS_SECRET_ACCESS_KEY=missivetest
+unset AWS_PROFILE AWS_SESSION_TOKEN
 
 cargo test --workspace --all-targets --locked "$@"

@@ -1,10 +1,13 @@
 //! `missive`: the command for players, organisers and operators.
 //!
-//! Rules tools (`variants`, `moves`, `perft`, `play`, `board`) work on every registered variant with
-//! the same flags. Errors go to stderr with a non-zero exit status.
+//! Rules tools (`variants`, `moves`, `perft`, `play`, `board`) work on every registered
+//! variant with the same flags. Store tools (`table create`, `check`, `bench`) take the store
+//! as `--store sqlite:PATH` or `--store dynamodb:TABLE` (or `MISSIVE_STORE`). Errors go to
+//! stderr with a non-zero exit status.
 
 mod board_commands;
 mod rules_commands;
+mod store_commands;
 
 use std::process::ExitCode;
 
@@ -31,6 +34,13 @@ enum Command {
     Play(rules_commands::PlayArgs),
     /// Draw the position reached as an SVG picture on stdout, the last move highlighted.
     Board(board_commands::BoardArgs),
+    /// Manage the DynamoDB table.
+    #[command(subcommand)]
+    Table(store_commands::TableCommand),
+    /// Replay every stored game through the rules and compare it with its head.
+    Check(store_commands::StoreArgs),
+    /// Play random games through the game service and report moves/s and latency.
+    Bench(store_commands::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +51,9 @@ fn main() -> ExitCode {
         Command::Perft(args) => rules_commands::perft(&args),
         Command::Play(args) => rules_commands::play(&args),
         Command::Board(args) => board_commands::board(&args),
+        Command::Table(command) => store_commands::table(&command),
+        Command::Check(args) => store_commands::check(&args),
+        Command::Bench(args) => store_commands::bench(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

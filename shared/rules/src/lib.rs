@@ -21,6 +21,7 @@ mod position;
 pub mod registry;
 pub mod sanguo;
 mod seat;
+pub mod trid;
 pub mod xiangqi;
 
 pub use diagram::{
@@ -31,6 +32,6 @@ pub use error::{ClaimError, MoveError, OptionsError, PositionError, SetupError};
 pub use game::{AnyGame, Game, PlayedMove};
 pub use options::{OptionSpec, Options};
 pub use outcome::{Claim, EndRule, Outcome, SeatResult};
-pub use position::{Notation, Position, perft};
+pub use position::{Notation, Position, choose_move, perft};
 pub use registry::{Variant, variant, variants};
 pub use seat::Seat;

@@ -187,3 +187,24 @@ fn perft_with<P: Position>(position: &P, depth: u32, buffers: &mut [Vec<P::Move>
     }
     nodes
 }
+
+/// The one move a text means among the legal moves that match it: an error naming every
+/// candidate (by `name`) when several match, and `Illegal` with `why_none()` when none does.
+pub fn choose_move<M: Copy>(
+    text: &str,
+    candidates: &[M],
+    why_none: impl FnOnce() -> String,
+    name: impl Fn(M) -> String,
+) -> Result<M, MoveError> {
+    match candidates {
+        [mv] => Ok(*mv),
+        [] => Err(MoveError::Illegal {
+            text: text.to_string(),
+            reason: why_none(),
+        }),
+        many => Err(MoveError::Ambiguous {
+            text: text.to_string(),
+            candidates: many.iter().map(|m| name(*m)).collect(),
+        }),
+    }
+}

@@ -1,8 +1,12 @@
 //! The variants Missive plays, by id.
 
 use crate::{
-    AnyGame, Game, OptionSpec, Options, Position, SetupError, chess::Chess, dynamo::Dynamo,
-    sanguo::Sanguo, xiangqi::Xiangqi,
+    AnyGame, Game, OptionSpec, Options, Position, SetupError,
+    chess::Chess,
+    dynamo::Dynamo,
+    sanguo::Sanguo,
+    trid::{FederationStandard, WtdcfLaws},
+    xiangqi::Xiangqi,
 };
 
 /// A variant as the registry knows it: an id, a description, its options, and a way to
@@ -68,7 +72,10 @@ static DYNAMO: Entry<Dynamo> = entry();
 static XIANGQI: Entry<Xiangqi> = entry();
 static SANGUO: Entry<Sanguo> = entry();
 
-static VARIANTS: &[&dyn Variant] = &[&CHESS, &DYNAMO, &XIANGQI, &SANGUO];
+static TRID_FS: Entry<FederationStandard> = entry();
+static TRID_WTDCF: Entry<WtdcfLaws> = entry();
+
+static VARIANTS: &[&dyn Variant] = &[&CHESS, &DYNAMO, &TRID_FS, &TRID_WTDCF, &XIANGQI, &SANGUO];
 
 /// Every variant, in the order `missive variants` lists them.
 pub fn variants() -> &'static [&'static dyn Variant] {

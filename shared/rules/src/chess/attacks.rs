@@ -106,8 +106,8 @@ const fn empty_board_tables() -> ([Bitboard; 64], [Bitboard; 64]) {
 static RAYS: [[Bitboard; 64]; 8] = ray_table();
 static EMPTY_BOARD: ([Bitboard; 64], [Bitboard; 64]) = empty_board_tables();
 static ALIGNMENT: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = alignment_tables();
-/// The eight knight jumps as (file step, rank step).
-pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [
+/// A knight's eight (file, rank) steps.
+pub const KNIGHT_STEPS: [(i8, i8); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
@@ -117,8 +117,8 @@ pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [
     (-2, 1),
     (-1, 2),
 ];
-static KNIGHT: [Bitboard; 64] = leaper_table(&KNIGHT_STEPS);
-static KING: [Bitboard; 64] = leaper_table(&[
+/// A king's eight (file, rank) steps.
+pub const KING_STEPS: [(i8, i8); 8] = [
     (0, 1),
     (1, 1),
     (1, 0),
@@ -127,7 +127,9 @@ static KING: [Bitboard; 64] = leaper_table(&[
     (-1, -1),
     (-1, 0),
     (-1, 1),
-]);
+];
+static KNIGHT: [Bitboard; 64] = leaper_table(&KNIGHT_STEPS);
+static KING: [Bitboard; 64] = leaper_table(&KING_STEPS);
 static PAWN: [[Bitboard; 64]; 2] = [
     leaper_table(&[(-1, 1), (1, 1)]),
     leaper_table(&[(-1, -1), (1, -1)]),

@@ -10,6 +10,7 @@ pub(crate) mod fen;
 mod notation;
 pub(crate) mod types;
 
+pub use attacks::{KING_STEPS, KNIGHT_STEPS};
 pub use board::{Chess, ChessKey};
 pub use fen::START_FEN;
 pub use types::{Color, Move, MoveKind, Role, Square, parse_square, square_name};
@@ -44,18 +45,19 @@ impl Chess {
     }
 }
 
-/// How many times the last position of `history` occurred in it (itself included).
+/// How many times the last position of `history` occurred in it (itself included). Only
+/// every second position has the same side to move; the placement is compared first and
+/// the full key (with its legal en passant) only when the placement matches.
 pub fn repetitions(history: &[Chess]) -> usize {
     let Some(current) = history.last() else {
         return 0;
     };
     let key = current.key();
-    // Only positions with the same side to move can be equal: every second one.
     history
         .iter()
         .rev()
         .step_by(2)
-        .filter(|p| p.key() == key)
+        .filter(|p| p.colors == current.colors && p.roles == current.roles && p.key() == key)
         .count()
 }
 

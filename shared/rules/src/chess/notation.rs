@@ -3,7 +3,7 @@
 
 use super::board::Chess;
 use super::types::{Move, MoveKind, Role, Square, file_of, parse_square, rank_of, square_name};
-use crate::MoveError;
+use crate::{MoveError, choose_move};
 
 impl Chess {
     /// The move in UCI: `e2e4`, `e7e8q`, castling as the king's move (`e1g1`).
@@ -102,23 +102,20 @@ impl Chess {
             .copied()
             .filter(|m| pattern.matches(self, *m))
             .collect();
-        match candidates.as_slice() {
-            [mv] => Ok(*mv),
-            [] => Err(self.explain_illegal(text, &pattern, legal)),
-            many => Err(MoveError::Ambiguous {
-                text: text.to_string(),
-                candidates: many.iter().map(|m| self.uci(*m)).collect(),
-            }),
-        }
+        choose_move(
+            text,
+            &candidates,
+            || self.explain_illegal(&pattern, legal),
+            |m| self.uci(m),
+        )
     }
 
-    fn explain_illegal(&self, text: &str, pattern: &SanPattern, legal: &[Move]) -> MoveError {
+    fn explain_illegal(&self, pattern: &SanPattern, legal: &[Move]) -> String {
         let without_promotion = SanPattern {
             promotion: Some(None),
             ..pattern.clone()
         };
-        let reason = if pattern.promotion.is_none()
-            && legal.iter().any(|m| without_promotion.matches(self, *m))
+        if pattern.promotion.is_none() && legal.iter().any(|m| without_promotion.matches(self, *m))
         {
             "a pawn reaching the last rank must name its promotion piece (Q, R, B or N)".to_string()
         } else if legal.is_empty() {
@@ -135,10 +132,6 @@ impl Chess {
                     )
                 }
             }
-        };
-        MoveError::Illegal {
-            text: text.to_string(),
-            reason,
         }
     }
 }

@@ -1,0 +1,226 @@
+//! The store tools: `table create`, `check` and `bench`, for any store setting.
+
+use std::io::Write as _;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+use missive_game::{GameService, MoveRequest, NewGame, SeatRequest, SystemClock};
+use missive_rules::{Notation, registry};
+use missive_store::{DynamoStore, GameId, StoreSetting, TimeControl};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use tokio::sync::Mutex;
+
+/// Where the games are: `--store sqlite:PATH` or `--store dynamodb:TABLE`.
+#[derive(Args)]
+pub struct StoreArgs {
+    /// The store: `sqlite:PATH` or `dynamodb:TABLE`.
+    #[arg(long, env = missive_store::ENV_VAR)]
+    store: StoreSetting,
+}
+
+/// `missive table ...`.
+#[derive(Subcommand)]
+pub enum TableCommand {
+    /// Create the DynamoDB table from infra/table.json (nothing happens if it exists).
+    Create(StoreArgs),
+}
+
+/// Arguments of `missive bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Games played side by side.
+    #[arg(long, default_value_t = 64)]
+    games: usize,
+    /// Moves per game at most (random legal moves; a game may end sooner).
+    #[arg(long, default_value_t = 40)]
+    plies: u32,
+    /// Games in flight at once.
+    #[arg(long, default_value_t = 16)]
+    concurrency: usize,
+    /// Print `ack GAME PLY MOVE` as soon as each move is accepted.
+    #[arg(long)]
+    print_acks: bool,
+}
+
+/// `missive table create`: creates the DynamoDB table the setting names.
+pub fn table(command: &TableCommand) -> Result<(), String> {
+    let TableCommand::Create(args) = command;
+    let StoreSetting::Dynamo(table) = &args.store else {
+        return Err("table create is for dynamodb:TABLE stores (SQLite creates its own)".into());
+    };
+    runtime()?.block_on(async {
+        let store = DynamoStore::connect(table).await;
+        let created = store.create_table().await.map_err(|e| e.to_string())?;
+        println!(
+            "table {table} {}",
+            if created { "created" } else { "exists already" }
+        );
+        Ok(())
+    })
+}
+
+/// `missive check`: replays every stored game and compares it with its head.
+pub fn check(args: &StoreArgs) -> Result<(), String> {
+    runtime()?.block_on(async {
+        let service = open(args).await?;
+        let report = service.check_all().await.map_err(|e| e.to_string())?;
+        for (game, problem) in &report.problems {
+            println!("{game}: {problem}");
+        }
+        println!(
+            "{} games, {} moves checked, {} inconsistent",
+            report.games,
+            report.moves,
+            report.problems.len()
+        );
+        if report.problems.is_empty() {
+            Ok(())
+        } else {
+            Err("some games do not replay to their head".into())
+        }
+    })
+}
+
+/// `missive bench`: plays random games through the service and reports accepted moves
+/// per second, latency per move and store round trips per move.
+pub fn bench(args: &BenchArgs) -> Result<(), String> {
+    runtime()?.block_on(async {
+        let service = open(&args.store).await?;
+        let games = create_games(&service, args.games).await?;
+        let before = service.store().round_trips();
+        let queue = Arc::new(Mutex::new(games.into_iter().enumerate()));
+        let started = Instant::now();
+        let workers: Vec<_> = (0..args.concurrency.max(1))
+            .map(|_| {
+                let (service, queue) = (service.clone(), Arc::clone(&queue));
+                let (plies, print_acks) = (args.plies, args.print_acks);
+                tokio::spawn(async move {
+                    let mut latencies = Vec::new();
+                    loop {
+                        let Some((index, game)) = queue.lock().await.next() else {
+                            return Ok::<_, String>(latencies);
+                        };
+                        play_random_game(&service, &game, index, plies, print_acks, &mut latencies)
+                            .await?;
+                    }
+                })
+            })
+            .collect();
+        let mut latencies = Vec::new();
+        for worker in workers {
+            latencies.extend(worker.await.map_err(|e| e.to_string())??);
+        }
+        let elapsed = started.elapsed();
+        let round_trips = service.store().round_trips() - before;
+        report(&latencies, elapsed, round_trips);
+        Ok(())
+    })
+}
+
+async fn open(args: &StoreArgs) -> Result<GameService, String> {
+    let store = args.store.open().await.map_err(|e| e.to_string())?;
+    Ok(GameService::new(store, Arc::new(SystemClock)))
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// Creates `count` started chess games between `white-N` and `black-N`.
+async fn create_games(service: &GameService, count: usize) -> Result<Vec<GameId>, String> {
+    let mut games = Vec::with_capacity(count);
+    for index in 0..count {
+        let black = format!("black-{index}");
+        let id = service
+            .create_game(NewGame {
+                creator: format!("white-{index}"),
+                variant: "chess".into(),
+                options: String::new(),
+                start_position: None,
+                seats: vec![
+                    SeatRequest::Creator,
+                    SeatRequest::Invite {
+                        player: black.clone(),
+                    },
+                ],
+                time_control: TimeControl::DaysPerMove { days: 14 },
+                rated: false,
+            })
+            .await
+            .map_err(|e| e.to_string())?;
+        service
+            .join(&id, &black, None)
+            .await
+            .map_err(|e| e.to_string())?;
+        games.push(id);
+    }
+    Ok(games)
+}
+
+/// Plays up to `plies` random legal moves in `game`, timing each submission.
+async fn play_random_game(
+    service: &GameService,
+    game: &GameId,
+    index: usize,
+    plies: u32,
+    print_acks: bool,
+    latencies: &mut Vec<Duration>,
+) -> Result<(), String> {
+    let mut rng = StdRng::seed_from_u64(index as u64);
+    let mut local = registry::variant("chess")
+        .and_then(|v| v.new_game("", None))
+        .map_err(|e| e.to_string())?;
+    for ply in 0..plies {
+        let (Some(seat), legal) = (local.to_move(), local.legal_moves(Notation::Long)) else {
+            return Ok(());
+        };
+        let text = &legal[rng.random_range(0..legal.len())];
+        let request = MoveRequest {
+            player: format!("{}-{index}", if seat.0 == 0 { "white" } else { "black" }),
+            expected_ply: ply,
+            key: format!("{game}-{ply}"),
+            text: text.clone(),
+            offer_draw: false,
+        };
+        let sent = Instant::now();
+        service
+            .submit_move(game, &request)
+            .await
+            .map_err(|e| format!("{game} ply {ply}: {e}"))?;
+        latencies.push(sent.elapsed());
+        local.play(text).map_err(|e| e.to_string())?;
+        if print_acks {
+            println!("ack {game} {ply} {text}");
+            std::io::stdout().flush().map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+fn report(latencies: &[Duration], elapsed: Duration, round_trips: u64) {
+    let mut sorted = latencies.to_vec();
+    sorted.sort();
+    let at = |q: f64| {
+        sorted
+            .get(((sorted.len() as f64 * q) as usize).min(sorted.len().saturating_sub(1)))
+            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+    };
+    let moves = sorted.len().max(1) as f64;
+    println!(
+        "{} moves accepted in {:.2} s: {:.0} moves/s, latency p50 {:.2} ms, p99 {:.2} ms, \
+         {:.2} round trips per move",
+        sorted.len(),
+        elapsed.as_secs_f64(),
+        sorted.len() as f64 / elapsed.as_secs_f64(),
+        at(0.50),
+        at(0.99),
+        round_trips as f64 / moves,
+    );
+}

@@ -1,0 +1,127 @@
+//! Ending a game: draw offers, claims, resignation and time running out.
+
+use missive_rules::{Claim, EndRule, Outcome, Seat};
+use missive_store::{Ending, GameId};
+
+use crate::service::Draft;
+use crate::{GameService, ServiceError};
+
+impl GameService {
+    /// Offers a draw (without a move). When every seat has offered or accepted, the game
+    /// is drawn by agreement. Returns the ending if that happened.
+    pub async fn offer_draw(
+        &self,
+        game: &GameId,
+        player: &str,
+    ) -> Result<Option<Ending>, ServiceError> {
+        self.transact(game, |draft| {
+            draft.require_active()?;
+            let seat = draft.seat_of(player)?;
+            agree_to_draw(draft, seat)
+        })
+        .await
+    }
+
+    /// Accepts the draw other seats offered; with every seat agreed, the game is drawn.
+    pub async fn accept_draw(
+        &self,
+        game: &GameId,
+        player: &str,
+    ) -> Result<Option<Ending>, ServiceError> {
+        self.transact(game, |draft| {
+            draft.require_active()?;
+            let seat = draft.seat_of(player)?;
+            if !draft.doc.draw_offers.iter().any(|s| *s != seat) {
+                return Err(ServiceError::refused("no draw is offered to you"));
+            }
+            agree_to_draw(draft, seat)
+        })
+        .await
+    }
+
+    /// Declines the draw other seats offered: every standing offer lapses.
+    pub async fn decline_draw(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
+        self.transact(game, |draft| {
+            draft.require_active()?;
+            let seat = draft.seat_of(player)?;
+            if !draft.doc.draw_offers.iter().any(|s| *s != seat) {
+                return Err(ServiceError::refused("no draw is offered to you"));
+            }
+            draft.doc.draw_offers.clear();
+            Ok(())
+        })
+        .await
+    }
+
+    /// Claims a draw the rules allow the player to move (threefold repetition, 50 moves).
+    pub async fn claim_draw(
+        &self,
+        game: &GameId,
+        player: &str,
+        claim: Claim,
+    ) -> Result<Ending, ServiceError> {
+        self.transact(game, |draft| {
+            let seat = draft.mover(player)?;
+            let outcome = draft.game.claim(claim)?;
+            Ok(draft.finish(&outcome, Some(seat)))
+        })
+        .await
+    }
+
+    /// Resigns: the rules say who wins (in three-seat games, how the others share it).
+    pub async fn resign(&self, game: &GameId, player: &str) -> Result<Ending, ServiceError> {
+        self.transact(game, |draft| {
+            draft.require_active()?;
+            let seat = draft.seat_of(player)?;
+            let outcome = draft.game.resign(Seat(seat));
+            Ok(draft.finish(&outcome, Some(seat)))
+        })
+        .await
+    }
+
+    /// Claims a win on time: the seat to move is past its deadline (vacations counted).
+    /// The rules give the result: a loss for the late seat, or a draw when no opponent
+    /// could ever win.
+    pub async fn claim_timeout(&self, game: &GameId, player: &str) -> Result<Ending, ServiceError> {
+        self.transact(game, |draft| {
+            draft.require_active()?;
+            let claimant = draft.seat_of(player)?;
+            if draft.turn_seat() == Some(claimant) {
+                return Err(ServiceError::refused("you cannot claim on your own time"));
+            }
+            expire(draft).ok_or_else(|| ServiceError::refused("the time has not run out"))
+        })
+        .await
+    }
+
+    /// Ends the game if the seat to move is past its deadline: what a periodic sweep calls.
+    /// Returns the ending if the game ended now.
+    pub async fn enforce_deadline(&self, game: &GameId) -> Result<Option<Ending>, ServiceError> {
+        self.transact(game, |draft| Ok(expire(draft))).await
+    }
+}
+
+/// Adds `seat` to the draw agreement; ends the game when every seat agrees.
+fn agree_to_draw(draft: &mut Draft, seat: u8) -> Result<Option<Ending>, ServiceError> {
+    if !draft.doc.draw_offers.contains(&seat) {
+        draft.doc.draw_offers.push(seat);
+        draft.doc.draw_offers.sort_unstable();
+    }
+    let seats = draft.doc.seats.len();
+    if draft.doc.draw_offers.len() < seats {
+        return Ok(None);
+    }
+    Ok(Some(
+        draft.finish(&Outcome::draw(EndRule::Agreement, seats), None),
+    ))
+}
+
+/// Ends the game on time if the seat to move is past its deadline.
+pub(crate) fn expire(draft: &mut Draft) -> Option<Ending> {
+    let seat = draft.turn_seat()?;
+    if !draft.time_is_up() {
+        return None;
+    }
+    let outcome = draft.game.timeout(Seat(seat));
+    Some(draft.finish(&outcome, Some(seat)))
+}

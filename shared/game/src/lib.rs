@@ -1,0 +1,64 @@
+//! Missive's game service: the use cases of correspondence play, over the rules registry
+//! and a [`missive_store::Store`], with time read from a [`Clock`]. No HTTP here: the API,
+//! the command line and the sweeper call these functions.
+//!
+//! # Use cases
+//! - **Lobby** ([`GameService::create_game`], [`GameService::join`],
+//!   [`GameService::decline`], [`GameService::abort`]): a game names its variant, options,
+//!   seats (the creator's, invited players', open seats; 2 or 3 as the variant has), time
+//!   control (1, 2, 3, 5, 7, 10 or 14 days per move, or ICCF style N moves in D days) and
+//!   whether it is rated. It starts when the last seat is taken; an invited player may
+//!   decline (the game is cancelled); a seated player may abort before the first move.
+//! - **Moves** ([`GameService::submit_move`]): by the seat to move, against the ply the
+//!   client saw (`expected_ply`, else a conflict naming the current ply) with an
+//!   idempotency key (a retry returns the first answer and plays nothing); short or long
+//!   notation; validated by the rules; appended with the head advanced and the next
+//!   deadline computed, in one conditional write. A move after the deadline ends the game
+//!   on time instead.
+//! - **Ends** ([`GameService::offer_draw`] (also with a move), [`GameService::accept_draw`],
+//!   [`GameService::decline_draw`], [`GameService::claim_draw`],
+//!   [`GameService::claim_timeout`], [`GameService::enforce_deadline`],
+//!   [`GameService::resign`]): a draw needs every seat's agreement; a move lapses the
+//!   other seats' offers. Claims and time-outs get their result from the rules (a loss, or
+//!   a draw against a side that cannot win, or what three-seat rules say).
+//! - **Vacation** ([`GameService::take_vacation`]): whole days, at most 45 per player per
+//!   calendar year by default ([`Config`]), never overlapping, never in the past; they stop
+//!   the player's clocks in every game. Stored deadlines ignore vacations (vacations only
+//!   extend them), so a move needs the player's vacations only when it arrives after the
+//!   stored deadline.
+//! - **Conditional moves** ([`GameService::set_conditional_lines`]): lines of moves in
+//!   turn order; when the moves before one of the owner's moves were played, the service
+//!   plays it at once, in the same write. A line the game leaves is dropped; nobody else
+//!   sees them.
+//! - **Read models** ([`GameService::game_view`], [`GameService::move_log`],
+//!   [`GameService::waiting_for`], [`GameService::finished_by`]).
+//! - **Check** ([`GameService::check_all`]): every stored log replays through the rules to
+//!   exactly its head.
+//!
+//! # How a change is made
+//! Every use case that changes a game reads it (head and log, one round trip on DynamoDB),
+//! replays the log through the rules, decides on a draft and commits it on the condition
+//! that the head is still at the revision and ply read (one round trip). When another
+//! writer got there first, it decides again on the new state: a move whose ply has passed
+//! becomes a conflict, a retried key finds its first answer. Games reach the variants only
+//! through the rules registry ([`missive_rules::registry`]), so the service knows no
+//! variant by name.
+
+mod check;
+mod clock;
+mod ending;
+mod error;
+mod lobby;
+mod play;
+mod service;
+pub mod timing;
+mod vacation;
+mod views;
+
+pub use check::{CheckReport, check_game};
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use error::ServiceError;
+pub use lobby::{NewGame, SeatRequest};
+pub use play::{MoveAccepted, MoveRequest};
+pub use service::{Catalog, Config, GameService, replay};
+pub use views::{GameSummary, GameView};

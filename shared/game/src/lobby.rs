@@ -1,0 +1,223 @@
+//! Before the first move: create a game, join it, decline an invitation, abort.
+
+use missive_store::{GameDoc, GameId, Head, SeatDoc, Status, TimeControl};
+use serde::{Deserialize, Serialize};
+
+use crate::service::Draft;
+use crate::timing::DAYS_PER_MOVE;
+use crate::{GameService, ServiceError};
+
+/// Who goes in a seat of a new game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum SeatRequest {
+    /// The creator sits here.
+    Creator,
+    /// Kept for this player.
+    Invite {
+        /// The invited player.
+        player: String,
+    },
+    /// Anyone may take it.
+    Open,
+}
+
+/// A game to create.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewGame {
+    /// The player creating it.
+    pub creator: String,
+    /// The variant id.
+    pub variant: String,
+    /// Options as `key=value,...`.
+    pub options: String,
+    /// A start position other than the standard one.
+    pub start_position: Option<String>,
+    /// One request per seat of the variant, in turn order; exactly one is the creator's.
+    pub seats: Vec<SeatRequest>,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// Whether the result counts for ratings.
+    pub rated: bool,
+}
+
+impl GameService {
+    /// Creates a game: the variant and options must be valid, the seats must match the
+    /// variant's, with the creator in exactly one (so at least one seat is left to invite or
+    /// open) and every invited player different. The game starts once every seat is taken.
+    pub async fn create_game(&self, new: NewGame) -> Result<GameId, ServiceError> {
+        let variant = (self.catalog)(&new.variant)?;
+        let game = variant.new_game(&new.options, new.start_position.as_deref())?;
+        check_time_control(new.time_control)?;
+        let seats = seat_docs(&new, variant.seat_names().len())?;
+        let now = self.now();
+        let doc = GameDoc {
+            variant: new.variant,
+            options: game.options(),
+            start_position: new.start_position,
+            seats,
+            time_control: new.time_control,
+            rated: new.rated,
+            status: Status::Forming,
+            created_by: new.creator,
+            created_at: now,
+            started_at: None,
+            ending: None,
+            draw_offers: Vec::new(),
+            conditional: Vec::new(),
+        };
+        let id = GameId(ulid::Ulid::new().to_string());
+        let head = Head {
+            id: id.clone(),
+            revision: 0,
+            ply: 0,
+            to_move: None,
+            position: game.position_text(),
+            last_hash: String::new(),
+            waiting: None,
+            doc,
+        };
+        self.store.create(&head).await?;
+        Ok(id)
+    }
+
+    /// Seats `player` in `game`: in the seat they were invited to, else in `seat` or the
+    /// first open seat. When the last seat is taken the game starts.
+    pub async fn join(
+        &self,
+        game: &GameId,
+        player: &str,
+        seat: Option<u8>,
+    ) -> Result<u8, ServiceError> {
+        self.transact(game, |draft| {
+            if draft.doc.status != Status::Forming {
+                return Err(ServiceError::NotActive(draft.doc.status));
+            }
+            if draft.seat_of(player).is_ok() {
+                return Err(ServiceError::refused("you already sit in this game"));
+            }
+            let index = free_seat(draft, player, seat)?;
+            draft.doc.seats[index] = SeatDoc::Taken {
+                player: player.to_string(),
+            };
+            if draft.doc.seats.iter().all(|s| s.player().is_some()) {
+                draft.doc.status = Status::Active;
+                draft.doc.started_at = Some(draft.now);
+            }
+            Ok(index as u8)
+        })
+        .await
+    }
+
+    /// Declines an invitation: the game is cancelled.
+    pub async fn decline(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
+        self.transact(game, |draft| {
+            if draft.doc.status != Status::Forming {
+                return Err(ServiceError::NotActive(draft.doc.status));
+            }
+            let seat = draft
+                .doc
+                .seats
+                .iter()
+                .position(|s| matches!(s, SeatDoc::Invited { player: p } if p == player))
+                .ok_or_else(|| ServiceError::refused("you have no invitation to this game"))?;
+            draft.cancel("declined", Some(seat as u8));
+            Ok(())
+        })
+        .await
+    }
+
+    /// Aborts a game before its first move: any seated player may.
+    pub async fn abort(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
+        self.transact(game, |draft| {
+            let seat = draft.seat_of(player)?;
+            let before_first_move = match draft.doc.status {
+                Status::Forming => true,
+                Status::Active => draft.head.ply == 0,
+                status => return Err(ServiceError::NotActive(status)),
+            };
+            if !before_first_move {
+                return Err(ServiceError::refused(
+                    "a game can only be aborted before its first move",
+                ));
+            }
+            draft.cancel("aborted", Some(seat));
+            Ok(())
+        })
+        .await
+    }
+}
+
+fn check_time_control(time_control: TimeControl) -> Result<(), ServiceError> {
+    match time_control {
+        TimeControl::DaysPerMove { days } if DAYS_PER_MOVE.contains(&days) => Ok(()),
+        TimeControl::DaysPerMove { days } => Err(ServiceError::refused(format!(
+            "{days} days per move is not offered (choose {DAYS_PER_MOVE:?})"
+        ))),
+        TimeControl::Iccf { moves, days }
+            if (1..=50).contains(&moves) && (1..=365).contains(&days) =>
+        {
+            Ok(())
+        }
+        TimeControl::Iccf { .. } => Err(ServiceError::refused(
+            "ICCF time control needs 1 to 50 moves in 1 to 365 days",
+        )),
+    }
+}
+
+fn seat_docs(new: &NewGame, seat_count: usize) -> Result<Vec<SeatDoc>, ServiceError> {
+    if new.seats.len() != seat_count {
+        return Err(ServiceError::refused(format!(
+            "{} has {seat_count} seats, {} given",
+            new.variant,
+            new.seats.len()
+        )));
+    }
+    let creators = new
+        .seats
+        .iter()
+        .filter(|s| **s == SeatRequest::Creator)
+        .count();
+    if creators != 1 {
+        return Err(ServiceError::refused("the creator takes exactly one seat"));
+    }
+    let mut players = vec![new.creator.as_str()];
+    let mut docs = Vec::with_capacity(seat_count);
+    for request in &new.seats {
+        docs.push(match request {
+            SeatRequest::Creator => SeatDoc::Taken {
+                player: new.creator.clone(),
+            },
+            SeatRequest::Invite { player } => {
+                if players.contains(&player.as_str()) {
+                    return Err(ServiceError::refused(format!("{player} is seated twice")));
+                }
+                players.push(player);
+                SeatDoc::Invited {
+                    player: player.clone(),
+                }
+            }
+            SeatRequest::Open => SeatDoc::Open,
+        });
+    }
+    Ok(docs)
+}
+
+/// The seat `player` may take: their invitation, else the chosen or first open seat.
+fn free_seat(draft: &Draft, player: &str, wanted: Option<u8>) -> Result<usize, ServiceError> {
+    let seats = &draft.doc.seats;
+    if let Some(invited) = seats
+        .iter()
+        .position(|s| matches!(s, SeatDoc::Invited { player: p } if p == player))
+    {
+        return Ok(invited);
+    }
+    let open = |index: &usize| seats[*index] == SeatDoc::Open;
+    match wanted.map(usize::from) {
+        Some(index) if index < seats.len() && open(&index) => Ok(index),
+        Some(index) => Err(ServiceError::refused(format!("seat {index} is not open"))),
+        None => (0..seats.len())
+            .find(open)
+            .ok_or_else(|| ServiceError::refused("no seat is open to you")),
+    }
+}

@@ -1,0 +1,201 @@
+//! Moves: submitting one (idempotent, against the ply the client saw) and conditional lines
+//! the service plays on a player's behalf.
+
+use missive_store::{ConditionalLine, GameId, MoveRecord};
+use serde::{Deserialize, Serialize};
+
+use crate::ending::expire;
+use crate::service::Draft;
+use crate::{GameService, ServiceError};
+
+/// A move as a client submits it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRequest {
+    /// The player moving.
+    pub player: String,
+    /// The ply the client saw: the move is refused as stale unless the game is still there.
+    pub expected_ply: u32,
+    /// The client's key for this request: a retry with the same key gets the same answer.
+    pub key: String,
+    /// The move in short or long notation.
+    pub text: String,
+    /// Whether a draw is offered with the move.
+    pub offer_draw: bool,
+}
+
+/// An accepted move, and the conditional replies the service played right after it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveAccepted {
+    /// The move as stored.
+    pub record: MoveRecord,
+    /// Moves played at once from other players' conditional lines.
+    pub replies: Vec<MoveRecord>,
+}
+
+enum Submitted {
+    Accepted(MoveAccepted),
+    TooLate(missive_store::Ending),
+}
+
+impl GameService {
+    /// Submits a move. Refused as [`ServiceError::Conflict`] unless the game is still at
+    /// `expected_ply`; a request whose key was already accepted returns that first answer
+    /// and plays nothing. The move must be legal and the mover's time not run out (if it
+    /// has, the game ends on time instead). Standing draw offers of other seats lapse;
+    /// matching conditional lines answer at once.
+    pub async fn submit_move(
+        &self,
+        game: &GameId,
+        request: &MoveRequest,
+    ) -> Result<MoveAccepted, ServiceError> {
+        let submitted = self
+            .transact(game, |draft| {
+                let seat = draft.seat_of(&request.player)?;
+                if let Some(answer) = earlier_answer(draft, seat, &request.key) {
+                    return Ok(Submitted::Accepted(answer));
+                }
+                if draft.head.ply != request.expected_ply {
+                    return Err(ServiceError::Conflict {
+                        current_ply: draft.head.ply,
+                    });
+                }
+                let seat = draft.mover(&request.player)?;
+                if let Some(ending) = expire(draft) {
+                    return Ok(Submitted::TooLate(ending));
+                }
+                let record = draft.play(
+                    seat,
+                    &request.text,
+                    Some(request.key.clone()),
+                    request.offer_draw,
+                )?;
+                let replies = follow_conditional_lines(draft)?;
+                Ok(Submitted::Accepted(MoveAccepted { record, replies }))
+            })
+            .await?;
+        match submitted {
+            Submitted::Accepted(answer) => Ok(answer),
+            Submitted::TooLate(ending) => Err(ServiceError::TimeExpired(ending)),
+        }
+    }
+
+    /// Replaces `player`'s conditional lines in `game`. Each line lists moves in turn order
+    /// from the current ply, starting with another seat's move and containing at least one
+    /// of the player's; every move must be legal in turn, and two lines may not answer the
+    /// same moves differently. Returns the lines as stored (long notation).
+    pub async fn set_conditional_lines(
+        &self,
+        game: &GameId,
+        player: &str,
+        lines: &[Vec<String>],
+    ) -> Result<Vec<ConditionalLine>, ServiceError> {
+        self.transact(game, |draft| {
+            draft.require_active()?;
+            let owner = draft.seat_of(player)?;
+            let read = lines
+                .iter()
+                .map(|line| read_line(draft, owner, line))
+                .collect::<Result<Vec<_>, _>>()?;
+            check_unambiguous(owner, &read)?;
+            let stored: Vec<ConditionalLine> = read.into_iter().map(|(line, _)| line).collect();
+            draft.doc.conditional.retain(|line| line.owner != owner);
+            draft.doc.conditional.extend(stored.iter().cloned());
+            Ok(stored)
+        })
+        .await
+    }
+}
+
+/// The answer given when `key` was first accepted for `seat`, if it was.
+fn earlier_answer(draft: &Draft, seat: u8, key: &str) -> Option<MoveAccepted> {
+    let index = draft
+        .log
+        .iter()
+        .position(|mv| mv.seat == seat && mv.key.as_deref() == Some(key))?;
+    let record = draft.log[index].clone();
+    let replies = draft.log[index + 1..]
+        .iter()
+        .take_while(|mv| mv.key.is_none() && mv.at == record.at)
+        .cloned()
+        .collect();
+    Some(MoveAccepted { record, replies })
+}
+
+/// Advances every conditional line past the move just played (dropping lines it does not
+/// match) and plays the owner's next move of a line whenever the owner is to move.
+fn follow_conditional_lines(draft: &mut Draft) -> Result<Vec<MoveRecord>, ServiceError> {
+    let mut replies = Vec::new();
+    loop {
+        let Some(last) = draft.appended.last().cloned() else {
+            return Ok(replies);
+        };
+        draft.doc.conditional.retain_mut(|line| {
+            let matches = line.from == last.ply && line.moves.first() == Some(&last.long);
+            if matches {
+                line.moves.remove(0);
+                line.from += 1;
+            }
+            matches && !line.moves.is_empty()
+        });
+        let Some(seat) = draft.turn_seat() else {
+            return Ok(replies);
+        };
+        let Some(reply) = draft
+            .doc
+            .conditional
+            .iter()
+            .find(|line| line.owner == seat)
+            .map(|line| line.moves[0].clone())
+        else {
+            return Ok(replies);
+        };
+        replies.push(draft.play(seat, &reply, None, false)?);
+    }
+}
+
+/// Reads one line against the current position: legal in turn, in canonical long notation,
+/// with the seat of each move.
+fn read_line(
+    draft: &Draft,
+    owner: u8,
+    line: &[String],
+) -> Result<(ConditionalLine, Vec<u8>), ServiceError> {
+    let refuse = |reason: &str| ServiceError::refused(format!("conditional line: {reason}"));
+    let mut game = draft.game.clone();
+    if game.to_move().map(|s| s.0) == Some(owner) {
+        return Err(refuse(
+            "it is your move; lines start with another seat's move",
+        ));
+    }
+    let mut moves = Vec::with_capacity(line.len());
+    let mut seats = Vec::with_capacity(line.len());
+    for text in line {
+        let played = game.play(text)?;
+        seats.push(played.seat.0);
+        moves.push(played.long);
+    }
+    if !seats.contains(&owner) {
+        return Err(refuse("a line needs at least one of your own moves"));
+    }
+    let line = ConditionalLine {
+        owner,
+        from: draft.head.ply,
+        moves,
+    };
+    Ok((line, seats))
+}
+
+/// Refuses two lines that agree up to a move of the owner's and then differ there.
+fn check_unambiguous(owner: u8, lines: &[(ConditionalLine, Vec<u8>)]) -> Result<(), ServiceError> {
+    for (i, (a, seats)) in lines.iter().enumerate() {
+        for (b, _) in &lines[i + 1..] {
+            let split = a.moves.iter().zip(&b.moves).position(|(x, y)| x != y);
+            if split.is_some_and(|n| seats[n] == owner) {
+                return Err(ServiceError::refused(
+                    "conditional lines answer the same moves differently",
+                ));
+            }
+        }
+    }
+    Ok(())
+}

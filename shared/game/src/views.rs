@@ -1,0 +1,195 @@
+//! Read models: a game's state, its move log, the games waiting for a player, the games a
+//! player finished.
+
+use chrono::{DateTime, Utc};
+use missive_rules::Notation;
+use missive_store::{
+    ConditionalLine, Ending, GameId, Head, MoveRecord, SeatDoc, Status, TimeControl,
+};
+use serde::Serialize;
+
+use crate::service::seat_of;
+use crate::timing::{current_turn, deadline};
+use crate::{GameService, ServiceError};
+
+/// A game as a player sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameView {
+    /// The game.
+    pub id: GameId,
+    /// The variant id.
+    pub variant: String,
+    /// Canonical options.
+    pub options: String,
+    /// The variant's seat names in turn order.
+    pub seat_names: Vec<String>,
+    /// Who sits where.
+    pub seats: Vec<SeatDoc>,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// Whether the result counts for ratings.
+    pub rated: bool,
+    /// Where the game is in its life.
+    pub status: Status,
+    /// Moves played.
+    pub ply: u32,
+    /// The position text.
+    pub position: String,
+    /// The seat to move, while the game is on.
+    pub to_move: Option<u8>,
+    /// Legal moves in long notation, sorted; empty unless the game is on.
+    pub legal_moves: Vec<String>,
+    /// Legal moves in short notation, sorted.
+    pub legal_moves_short: Vec<String>,
+    /// When the seat to move's time runs out, counting its player's vacations.
+    pub deadline: Option<DateTime<Utc>>,
+    /// Seats offering a draw.
+    pub draw_offers: Vec<u8>,
+    /// Draws the player to move may claim now (kebab-case rule names).
+    pub claimable: Vec<String>,
+    /// How the game ended.
+    pub ending: Option<Ending>,
+    /// The viewer's own conditional lines (nobody else's).
+    pub conditional: Vec<ConditionalLine>,
+}
+
+/// A line in a list of games.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameSummary {
+    /// The game.
+    pub id: GameId,
+    /// The variant id.
+    pub variant: String,
+    /// The players in seat order (`None` for seats not taken).
+    pub players: Vec<Option<String>>,
+    /// Moves played.
+    pub ply: u32,
+    /// The seat to move's deadline (for games waiting for a move, counting the current
+    /// turn's vacations).
+    pub deadline: Option<DateTime<Utc>>,
+    /// How it ended.
+    pub ending: Option<Ending>,
+}
+
+impl GameService {
+    /// The state of `game` as `viewer` (a player or anyone) sees it.
+    pub async fn game_view(
+        &self,
+        game: &GameId,
+        viewer: Option<&str>,
+    ) -> Result<GameView, ServiceError> {
+        let loaded = self.load(game).await?;
+        let (head, log, game) = (&loaded.stored.head, &loaded.stored.moves, &loaded.game);
+        let doc = &head.doc;
+        let active = doc.status == Status::Active;
+        let to_move = active.then(|| game.to_move().map(|s| s.0)).flatten();
+        let deadline = match to_move {
+            Some(seat) => {
+                let player = doc.seats[usize::from(seat)].player().unwrap_or_default();
+                let vacations = self.store.vacation(player).await?.periods;
+                current_turn(doc, log, seat, &vacations).map(|turn| turn.deadline(&vacations))
+            }
+            None => None,
+        };
+        let viewer_seat = viewer.and_then(|v| seat_of(doc, v).ok());
+        let legal = |notation| {
+            if active {
+                game.legal_moves(notation)
+            } else {
+                Vec::new()
+            }
+        };
+        Ok(GameView {
+            id: head.id.clone(),
+            variant: doc.variant.clone(),
+            options: doc.options.clone(),
+            seat_names: game.seat_names().iter().map(|s| s.to_string()).collect(),
+            seats: doc.seats.clone(),
+            time_control: doc.time_control,
+            rated: doc.rated,
+            status: doc.status,
+            ply: head.ply,
+            position: head.position.clone(),
+            to_move,
+            legal_moves: legal(Notation::Long),
+            legal_moves_short: legal(Notation::Short),
+            deadline,
+            draw_offers: doc.draw_offers.clone(),
+            claimable: if active {
+                game.claimable()
+                    .iter()
+                    .map(|c| c.rule().as_str().to_string())
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            ending: doc.ending.clone(),
+            conditional: doc
+                .conditional
+                .iter()
+                .filter(|line| Some(line.owner) == viewer_seat)
+                .cloned()
+                .collect(),
+        })
+    }
+
+    /// Every move of `game` with the time it was accepted.
+    pub async fn move_log(&self, game: &GameId) -> Result<Vec<MoveRecord>, ServiceError> {
+        let stored = self
+            .store
+            .load(game)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(game.clone()))?;
+        Ok(stored.moves)
+    }
+
+    /// The games where `player` is to move, earliest deadline first (vacations in the
+    /// current turn counted).
+    pub async fn waiting_for(
+        &self,
+        player: &str,
+        limit: usize,
+    ) -> Result<Vec<GameSummary>, ServiceError> {
+        let heads = self.store.waiting_for(player, limit).await?;
+        let vacations = self.store.vacation(player).await?.periods;
+        let mut summaries: Vec<GameSummary> = heads
+            .iter()
+            .map(|head| {
+                let mut summary = summary(head);
+                summary.deadline = head
+                    .waiting
+                    .as_ref()
+                    .map(|w| deadline(w.since, w.deadline - w.since, &vacations));
+                summary
+            })
+            .collect();
+        summaries.sort_by(|a, b| a.deadline.cmp(&b.deadline).then(a.id.cmp(&b.id)));
+        Ok(summaries)
+    }
+
+    /// The games `player` finished, most recent first.
+    pub async fn finished_by(
+        &self,
+        player: &str,
+        limit: usize,
+    ) -> Result<Vec<GameSummary>, ServiceError> {
+        let heads = self.store.finished_by(player, limit).await?;
+        Ok(heads.iter().map(summary).collect())
+    }
+}
+
+fn summary(head: &Head) -> GameSummary {
+    GameSummary {
+        id: head.id.clone(),
+        variant: head.doc.variant.clone(),
+        players: head
+            .doc
+            .seats
+            .iter()
+            .map(|s| s.player().map(str::to_string))
+            .collect(),
+        ply: head.ply,
+        deadline: head.waiting.as_ref().map(|w| w.deadline),
+        ending: head.doc.ending.clone(),
+    }
+}

@@ -1,0 +1,544 @@
+//! The use cases of the game service, each run on SQLite and on DynamoDB Local.
+
+mod common;
+
+use chrono::Duration;
+use common::{THREE_DAYS, chess_game, invite, request, setup, start};
+use missive_game::{NewGame, SeatRequest, ServiceError};
+use missive_rules::Claim;
+use missive_store::testing::Kind;
+use missive_store::{SeatDoc, Status, TimeControl, contract_tests};
+
+async fn a_game_forms_starts_and_takes_moves(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s
+        .service
+        .create_game(chess_game(vec![SeatRequest::Creator, SeatRequest::Open]))
+        .await
+        .unwrap();
+    let forming = s.service.game_view(&id, Some("ann")).await.unwrap();
+    assert_eq!(forming.status, Status::Forming);
+    assert!(forming.deadline.is_none());
+    assert!(matches!(
+        s.try_play(&id, "ann", "e4").await,
+        Err(ServiceError::NotActive(Status::Forming))
+    ));
+    assert_eq!(s.service.join(&id, "bob", None).await.unwrap(), 1);
+
+    let view = s.service.game_view(&id, Some("bob")).await.unwrap();
+    assert_eq!(view.status, Status::Active);
+    assert_eq!(view.to_move, Some(0));
+    assert_eq!(view.legal_moves.len(), 20);
+    assert_eq!(view.deadline, Some(start() + Duration::days(3)));
+
+    s.advance(Duration::hours(5));
+    let accepted = s.play(&id, "ann", "e4").await;
+    assert_eq!(
+        (
+            accepted.record.long.as_str(),
+            accepted.record.short.as_str()
+        ),
+        ("e2e4", "e4")
+    );
+    s.play(&id, "bob", "c7c5").await;
+
+    let view = s.service.game_view(&id, None).await.unwrap();
+    assert_eq!(view.ply, 2);
+    assert_eq!(
+        view.position,
+        "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    assert_eq!(
+        view.deadline,
+        Some(start() + Duration::hours(5) + Duration::days(3))
+    );
+    let log = s.service.move_log(&id).await.unwrap();
+    let shorts: Vec<&str> = log.iter().map(|m| m.short.as_str()).collect();
+    assert_eq!(shorts, ["e4", "c5"]);
+    let waiting = s.service.waiting_for("ann", 10).await.unwrap();
+    assert_eq!(waiting.len(), 1);
+    assert_eq!(waiting[0].deadline, view.deadline);
+    assert!(s.service.waiting_for("bob", 10).await.unwrap().is_empty());
+    s.assert_consistent().await;
+}
+
+async fn bad_requests_are_refused_with_reasons(kind: Kind) {
+    let s = setup(kind).await;
+    let new = |seats, time_control| NewGame {
+        time_control,
+        ..chess_game(seats)
+    };
+    let two = || vec![SeatRequest::Creator, SeatRequest::Open];
+    let refusals = [
+        new(vec![SeatRequest::Creator], THREE_DAYS),
+        new(vec![SeatRequest::Open, SeatRequest::Open], THREE_DAYS),
+        new(two(), TimeControl::DaysPerMove { days: 4 }),
+        new(two(), TimeControl::Iccf { moves: 0, days: 30 }),
+        new(vec![SeatRequest::Creator, invite("ann")], THREE_DAYS),
+    ];
+    for refused in refusals {
+        assert!(
+            matches!(
+                s.service.create_game(refused.clone()).await,
+                Err(ServiceError::Refused(_))
+            ),
+            "{refused:?}"
+        );
+    }
+    let mut unknown = new(two(), THREE_DAYS);
+    unknown.variant = "checkers".into();
+    assert!(matches!(
+        s.service.create_game(unknown).await,
+        Err(ServiceError::Setup(_))
+    ));
+
+    let id = s.chess(THREE_DAYS).await;
+    assert!(matches!(
+        s.try_play(&id, "bob", "e5").await,
+        Err(ServiceError::NotYourTurn)
+    ));
+    assert!(matches!(
+        s.try_play(&id, "cid", "e4").await,
+        Err(ServiceError::NotSeated { .. })
+    ));
+    assert!(matches!(
+        s.try_play(&id, "ann", "e5").await,
+        Err(ServiceError::Move(_))
+    ));
+    assert!(matches!(
+        s.service.join(&id, "cid", None).await,
+        Err(ServiceError::NotActive(Status::Active))
+    ));
+}
+
+async fn a_stale_move_is_a_conflict_naming_the_current_ply(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess(THREE_DAYS).await;
+    s.play(&id, "ann", "e4").await;
+    s.play(&id, "bob", "e5").await;
+    let stale = s.service.submit_move(&id, &request("ann", 1, "Nf3")).await;
+    assert!(matches!(
+        stale,
+        Err(ServiceError::Conflict { current_ply: 2 })
+    ));
+}
+
+async fn a_retried_key_gets_the_same_answer_and_one_move(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess(THREE_DAYS).await;
+    let first = request("ann", 0, "e4");
+    let answer = s.service.submit_move(&id, &first).await.unwrap();
+    s.advance(Duration::minutes(3));
+    assert_eq!(s.service.submit_move(&id, &first).await.unwrap(), answer);
+    s.play(&id, "bob", "e5").await;
+    // Even after the game moved on, the key still finds its first answer.
+    assert_eq!(s.service.submit_move(&id, &first).await.unwrap(), answer);
+    assert_eq!(s.service.move_log(&id).await.unwrap().len(), 2);
+}
+
+async fn fools_mate_ends_the_game_by_checkmate(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess(THREE_DAYS).await;
+    for (player, text) in [("ann", "f3"), ("bob", "e5"), ("ann", "g4"), ("bob", "Qh4#")] {
+        s.play(&id, player, text).await;
+    }
+    let view = s.service.game_view(&id, None).await.unwrap();
+    assert_eq!(view.status, Status::Finished);
+    let ending = view.ending.unwrap();
+    assert_eq!(
+        (ending.rule.as_str(), ending.results),
+        ("checkmate", vec!["loss".into(), "win".into()])
+    );
+    assert!(view.legal_moves.is_empty());
+    assert!(s.service.waiting_for("ann", 10).await.unwrap().is_empty());
+    for player in ["ann", "bob"] {
+        let finished = s.service.finished_by(player, 10).await.unwrap();
+        assert_eq!(finished.len(), 1);
+        assert_eq!(finished[0].id, id);
+    }
+    assert!(matches!(
+        s.try_play(&id, "ann", "a3").await,
+        Err(ServiceError::NotActive(Status::Finished))
+    ));
+    s.assert_consistent().await;
+}
+
+async fn draws_need_every_seat_and_lapse_with_a_move(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess(THREE_DAYS).await;
+    let mut offer = request("ann", 0, "e4");
+    offer.offer_draw = true;
+    s.service.submit_move(&id, &offer).await.unwrap();
+    let view = s.service.game_view(&id, None).await.unwrap();
+    assert_eq!(view.draw_offers, [0]);
+    // Bob answers with a move: the offer lapses.
+    s.play(&id, "bob", "e5").await;
+    assert!(
+        s.service
+            .game_view(&id, None)
+            .await
+            .unwrap()
+            .draw_offers
+            .is_empty()
+    );
+    assert!(matches!(
+        s.service.accept_draw(&id, "ann").await,
+        Err(ServiceError::Refused(_))
+    ));
+    assert_eq!(s.service.offer_draw(&id, "bob").await.unwrap(), None);
+    s.service.decline_draw(&id, "ann").await.unwrap();
+    assert_eq!(s.service.offer_draw(&id, "bob").await.unwrap(), None);
+    let ending = s.service.accept_draw(&id, "ann").await.unwrap().unwrap();
+    assert_eq!(
+        (ending.rule.as_str(), ending.results),
+        ("agreement", vec!["draw".into(), "draw".into()])
+    );
+}
+
+async fn resigning_and_claiming_end_the_game(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess(THREE_DAYS).await;
+    s.play(&id, "ann", "e4").await;
+    assert!(matches!(
+        s.service
+            .claim_draw(&id, "bob", Claim::ThreefoldRepetition)
+            .await,
+        Err(ServiceError::Claim(_))
+    ));
+    let ending = s.service.resign(&id, "bob").await.unwrap();
+    assert_eq!((ending.rule.as_str(), ending.by), ("resignation", Some(1)));
+    assert_eq!(ending.results, ["win", "loss"]);
+
+    let id = s.chess(THREE_DAYS).await;
+    for round in 0..2 {
+        for (player, text) in [
+            ("ann", "Nf3"),
+            ("bob", "Nf6"),
+            ("ann", "Ng1"),
+            ("bob", "Ng8"),
+        ] {
+            s.play(&id, player, text).await;
+        }
+        let claimable = s.service.game_view(&id, None).await.unwrap().claimable;
+        assert_eq!(claimable.is_empty(), round == 0, "round {round}");
+    }
+    let ending = s
+        .service
+        .claim_draw(&id, "ann", Claim::ThreefoldRepetition)
+        .await
+        .unwrap();
+    assert_eq!(ending.rule, "threefold-repetition");
+    s.assert_consistent().await;
+}
+
+async fn time_runs_out_for_the_seat_to_move(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess(THREE_DAYS).await;
+    s.play(&id, "ann", "e4").await;
+    s.advance(Duration::days(3));
+    assert!(matches!(
+        s.service.claim_timeout(&id, "ann").await,
+        Err(ServiceError::Refused(_))
+    ));
+    assert_eq!(s.service.enforce_deadline(&id).await.unwrap(), None);
+    s.advance(Duration::seconds(1));
+    assert!(matches!(
+        s.service.claim_timeout(&id, "bob").await,
+        Err(ServiceError::Refused(_))
+    ));
+    let late = s.try_play(&id, "bob", "e5").await;
+    let Err(ServiceError::TimeExpired(ending)) = late else {
+        panic!("a late move must end the game on time: {late:?}");
+    };
+    assert_eq!((ending.rule.as_str(), ending.by), ("timeout", Some(1)));
+    assert_eq!(ending.results, ["win", "loss"]);
+    assert_eq!(s.service.move_log(&id).await.unwrap().len(), 1);
+}
+
+async fn a_timeout_against_bare_king_is_a_draw(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s
+        .service
+        .create_game(NewGame {
+            start_position: Some("4k3/8/8/8/8/8/8/4K2Q b - - 0 1".into()),
+            time_control: TimeControl::DaysPerMove { days: 1 },
+            ..chess_game(vec![invite("bob"), SeatRequest::Creator])
+        })
+        .await
+        .unwrap();
+    s.service.join(&id, "bob", None).await.unwrap();
+    s.advance(Duration::days(2));
+    // White (bob) has a queen; black (ann) is to move with a bare king and runs out of
+    // time: white wins.
+    let ending = s.service.claim_timeout(&id, "bob").await.unwrap();
+    assert_eq!(ending.results, ["win", "loss"]);
+
+    let id = s
+        .service
+        .create_game(NewGame {
+            start_position: Some("4k3/8/8/8/8/8/8/4K2Q w - - 0 1".into()),
+            time_control: TimeControl::DaysPerMove { days: 1 },
+            ..chess_game(vec![SeatRequest::Creator, invite("bob")])
+        })
+        .await
+        .unwrap();
+    s.service.join(&id, "bob", None).await.unwrap();
+    s.advance(Duration::days(2));
+    // White (ann) runs out of time, but black's bare king can never mate: a draw.
+    let ending = s.service.enforce_deadline(&id).await.unwrap().unwrap();
+    assert_eq!(ending.rule, "timeout-vs-insufficient-material");
+    assert_eq!(ending.results, ["draw", "draw"]);
+}
+
+async fn vacations_stop_the_clock_within_the_yearly_limit(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess(THREE_DAYS).await;
+    s.play(&id, "ann", "e4").await;
+    s.service
+        .take_vacation("bob", start() + Duration::days(1), 10)
+        .await
+        .unwrap();
+    let view = s.service.game_view(&id, None).await.unwrap();
+    assert_eq!(view.deadline, Some(start() + Duration::days(13)));
+    assert_eq!(
+        s.service.waiting_for("bob", 10).await.unwrap()[0].deadline,
+        view.deadline
+    );
+    s.advance(Duration::days(5));
+    assert!(matches!(
+        s.service.claim_timeout(&id, "ann").await,
+        Err(ServiceError::Refused(_))
+    ));
+    // Past the stored deadline but within the vacation: the move stands.
+    s.play(&id, "bob", "e5").await;
+
+    let refusals = [
+        (start() + Duration::days(30), 36), // 10 + 36 > 45
+        (start() + Duration::days(8), 2),   // overlaps
+        (start(), 1),                       // in the past
+        (start() + Duration::days(30), 0),  // no days
+    ];
+    for (from, days) in refusals {
+        assert!(
+            matches!(
+                s.service.take_vacation("bob", from, days).await,
+                Err(ServiceError::Refused(_))
+            ),
+            "{from} {days}"
+        );
+    }
+    let periods = s
+        .service
+        .take_vacation("bob", start() + Duration::days(30), 35)
+        .await
+        .unwrap();
+    assert_eq!(periods.len(), 2);
+}
+
+async fn iccf_time_is_banked_per_period(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess(TimeControl::Iccf { moves: 2, days: 10 }).await;
+    let deadline = || async {
+        s.service
+            .game_view(&id, None)
+            .await
+            .unwrap()
+            .deadline
+            .unwrap()
+    };
+    assert_eq!(deadline().await, start() + Duration::days(10));
+    s.advance(Duration::days(4));
+    s.play(&id, "ann", "e4").await; // ann used 4 of her 10 days
+    s.advance(Duration::days(1));
+    s.play(&id, "bob", "e5").await;
+    // ann: 6 days left, her 1st move of 2 in the period made.
+    assert_eq!(deadline().await, start() + Duration::days(5 + 6));
+    s.advance(Duration::days(1));
+    s.play(&id, "ann", "Nf3").await; // ann made 2 moves: 10 more days, 5 used, 15 left
+    s.play(&id, "bob", "Nc6").await;
+    assert_eq!(deadline().await, start() + Duration::days(6 + 15));
+}
+
+async fn conditional_lines_answer_at_once_and_stay_private(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess(THREE_DAYS).await;
+    s.play(&id, "ann", "e4").await;
+    s.play(&id, "bob", "e5").await;
+    let lines = vec![
+        vec!["Nf3".to_string(), "Nc6".into(), "Bb5".into(), "a6".into()],
+        vec!["Nf3".to_string(), "Nc6".into(), "Bc4".into(), "Bc5".into()],
+        vec!["Nc3".to_string(), "Nf6".into()],
+    ];
+    let stored = s
+        .service
+        .set_conditional_lines(&id, "bob", &lines)
+        .await
+        .unwrap();
+    assert_eq!(stored[0].moves, ["g1f3", "b8c6", "f1b5", "a7a6"]);
+    assert!(
+        s.service
+            .game_view(&id, Some("ann"))
+            .await
+            .unwrap()
+            .conditional
+            .is_empty(),
+        "the opponent never sees the lines"
+    );
+    assert_eq!(
+        s.service
+            .game_view(&id, Some("bob"))
+            .await
+            .unwrap()
+            .conditional
+            .len(),
+        3
+    );
+
+    let answer = s.play(&id, "ann", "Nf3").await;
+    let replies: Vec<&str> = answer.replies.iter().map(|m| m.short.as_str()).collect();
+    assert_eq!(replies, ["Nc6"]);
+    let bob_view = s.service.game_view(&id, Some("bob")).await.unwrap();
+    assert_eq!((bob_view.ply, bob_view.to_move), (4, Some(0)));
+    assert_eq!(bob_view.conditional.len(), 2, "the Nc3 line was left");
+
+    // A move no line expected drops them all; bob moves by hand again.
+    let answer = s.play(&id, "ann", "d4").await;
+    assert!(answer.replies.is_empty());
+    assert!(
+        s.service
+            .game_view(&id, Some("bob"))
+            .await
+            .unwrap()
+            .conditional
+            .is_empty()
+    );
+
+    let refusals: [Vec<Vec<String>>; 3] = [
+        vec![vec!["exd4".into()]], // it is bob's move
+        vec![vec!["Nxd4".into()]], // illegal (and bob's move)
+        vec![
+            vec!["a3".into(), "a6".into()],
+            vec!["a3".into(), "h6".into()],
+        ], // ambiguous
+    ];
+    s.play(&id, "bob", "exd4").await;
+    for lines in &refusals[2..] {
+        assert!(matches!(
+            s.service.set_conditional_lines(&id, "bob", lines).await,
+            Err(ServiceError::Refused(_))
+        ));
+    }
+    for lines in &refusals[..2] {
+        assert!(
+            s.service
+                .set_conditional_lines(&id, "ann", lines)
+                .await
+                .is_err(),
+            "{lines:?}"
+        );
+    }
+    s.assert_consistent().await;
+}
+
+async fn games_can_be_declined_or_aborted_before_the_first_move(kind: Kind) {
+    let s = setup(kind).await;
+    let new = chess_game(vec![SeatRequest::Creator, invite("bob")]);
+    let declined = s.service.create_game(new).await.unwrap();
+    assert!(matches!(
+        s.service.decline(&declined, "cid").await,
+        Err(ServiceError::Refused(_))
+    ));
+    s.service.decline(&declined, "bob").await.unwrap();
+    let view = s.service.game_view(&declined, None).await.unwrap();
+    assert_eq!(view.status, Status::Cancelled);
+    assert_eq!(view.ending.unwrap().rule, "declined");
+
+    let aborted = s.chess(THREE_DAYS).await;
+    s.service.abort(&aborted, "bob").await.unwrap();
+    assert_eq!(
+        s.service
+            .game_view(&aborted, None)
+            .await
+            .unwrap()
+            .ending
+            .unwrap()
+            .rule,
+        "aborted"
+    );
+
+    let played = s.chess(THREE_DAYS).await;
+    s.play(&played, "ann", "e4").await;
+    assert!(matches!(
+        s.service.abort(&played, "ann").await,
+        Err(ServiceError::Refused(_))
+    ));
+    assert!(s.service.finished_by("bob", 10).await.unwrap().is_empty());
+}
+
+async fn three_seat_games_take_turns_and_end(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s
+        .service
+        .create_game(NewGame {
+            creator: "wei".into(),
+            variant: "trio".into(),
+            ..chess_game(vec![SeatRequest::Open, invite("wu"), SeatRequest::Creator])
+        })
+        .await
+        .unwrap();
+    s.service.join(&id, "wu", None).await.unwrap();
+    assert_eq!(s.service.join(&id, "shu", None).await.unwrap(), 0);
+    let view = s.service.game_view(&id, None).await.unwrap();
+    assert_eq!(view.seat_names, ["red", "green", "blue"]);
+    assert_eq!(
+        view.seats,
+        ["shu", "wu", "wei"].map(|p| SeatDoc::Taken { player: p.into() })
+    );
+    let players = ["shu", "wu", "wei"];
+    for ply in 0..6 {
+        assert_eq!(
+            s.service
+                .waiting_for(players[ply % 3], 10)
+                .await
+                .unwrap()
+                .len(),
+            1
+        );
+        s.play(
+            &id,
+            players[ply % 3],
+            if ply % 3 == 1 { "a2" } else { "a1" },
+        )
+        .await;
+    }
+    // Draws take all three seats.
+    assert_eq!(s.service.offer_draw(&id, "shu").await.unwrap(), None);
+    assert_eq!(s.service.accept_draw(&id, "wu").await.unwrap(), None);
+    s.play(&id, "shu", "a1").await; // the move lapses the offers
+    s.play(&id, "wu", "a2").await;
+    s.play(&id, "wei", "a1").await;
+    let view = s.service.game_view(&id, None).await.unwrap();
+    let ending = view.ending.unwrap();
+    assert_eq!(ending.results, ["loss", "win", "loss"]);
+    for player in players {
+        assert_eq!(s.service.finished_by(player, 10).await.unwrap().len(), 1);
+    }
+    s.assert_consistent().await;
+}
+
+contract_tests!(
+    a_game_forms_starts_and_takes_moves,
+    bad_requests_are_refused_with_reasons,
+    a_stale_move_is_a_conflict_naming_the_current_ply,
+    a_retried_key_gets_the_same_answer_and_one_move,
+    fools_mate_ends_the_game_by_checkmate,
+    draws_need_every_seat_and_lapse_with_a_move,
+    resigning_and_claiming_end_the_game,
+    time_runs_out_for_the_seat_to_move,
+    a_timeout_against_bare_king_is_a_draw,
+    vacations_stop_the_clock_within_the_yearly_limit,
+    iccf_time_is_banked_per_period,
+    conditional_lines_answer_at_once_and_stay_private,
+    games_can_be_declined_or_aborted_before_the_first_move,
+    three_seat_games_take_turns_and_end,
+);

@@ -1,0 +1,36 @@
+//! The store's errors.
+
+use thiserror::Error;
+
+/// What can go wrong in a store.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// A condition of the write did not hold: the record exists already, or the head moved
+    /// on since it was read. Nothing was written; read again and decide.
+    #[error("conflict: the record changed since it was read")]
+    Conflict,
+    /// The backend failed (I/O, network, throttling); the write may or may not have happened
+    /// only where the backend says so, otherwise nothing was written.
+    #[error("store backend: {0}")]
+    Backend(String),
+    /// A write that breaks the store's invariants: a bug in the caller. Nothing was written.
+    #[error("invalid write: {0}")]
+    Invalid(String),
+    /// A stored record could not be read back.
+    #[error("corrupt record: {0}")]
+    Corrupt(String),
+    /// The store setting could not be understood.
+    #[error("invalid store setting `{setting}`: {reason}")]
+    Setting {
+        /// The setting as given.
+        setting: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+impl From<serde_json::Error> for StoreError {
+    fn from(error: serde_json::Error) -> StoreError {
+        StoreError::Corrupt(error.to_string())
+    }
+}

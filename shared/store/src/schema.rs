@@ -1,0 +1,80 @@
+//! The SQLite schema and its migrations.
+//!
+//! `PRAGMA user_version` holds the number of migrations applied. Opening a database applies
+//! the missing ones in order, each in its own transaction; migrations are only ever added,
+//! never edited, so every file converges to the same schema.
+
+use rusqlite::Connection;
+
+use crate::StoreError;
+
+/// The migrations, oldest first; the schema version is how many have been applied.
+const MIGRATIONS: &[&str] = &[
+    // 1: games, the append-only move log, the finished-games index, vacations.
+    "CREATE TABLE games (
+         id TEXT PRIMARY KEY,
+         revision INTEGER NOT NULL,
+         ply INTEGER NOT NULL,
+         wait_player TEXT,
+         wait_deadline INTEGER,
+         body TEXT NOT NULL
+     );
+     CREATE INDEX games_waiting ON games (wait_player, wait_deadline)
+         WHERE wait_player IS NOT NULL;
+     CREATE TABLE moves (
+         game TEXT NOT NULL REFERENCES games (id),
+         ply INTEGER NOT NULL,
+         seat INTEGER NOT NULL,
+         long TEXT NOT NULL,
+         short TEXT NOT NULL,
+         at INTEGER NOT NULL,
+         key TEXT,
+         draw_offer INTEGER NOT NULL,
+         prev_hash TEXT NOT NULL,
+         hash TEXT NOT NULL,
+         PRIMARY KEY (game, ply)
+     ) WITHOUT ROWID;
+     CREATE TRIGGER moves_no_update BEFORE UPDATE ON moves
+         BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END;
+     CREATE TRIGGER moves_no_delete BEFORE DELETE ON moves
+         BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END;
+     CREATE TABLE finished (
+         player TEXT NOT NULL,
+         at INTEGER NOT NULL,
+         game TEXT NOT NULL REFERENCES games (id),
+         PRIMARY KEY (player, at, game)
+     ) WITHOUT ROWID;
+     CREATE TABLE vacations (
+         player TEXT PRIMARY KEY,
+         revision INTEGER NOT NULL,
+         body TEXT NOT NULL
+     );",
+];
+
+/// The schema version this code writes.
+pub const CURRENT: u32 = MIGRATIONS.len() as u32;
+
+/// The schema version of `conn`'s database.
+pub fn version(conn: &Connection) -> Result<u32, StoreError> {
+    conn.query_row("PRAGMA user_version", [], |row| row.get(0))
+        .map_err(|e| StoreError::Backend(e.to_string()))
+}
+
+/// Applies the migrations `conn`'s database lacks; refuses a database newer than this code.
+pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let backend = |e: rusqlite::Error| StoreError::Backend(e.to_string());
+    let found = version(conn)?;
+    if found > CURRENT {
+        return Err(StoreError::Backend(format!(
+            "the database has schema version {found}, newer than this program's {CURRENT}"
+        )));
+    }
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+        let tx = conn.transaction().map_err(backend)?;
+        tx.execute_batch(sql).map_err(backend)?;
+        tx.pragma_update(None, "user_version", index as u32 + 1)
+            .map_err(backend)?;
+        tx.commit().map_err(backend)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,45 @@
+//! The store trait: what the game service needs from storage, and nothing else.
+
+use async_trait::async_trait;
+
+use crate::{Commit, GameId, Head, StoreError, StoredGame, VacationRecord};
+
+/// Storage of games as heads with append-only move logs, plus the indexes the read models
+/// need. Every implementation passes the same contract tests.
+///
+/// Writes are conditional: [`Store::create`] only if the game is new, [`Store::commit`] only
+/// if the head is still at the revision and ply the writer read; otherwise
+/// [`StoreError::Conflict`] and nothing is written. A successful return means the write is
+/// durable.
+#[async_trait]
+pub trait Store: Send + Sync {
+    /// Stores a new game's head; a conflict if the id is taken.
+    async fn create(&self, head: &Head) -> Result<(), StoreError>;
+
+    /// The game's head and every move, read consistently; `None` if there is no such game.
+    async fn load(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError>;
+
+    /// Applies `commit` atomically: replaces the head and appends the moves, or nothing.
+    async fn commit(&self, commit: &Commit) -> Result<(), StoreError>;
+
+    /// Heads of the active games where `player` is to move, earliest deadline first.
+    async fn waiting_for(&self, player: &str, limit: usize) -> Result<Vec<Head>, StoreError>;
+
+    /// Heads of the games `player` finished, most recent first.
+    async fn finished_by(&self, player: &str, limit: usize) -> Result<Vec<Head>, StoreError>;
+
+    /// Every game id, in no particular order (for checks and exports).
+    async fn game_ids(&self) -> Result<Vec<GameId>, StoreError>;
+
+    /// The player's vacation record (a default one, revision 0, if there is none).
+    async fn vacation(&self, player: &str) -> Result<VacationRecord, StoreError>;
+
+    /// Replaces the player's vacation record if its stored revision is still
+    /// `record.revision - 1` (0 meaning no record yet); a conflict otherwise.
+    async fn put_vacation(&self, player: &str, record: &VacationRecord) -> Result<(), StoreError>;
+
+    /// Requests sent to the backend so far: HTTP requests (retries included) for DynamoDB,
+    /// reads and writes handed to the database threads for SQLite. Used to count round
+    /// trips per move.
+    fn round_trips(&self) -> u64;
+}

@@ -1,0 +1,111 @@
+//! Fresh, empty stores of every kind for tests (feature `testing`).
+//!
+//! DynamoDB stores need DynamoDB Local: `infra/test.sh` starts it and sets
+//! `AWS_ENDPOINT_URL_DYNAMODB`, `AWS_REGION` and dummy credentials. Each store gets a table of
+//! its own, so tests run in parallel without seeing each other's games.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::{DynamoStore, SqliteStore, Store};
+
+/// The kinds of store the contract suite runs against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A SQLite file in the temporary folder.
+    Sqlite,
+    /// A table in DynamoDB Local.
+    Dynamo,
+}
+
+/// A fresh store; its file or table is removed when this is dropped.
+pub struct TestStore {
+    /// The store.
+    pub store: Arc<dyn Store>,
+    file: Option<PathBuf>,
+}
+
+impl Drop for TestStore {
+    fn drop(&mut self) {
+        if let Some(file) = &self.file {
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
+            }
+        }
+    }
+}
+
+/// A unique name for a test's file or table.
+pub fn unique_name(prefix: &str) -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!(
+        "{prefix}-{}-{nanos}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// A path in the temporary folder for a SQLite file no one uses.
+pub fn temp_db_path() -> PathBuf {
+    std::env::temp_dir().join(format!("{}.db", unique_name("missive-test")))
+}
+
+impl TestStore {
+    /// A fresh store of `kind`. Panics with directions when DynamoDB Local is not set up.
+    pub async fn new(kind: Kind) -> TestStore {
+        match kind {
+            Kind::Sqlite => {
+                let file = temp_db_path();
+                let store = SqliteStore::open(&file).expect("open a fresh SQLite file");
+                TestStore {
+                    store: Arc::new(store),
+                    file: Some(file),
+                }
+            }
+            Kind::Dynamo => TestStore {
+                store: Arc::new(dynamo_table().await),
+                file: None,
+            },
+        }
+    }
+}
+
+/// A store over a fresh table in DynamoDB Local.
+pub async fn dynamo_table() -> DynamoStore {
+    assert!(
+        std::env::var_os("AWS_ENDPOINT_URL_DYNAMODB").is_some(),
+        "DynamoDB tests need DynamoDB Local: run them through infra/test.sh \
+         (or set AWS_ENDPOINT_URL_DYNAMODB to `infra/dynamodb-local.sh start`'s endpoint)"
+    );
+    let store = DynamoStore::connect(&unique_name("missive")).await;
+    store.create_table().await.expect("create a test table");
+    store
+}
+
+/// Runs each listed async test function (taking a [`Kind`]) once per store kind, as
+/// `<name>_on_sqlite` and `<name>_on_dynamodb`.
+#[macro_export]
+macro_rules! contract_tests {
+    ($($name:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name($crate::testing::Kind::Sqlite).await;
+                }
+            )*
+        }
+        mod on_dynamodb {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name($crate::testing::Kind::Dynamo).await;
+                }
+            )*
+        }
+    };
+}
