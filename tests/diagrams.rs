@@ -2,8 +2,10 @@
 //! playouts through `AnyGame`:
 //! - spot names are unique, and every piece stands on a spot of its own;
 //! - the pieces are exactly those of the position text;
-//! - the last move's spots exist, the first of them named in its long notation (castling
-//!   written `O-O` aside);
+//! - the last move's spots exist before or after it (an attack board's squares exist only
+//!   where it stands), the first of them named in its long notation when that notation
+//!   names a spot at all (castling `O-O` and Tri-D board moves `QL1@N-S-dn` name none, and
+//!   mark at least two);
 //! - the seats are the variant's, in turn order, and the seat to move is the game's.
 
 use std::collections::HashSet;
@@ -18,16 +20,24 @@ const POSITIONS_PER_VARIANT: usize = 400;
 const MAX_PLIES: usize = 200;
 
 /// How many pieces the position text holds: one letter per piece in FEN, one upper-case
-/// role letter per piece in the Three Kingdoms text (colour letters are lower case).
+/// role letter per piece in the Three Kingdoms text (colour letters are lower case), one
+/// comma-separated entry per piece in the Tri-D text's second field (`-` for none).
 fn pieces_in_text(id: &str, text: &str) -> usize {
-    let placement = text.split_whitespace().next().unwrap_or("");
+    let mut fields = text.split_whitespace();
+    let placement = fields.next().unwrap_or("");
     match id {
         "sanguo" => placement.chars().filter(char::is_ascii_uppercase).count(),
+        "trid-fs" | "trid-wtdcf" => {
+            let pieces = fields.next().unwrap_or("-");
+            pieces.split(',').filter(|p| *p != "-").count()
+        }
         _ => placement.chars().filter(char::is_ascii_alphabetic).count(),
     }
 }
 
-fn check_diagram(id: &str, game: &dyn AnyGame, last_long: Option<&str>) {
+/// Checks the diagram of `game`'s position; `last` is the last move's long notation with
+/// the diagram before it.
+fn check_diagram(id: &str, game: &dyn AnyGame, last: Option<(&str, &Diagram)>) -> Diagram {
     let diagram: Diagram = game.diagram();
     let context = game.position_text();
     assert_eq!(diagram.variant, id);
@@ -56,21 +66,30 @@ fn check_diagram(id: &str, game: &dyn AnyGame, last_long: Option<&str>) {
         pieces_in_text(id, &context),
         "{context}"
     );
+    let Some((long, before)) = last else {
+        assert!(diagram.last_move.is_empty());
+        return diagram;
+    };
     for spot in &diagram.last_move {
-        assert!(spots.contains(spot.as_str()), "{context}: last move {spot}");
+        assert!(
+            spots.contains(spot.as_str()) || before.spot(spot).is_some(),
+            "{context}: last move {spot}"
+        );
     }
-    match last_long {
-        None => assert!(diagram.last_move.is_empty()),
-        Some(long) if long.starts_with("O-O") => assert!(diagram.last_move.len() >= 2),
-        Some(long) => assert!(
+    let names_a_spot = before.spots.iter().any(|s| long.contains(s.name.as_str()));
+    if names_a_spot {
+        assert!(
             diagram
                 .last_move
                 .first()
                 .is_some_and(|from| long.contains(from.as_str())),
             "{context}: {long} marks {:?}",
             diagram.last_move
-        ),
+        );
+    } else {
+        assert!(diagram.last_move.len() >= 2, "{context}: {long}");
     }
+    diagram
 }
 
 #[test]
@@ -81,9 +100,10 @@ fn every_variant_draws_every_position_of_random_playouts() {
         let mut positions = 0;
         while positions < POSITIONS_PER_VARIANT {
             let mut game = variant.new_game("", None).expect("the start");
-            let mut last = None;
+            let mut last: Option<(String, Diagram)> = None;
             while game.ply() < MAX_PLIES && positions < POSITIONS_PER_VARIANT {
-                check_diagram(id, game.as_ref(), last.as_deref());
+                let seen = last.as_ref().map(|(long, before)| (long.as_str(), before));
+                let diagram = check_diagram(id, game.as_ref(), seen);
                 positions += 1;
                 let moves = game.legal_moves(Notation::Long);
                 if moves.is_empty() {
@@ -91,7 +111,7 @@ fn every_variant_draws_every_position_of_random_playouts() {
                 }
                 let pick = moves[rng.random_range(0..moves.len())].clone();
                 game.play(&pick).expect("a legal move");
-                last = Some(pick);
+                last = Some((pick, diagram));
             }
         }
     }

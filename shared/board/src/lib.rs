@@ -28,6 +28,9 @@ const HIGHLIGHT_RADIUS: f64 = 0.5;
 const DISC_GLYPH_SIZE: f64 = 0.56;
 const COORDINATE_SIZE: f64 = 0.36;
 const REGION_SIZE: f64 = 0.45;
+/// The width of a label's character for a font size of one, a generous average over the
+/// fonts below, so that the drawing's box holds every label.
+const TEXT_WIDTH: f64 = 0.6;
 /// Fonts that hold chess figurines and the xiangqi characters on common systems.
 const FONTS: &str = "'Noto Sans', 'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans CJK SC', \
                      'Noto Sans CJK TC', 'PingFang SC', 'Hiragino Sans', 'Microsoft YaHei', \
@@ -80,7 +83,10 @@ pub fn render(diagram: &Diagram, options: &Options) -> String {
         bounds.include(place(spot.at), 0.5 * SCALE);
     }
     for label in &labels {
-        bounds.include(place(label.at), 0.4 * SCALE);
+        let reach = label_size(label.kind) * TEXT_WIDTH * label.text.chars().count() as f64 / 2.0;
+        for side in [-reach, reach] {
+            bounds.include(place(label.at).shifted(side * SCALE, 0.0), 0.4 * SCALE);
+        }
     }
     let mut svg = Svg::open(bounds.grown(MARGIN * SCALE));
     let title = options.title.clone().unwrap_or_else(|| title(diagram));
@@ -106,10 +112,7 @@ pub fn render(diagram: &Diagram, options: &Options) -> String {
         highlight(&mut svg, diagram, spot, &place);
     }
     for label in labels {
-        let size = match label.kind {
-            LabelKind::Coordinate => COORDINATE_SIZE,
-            LabelKind::Region => REGION_SIZE,
-        };
+        let size = label_size(label.kind);
         svg.text(place(label.at), &label.text, size * SCALE, LABEL, "");
     }
     for piece in &diagram.pieces {
@@ -122,6 +125,14 @@ pub fn render(diagram: &Diagram, options: &Options) -> String {
         svg.circle(place(spot.at), HIGHLIGHT_RADIUS * SCALE, "none", rim, "");
     }
     svg.close()
+}
+
+/// The font size of a label of `kind`, in diagram units.
+fn label_size(kind: LabelKind) -> f64 {
+    match kind {
+        LabelKind::Coordinate => COORDINATE_SIZE,
+        LabelKind::Region => REGION_SIZE,
+    }
 }
 
 /// Marks a spot of the last move under the pieces: the square's cell, or a disc round the

@@ -4,7 +4,8 @@
 
 use missive_board::{Glyphs, Options, render};
 use missive_rules::{
-    AnyGame, Diagram, DiagramPiece, DiagramSeat, Ink, PieceStyle, Seat, Spot, Xy, registry,
+    AnyGame, Diagram, DiagramPiece, DiagramSeat, Ink, LabelKind, PieceStyle, Seat, Spot, Xy,
+    registry,
 };
 use roxmltree::{Document, Node};
 
@@ -34,6 +35,14 @@ fn elements<'a>(doc: &'a Document, name: &str) -> Vec<Node<'a, 'a>> {
 fn class<'a>(doc: &'a Document, class: &str) -> Vec<Node<'a, 'a>> {
     doc.descendants()
         .filter(|n| n.attribute("class") == Some(class))
+        .collect()
+}
+
+/// The spots the document marks as the last move's, in order.
+fn marked_spots<'a>(doc: &'a Document) -> Vec<&'a str> {
+    class(doc, "last-move")
+        .iter()
+        .filter_map(|n| n.attribute("data-spot"))
         .collect()
 }
 
@@ -93,7 +102,7 @@ fn every_piece_is_drawn_at_its_spot_with_its_glyph() {
 
 #[test]
 fn the_last_move_is_marked_on_its_spots() {
-    let cases: [(&str, &[&str], &[&str]); 6] = [
+    let cases: [(&str, &[&str], &[&str]); 7] = [
         ("chess", &["e4"], &["e2", "e4"]),
         (
             "chess",
@@ -108,17 +117,14 @@ fn the_last_move_is_marked_on_its_spots() {
         ("dynamo", &["Pe2e4"], &["e2", "e4"]),
         ("xiangqi", &["h3e3", "h10g8"], &["h10", "g8"]),
         ("sanguo", &["shu:b3-wei:h1"], &["shu:b3", "wei:h1"]),
+        ("trid-fs", &["b1(2)-c3(4)"], &["b1(2)", "c3(4)"]),
     ];
     for (id, moves, marked) in cases {
         let diagram = game(id, moves).diagram();
         assert_eq!(diagram.last_move, marked, "{id} {moves:?}");
         let svg = svg_of(&diagram, &Options::default());
         let doc = Document::parse(&svg).unwrap();
-        let spots: Vec<&str> = class(&doc, "last-move")
-            .iter()
-            .filter_map(|n| n.attribute("data-spot"))
-            .collect();
-        assert_eq!(spots, marked, "{id} {moves:?}");
+        assert_eq!(marked_spots(&doc), marked, "{id} {moves:?}");
         let steps: Vec<String> = marked.chunks(2).map(|pair| pair.join(" to ")).collect();
         let title = elements(&doc, "title")[0].text().unwrap();
         assert!(
@@ -166,6 +172,78 @@ fn the_boards_have_their_cells_points_and_lines() {
     );
 }
 
+/// A Tri-D position where White's queen-side attack board carries a single pawn, so that
+/// it may move.
+const TRI_D_LIGHT_BOARD: &str = "QL1@W-S-up:w,KL1@W-S-up:w,QL3@B-N-up:b,KL3@B-N-up:b \
+    Kc1(2),Pb2(2)*,Pa1(3)*,Rf0(3)*,kd8(6),pc7(6)*,ra9(7)* w - 0 1";
+
+fn region_labels(diagram: &Diagram) -> Vec<&str> {
+    let mut names: Vec<&str> = diagram
+        .labels
+        .iter()
+        .filter(|l| l.kind == LabelKind::Region && l.view == Some(Seat(0)))
+        .map(|l| l.text.as_str())
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+#[test]
+fn tri_d_draws_three_main_boards_and_each_attack_board_at_its_pin() {
+    let start = game("trid-fs", &[]).diagram();
+    // Three main boards of 4x4 squares, four attack boards of 2x2.
+    assert_eq!(start.cells.len(), 3 * 16 + 4 * 4);
+    assert_eq!(start.spots.len(), 3 * 16 + 4 * 4);
+    assert!(start.spots.iter().all(|s| s.cell.is_some()));
+    for name in [
+        "b1(2)", "e4(2)", "b3(4)", "e6(4)", "b5(6)", "e8(6)", "a0(3)", "f9(7)",
+    ] {
+        assert!(start.spot(name).is_some(), "{name}");
+    }
+    // A cell seen from above has a square on each board over it: two spots apart.
+    let (low, high) = (start.spot("c3(2)").unwrap(), start.spot("c3(4)").unwrap());
+    assert!(high.at.y < low.at.y, "N is drawn above W");
+    assert_eq!(
+        region_labels(&start),
+        [
+            "B",
+            "KL1 @ W-S-up",
+            "KL3 @ B-N-up",
+            "N",
+            "QL1 @ W-S-up",
+            "QL3 @ B-N-up",
+            "W"
+        ]
+    );
+    let doc_text = svg_of(&start, &Options::default());
+    let doc = Document::parse(&doc_text).unwrap();
+    assert_eq!(elements(&doc, "polygon").len(), 64);
+    assert_eq!(class(&doc, "piece").len(), 32);
+
+    let mut moved = registry::variant("trid-fs")
+        .and_then(|v| v.new_game("", Some(TRI_D_LIGHT_BOARD)))
+        .expect("the position");
+    moved.play("QL1@N-S-up").expect("a legal board move");
+    let diagram = moved.diagram();
+    assert!(diagram.spot("a1(3)").is_none() && diagram.spot("a3(5)").is_some());
+    assert!(region_labels(&diagram).contains(&"QL1 @ N-S-up"));
+    // Each square the board left, then where it lands: the rider's first.
+    assert_eq!(
+        diagram.last_move,
+        [
+            "a1(3)", "a3(5)", "a0(3)", "a2(5)", "b0(3)", "b2(5)", "b1(3)", "b3(5)"
+        ]
+    );
+    let svg = svg_of(&diagram, &Options::default());
+    let doc = Document::parse(&svg).unwrap();
+    assert_eq!(marked_spots(&doc), ["a3(5)", "a2(5)", "b2(5)", "b3(5)"]);
+    let title = elements(&doc, "title")[0].text().unwrap();
+    assert!(
+        title.contains("last move a1(3) to a3(5), a0(3) to a2(5)"),
+        "{title}"
+    );
+}
+
 /// The place of spot `name`'s piece in the rendered document.
 fn drawn_at(svg: &str, name: &str) -> (f64, f64) {
     let doc = Document::parse(svg).unwrap();
@@ -185,6 +263,8 @@ fn a_seat_sees_its_own_pieces_at_the_bottom() {
         ("xiangqi", "black", "e10", "e1"),
         ("sanguo", "wu", "wu:e1", "shu:e1"),
         ("sanguo", "wei", "wei:e1", "wu:e1"),
+        ("trid-fs", "white", "e0(3)", "e9(7)"),
+        ("trid-fs", "black", "e9(7)", "e0(3)"),
     ];
     for (id, seat, own, other) in cases {
         let diagram = game(id, &[]).diagram();

@@ -335,12 +335,7 @@ impl Grid {
     pub fn add_squares(self, diagram: &mut Diagram) {
         for (file, rank) in self.places() {
             let at = self.at(file, rank);
-            let shade = if (file + rank) % 2 == 0 {
-                Shade::Dark
-            } else {
-                Shade::Light
-            };
-            let cell = diagram.cell(square_around(at), shade);
+            let cell = diagram.cell(square_around(at), checkered(file, rank));
             diagram.spots.push(Spot {
                 name: Grid::name(file, rank),
                 at,
@@ -350,8 +345,18 @@ impl Grid {
     }
 }
 
+/// The shade of the square on `file` and `rank` (0-based) of a checkered board: dark when
+/// their sum is even, as a1 is.
+pub(crate) fn checkered(file: u8, rank: u8) -> Shade {
+    if (file + rank).is_multiple_of(2) {
+        Shade::Dark
+    } else {
+        Shade::Light
+    }
+}
+
 /// The corners of the unit square centred on `at`.
-fn square_around(at: Xy) -> Vec<Xy> {
+pub(crate) fn square_around(at: Xy) -> Vec<Xy> {
     [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
         .into_iter()
         .map(|(dx, dy)| at.shifted(dx, dy))

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, Utc};
 use missive_game::{GameService, ManualClock, MoveAccepted, MoveRequest, NewGame, SeatRequest};
 use missive_rules::{
-    AnyGame, EndRule, Game, MoveError, Notation, OptionSpec, Options, Outcome, Position,
-    PositionError, Seat, SetupError, Variant, registry,
+    AnyGame, Diagram, DiagramSeat, EndRule, Game, Ink, MoveError, Notation, OptionSpec, Options,
+    Outcome, PieceStyle, Position, PositionError, Seat, SetupError, Variant, registry,
 };
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{GameId, TimeControl};
@@ -226,6 +226,26 @@ impl Position for Trio {
                 reason: "expected a1 or a2".into(),
             }),
         }
+    }
+
+    /// No board: the seats and who is to move.
+    fn diagram(&self) -> Diagram {
+        let seats = Self::SEATS
+            .iter()
+            .zip([Ink::Red, Ink::Green, Ink::Blue])
+            .map(|(&name, ink)| DiagramSeat {
+                name,
+                ink,
+                view: 0.0,
+            })
+            .collect();
+        let mut diagram = Diagram::new(Self::ID, seats, PieceStyle::Disc);
+        diagram.to_move = Some(self.to_move());
+        diagram
+    }
+
+    fn move_spots(&self, _: u8) -> Vec<String> {
+        Vec::new()
     }
 }
 

@@ -30,19 +30,27 @@ pub(crate) fn board_diagram(
     GRID.add_labels(&mut diagram);
     for square in 0..64 {
         if let Some((color, role)) = piece_at(square) {
-            let seat = Seat(color.index() as u8);
-            diagram.pieces.push(DiagramPiece {
-                spot: square_name(square),
-                seat,
-                origin: seat,
-                glyph: FIGURINES[role.index()].to_string(),
-                letter: role.letter(),
-                name: NAMES[role.index()],
-            });
+            diagram
+                .pieces
+                .push(figure(square_name(square), color, role));
         }
     }
     diagram.to_move = Some(Seat(turn.index() as u8));
     diagram
+}
+
+/// A chess piece of `color` and `role` standing on the spot named `spot`, drawn as its
+/// figurine in its side's ink.
+pub(crate) fn figure(spot: String, color: Color, role: Role) -> DiagramPiece {
+    let seat = Seat(color.index() as u8);
+    DiagramPiece {
+        spot,
+        seat,
+        origin: seat,
+        glyph: FIGURINES[role.index()].to_string(),
+        letter: role.letter(),
+        name: NAMES[role.index()],
+    }
 }
 
 #[cfg(test)]
