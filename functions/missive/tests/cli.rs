@@ -126,3 +126,31 @@ fn setup_errors_are_explained() {
             .contains("piece placement")
     );
 }
+
+#[test]
+fn board_draws_the_position_reached_as_svg() {
+    let out = stdout(&[
+        "board",
+        "--variant",
+        "chess",
+        "--moves",
+        "e4 e5",
+        "--seat",
+        "black",
+    ]);
+    assert!(out.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(out.trim_end().ends_with("</svg>"));
+    assert!(out.contains("data-spot=\"e5\""));
+    assert!(out.contains("white to move, last move e7 to e5"));
+    let letters = stdout(&["board", "--variant", "xiangqi", "--letters"]);
+    assert!(letters.contains(">R</text>") && !letters.contains("俥"));
+}
+
+#[test]
+fn board_names_the_seats_when_one_is_unknown() {
+    let err = failure(&["board", "--variant", "sanguo", "--seat", "qin"]);
+    assert!(
+        err.contains("unknown seat `qin`: the seats are shu, wu, wei"),
+        "{err}"
+    );
+}

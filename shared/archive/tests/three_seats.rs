@@ -9,8 +9,8 @@ use missive_archive::{
     MoveEntry, Reader, Reason, Registry, Rules, export, read, sign, verify,
 };
 use missive_rules::{
-    AnyGame, EndRule, Game, MoveError, Notation, OptionSpec, Options, Outcome, Position,
-    PositionError, Seat, SeatResult, SetupError, Variant, registry,
+    AnyGame, Diagram, EndRule, Game, Ink, MoveError, Notation, OptionSpec, Options, Outcome,
+    Position, PositionError, Seat, SeatResult, SetupError, Variant, registry,
 };
 
 /// Three nations add 1, 2 or 3 to a shared count in turn. Reaching 10 exactly wins alone;
@@ -126,6 +126,20 @@ impl Position for Race {
             });
         }
         Ok(digit)
+    }
+
+    /// No board: the seats and who is to move.
+    fn diagram(&self) -> Diagram {
+        Diagram::without_board(
+            Self::ID,
+            Self::SEATS,
+            &[Ink::Red, Ink::Green, Ink::Blue],
+            Some(self.to_move()),
+        )
+    }
+
+    fn move_spots(&self, _: u8) -> Vec<String> {
+        Vec::new()
     }
 }
 

@@ -3,7 +3,8 @@
 use std::fmt::Debug;
 
 use crate::{
-    Claim, ClaimError, MoveError, Notation, Options, Outcome, Position, Seat, position::perft,
+    Claim, ClaimError, Diagram, MoveError, Notation, Options, Outcome, Position, Seat,
+    position::perft,
 };
 
 /// A move as it was played, in both notations, with the seat that played it.
@@ -105,6 +106,17 @@ impl<P: Position> Game<P> {
         }
     }
 
+    /// The picture of the current position with the last move's spots marked; nobody is
+    /// to move once the game is over.
+    pub fn diagram(&self) -> Diagram {
+        let mut diagram = self.position().diagram();
+        diagram.to_move = AnyGame::to_move(self);
+        if let (Some(&last), [.., before, _]) = (self.moves.last(), self.history.as_slice()) {
+            diagram.last_move = before.move_spots(last);
+        }
+        diagram
+    }
+
     /// The history a repetition can reach: positions since the last irreversible move.
     fn relevant_history(&self) -> &[P] {
         let reach = self.position().reversible_plies().saturating_add(1);
@@ -157,6 +169,9 @@ pub trait AnyGame: Debug + Send + Sync {
     fn perft(&self, depth: u32) -> u64;
     /// The count below each legal root move, in long notation, sorted by move.
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// The picture of the current position with the last move marked (see
+    /// [`Game::diagram`]).
+    fn diagram(&self) -> Diagram;
     /// A boxed copy.
     fn clone_box(&self) -> Box<dyn AnyGame>;
 }
@@ -288,6 +303,10 @@ impl<P: Position> AnyGame for Game<P> {
             .collect();
         rows.sort();
         rows
+    }
+
+    fn diagram(&self) -> Diagram {
+        Game::diagram(self)
     }
 
     fn clone_box(&self) -> Box<dyn AnyGame> {

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, Utc};
 use missive_game::{GameService, ManualClock, MoveAccepted, MoveRequest, NewGame, SeatRequest};
 use missive_rules::{
-    AnyGame, EndRule, Game, MoveError, Notation, OptionSpec, Options, Outcome, Position,
-    PositionError, Seat, SetupError, Variant, registry,
+    AnyGame, Diagram, EndRule, Game, Ink, MoveError, Notation, OptionSpec, Options, Outcome,
+    Position, PositionError, Seat, SetupError, Variant, registry,
 };
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{GameId, TimeControl};
@@ -226,6 +226,20 @@ impl Position for Trio {
                 reason: "expected a1 or a2".into(),
             }),
         }
+    }
+
+    /// No board: the seats and who is to move.
+    fn diagram(&self) -> Diagram {
+        Diagram::without_board(
+            Self::ID,
+            Self::SEATS,
+            &[Ink::Red, Ink::Green, Ink::Blue],
+            Some(self.to_move()),
+        )
+    }
+
+    fn move_spots(&self, _: u8) -> Vec<String> {
+        Vec::new()
     }
 }
 

@@ -11,6 +11,7 @@
 //! two nations are in the game.
 
 mod board;
+mod diagram;
 mod graph;
 mod notation;
 mod text;
@@ -21,8 +22,8 @@ pub use text::START_TEXT;
 pub use types::{Move, Nation, Piece, Point, Role, parse_point, point_name};
 
 use crate::{
-    EndRule, MoveError, Notation, OptionSpec, Options, Outcome, Position, PositionError, Seat,
-    SeatResult,
+    Diagram, EndRule, MoveError, Notation, OptionSpec, Options, Outcome, Position, PositionError,
+    Seat, SeatResult,
 };
 
 /// The options of the variant.
@@ -185,6 +186,14 @@ impl Position for Sanguo {
             Notation::Long => self.long_notation(mv),
             Notation::Short => self.short_notation(mv),
         }
+    }
+
+    fn diagram(&self) -> Diagram {
+        self.board_diagram()
+    }
+
+    fn move_spots(&self, mv: Move) -> Vec<String> {
+        vec![point_name(mv.from), point_name(mv.to)]
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
