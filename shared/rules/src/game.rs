@@ -3,7 +3,7 @@
 use std::fmt::Debug;
 
 use crate::{
-    Claim, ClaimError, Diagram, MoveError, Notation, Options, Outcome, Position, Seat,
+    Claim, ClaimError, Diagram, EndRule, MoveError, Notation, Options, Outcome, Position, Seat,
     position::perft,
 };
 
@@ -160,6 +160,8 @@ pub trait AnyGame: Debug + Send + Sync {
     /// True while `seat` still takes part in the game (see [`Position::is_playing`]): the
     /// departure of a seat that is no longer playing ends nothing.
     fn is_playing(&self, seat: Seat) -> bool;
+    /// The result of a draw decided now by `rule` (an agreement, an upheld claim).
+    fn draw(&self, rule: EndRule) -> Outcome;
     /// The result when `seat` runs out of time now.
     fn timeout(&self, seat: Seat) -> Outcome;
     /// The result when `seat` resigns now.
@@ -269,11 +271,15 @@ impl<P: Position> AnyGame for Game<P> {
                 Claim::FiftyMoves => "a capture or pawn move was made in the last 50 moves",
             }));
         }
-        Ok(Outcome::draw(claim.rule(), P::SEATS.len()))
+        Ok(self.position().draw(claim.rule()))
     }
 
     fn is_playing(&self, seat: Seat) -> bool {
         self.position().is_playing(seat)
+    }
+
+    fn draw(&self, rule: EndRule) -> Outcome {
+        self.position().draw(rule)
     }
 
     fn timeout(&self, seat: Seat) -> Outcome {

@@ -101,6 +101,13 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         true
     }
 
+    /// The result of a draw decided now by `rule` (an agreement, an upheld claim): by
+    /// default every seat draws; a variant with eliminations gives the draw to the seats
+    /// still playing only.
+    fn draw(&self, rule: crate::EndRule) -> Outcome {
+        Outcome::draw(rule, Self::SEATS.len())
+    }
+
     /// The result when `seat` runs out of time in this position.
     fn timeout(&self, seat: Seat) -> Outcome {
         Outcome::win(

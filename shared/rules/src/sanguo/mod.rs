@@ -90,11 +90,6 @@ impl Sanguo {
         }
     }
 
-    /// A draw among the nations still in the game; nations already out have lost.
-    fn draw(&self, rule: EndRule) -> Outcome {
-        self.standing(rule, &self.nations_in_game(), SeatResult::Draw)
-    }
-
     /// The departure of a seat through the trait's `resign` and `timeout`, which must give
     /// an outcome: for a nation already out (where [`Sanguo::departure`] ends nothing)
     /// this is the result the game would have if it ended now with the nations in it
@@ -167,6 +162,11 @@ impl Position for Sanguo {
     fn history_outcome(history: &[Sanguo]) -> Option<Outcome> {
         let current = history.last()?;
         (Sanguo::repetitions(history) >= 3).then(|| current.draw(EndRule::ThreefoldRepetition))
+    }
+
+    /// A draw among the nations still in the game; nations already out have lost.
+    fn draw(&self, rule: EndRule) -> Outcome {
+        self.standing(rule, &self.nations_in_game(), SeatResult::Draw)
     }
 
     fn is_playing(&self, seat: Seat) -> bool {
