@@ -31,6 +31,7 @@ pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route("/v1/games", post(create).get(list))
         .route("/v1/games/{id}", get(view))
+        .route("/v1/games/{id}/board.svg", get(board))
         .route("/v1/games/{id}/join", post(join))
         .route("/v1/games/{id}/decline", post(decline))
         .route("/v1/games/{id}/moves", post(play).get(moves))
@@ -181,6 +182,55 @@ pub(crate) async fn view(
             ),
         ],
         body,
+    )
+        .into_response())
+}
+
+/// How to draw the board.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BoardQuery {
+    /// The seat to view the board from, by name (`white`, `black`, `wu`, ...); the first
+    /// seat if absent.
+    seat: Option<String>,
+    /// Draw pieces as letters instead of figurines or characters.
+    #[serde(default)]
+    letters: bool,
+}
+
+#[utoipa::path(get, path = "/v1/games/{id}/board.svg", tag = "games", params(("id" = String, Path, description = "The game id"), BoardQuery), responses((status = 200, description = "The current position as SVG", content_type = "image/svg+xml", body = String), (status = 400, description = "Unknown seat", body = crate::error::ErrorBody), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
+pub(crate) async fn board(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Query(query): Query<BoardQuery>,
+) -> Result<Response, ApiError> {
+    let game = app.service.replayed(&GameId(id)).await?;
+    let diagram = game.diagram();
+    let seat = match &query.seat {
+        None => None,
+        Some(name) => Some(diagram.seat_named(name).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "unknown seat `{name}`: the seats are {}",
+                game.seat_names().join(", ")
+            ))
+        })?),
+    };
+    let options = missive_board::Options {
+        seat,
+        glyphs: if query.letters {
+            missive_board::Glyphs::Letters
+        } else {
+            missive_board::Glyphs::Symbols
+        },
+        title: None,
+    };
+    Ok((
+        [(
+            axum::http::header::CONTENT_TYPE,
+            HeaderValue::from_static("image/svg+xml"),
+        )],
+        missive_board::render(&diagram, &options),
     )
         .into_response())
 }

@@ -210,6 +210,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
         games::create,
         games::list,
         games::view,
+        games::board,
         games::join,
         games::decline,
         games::play,

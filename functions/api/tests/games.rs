@@ -111,6 +111,15 @@ async fn every_variant_plays_to_a_result(kind: Kind) {
             state = finish(&server, table, &id, ends[index % ends.len()]).await;
         }
         assert_eq!(state["status"], "finished", "{}: {state}", variant.id());
+        let board = format!("{}/v1/games/{id}/board.svg", server.base);
+        let svg = server.http.get(&board).send().await.unwrap();
+        assert_eq!(svg.status(), StatusCode::OK);
+        assert_eq!(svg.headers()["content-type"], "image/svg+xml");
+        assert!(svg.text().await.unwrap().contains("<svg"));
+        let (status, _) = server
+            .send(server.http.get(format!("{board}?seat=nobody")))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
         let results = state["ending"]["results"].as_array().unwrap();
         assert_eq!(results.len(), seats);
         let (status, log) = table[1].get(&format!("/v1/games/{id}/moves")).await;

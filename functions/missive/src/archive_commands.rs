@@ -161,15 +161,15 @@ fn each_game(
     path: &Path,
     mut handle: impl FnMut(Imported) -> Result<(), String>,
 ) -> Result<Summary, String> {
-    let (input, size): (Box<dyn io::BufRead>, u64) = if path == Path::new("-") {
-        (Box::new(io::stdin().lock()), 0)
+    let (input, size): (Box<dyn io::BufRead + Send>, u64) = if path == Path::new("-") {
+        (Box::new(BufReader::new(io::stdin())), 0)
     } else {
         let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let size = file.metadata().map(|m| m.len()).unwrap_or(0);
         (Box::new(BufReader::new(file)), size)
     };
     let progress = io::stderr().is_terminal() && size > PROGRESS_FROM;
-    let mut reader = Reader::new(input, &Registry);
+    let mut reader = Reader::pipelined(input, &Registry);
     let mut summary = Summary { done: 0, failed: 0 };
     while let Some(game) = reader.next() {
         let outcome = game.map_err(|e| e.to_string()).and_then(&mut handle);

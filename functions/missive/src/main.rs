@@ -1,13 +1,14 @@
 //! `missive`: the command for players, organisers and operators.
 //!
-//! Rules tools (`variants`, `moves`, `perft`, `play`) work on every registered variant with
-//! the same flags. Archive tools (`archive convert|verify|keygen`) read and write game
-//! archives. Store tools (`table create`, `check`, `bench`) take the store as
+//! Rules tools (`variants`, `moves`, `perft`, `play`, `board`) work on every registered
+//! variant with the same flags. Archive tools (`archive convert|verify|keygen`) read and write
+//! game archives. Store tools (`table create`, `check`, `bench`) take the store as
 //! `--store sqlite:PATH` or `--store dynamodb:TABLE` (or `MISSIVE_STORE`). `serve` runs the
-//! HTTP API on one machine; `token` prints an access token for a player. Errors go to
-//! stderr with a non-zero exit status.
+//! HTTP API on one machine; `token` prints an access token for a player; `loadtest` plays
+//! games over HTTP. Errors go to stderr with a non-zero exit status.
 
 mod archive_commands;
+mod board_commands;
 mod loadtest;
 mod rules_commands;
 mod server_commands;
@@ -36,6 +37,8 @@ enum Command {
     Perft(rules_commands::PerftArgs),
     /// Apply moves and print the resulting position, side to move and outcome.
     Play(rules_commands::PlayArgs),
+    /// Draw the position reached as an SVG picture on stdout, the last move highlighted.
+    Board(board_commands::BoardArgs),
     /// Manage the DynamoDB table.
     #[command(subcommand)]
     Table(store_commands::TableCommand),
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => rules_commands::moves(&args),
         Command::Perft(args) => rules_commands::perft(&args),
         Command::Play(args) => rules_commands::play(&args),
+        Command::Board(args) => board_commands::board(&args),
         Command::Table(command) => store_commands::table(&command),
         Command::Check(args) => store_commands::check(&args),
         Command::Bench(args) => store_commands::bench(&args),

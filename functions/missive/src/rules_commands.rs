@@ -117,7 +117,7 @@ pub fn play(args: &PlayArgs) -> Result<(), String> {
 }
 
 /// Sets up the game and plays `moves`, naming the first move that fails (1-based).
-fn start<'a>(
+pub(crate) fn start<'a>(
     args: &GameArgs,
     moves: impl Iterator<Item = &'a str>,
 ) -> Result<Box<dyn AnyGame>, String> {

@@ -126,3 +126,74 @@ fn setup_errors_are_explained() {
             .contains("piece placement")
     );
 }
+
+#[test]
+fn board_draws_the_position_reached_as_svg() {
+    let out = stdout(&[
+        "board",
+        "--variant",
+        "chess",
+        "--moves",
+        "e4 e5",
+        "--seat",
+        "black",
+    ]);
+    assert!(out.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(out.trim_end().ends_with("</svg>"));
+    assert!(out.contains("data-spot=\"e5\""));
+    assert!(out.contains("white to move, last move e7 to e5"));
+    let letters = stdout(&["board", "--variant", "xiangqi", "--letters"]);
+    assert!(letters.contains(">R</text>") && !letters.contains("俥"));
+}
+
+#[test]
+fn board_names_the_seats_when_one_is_unknown() {
+    let err = failure(&["board", "--variant", "sanguo", "--seat", "qin"]);
+    assert!(
+        err.contains("unknown seat `qin`: the seats are shu, wu, wei"),
+        "{err}"
+    );
+}
+
+/// Three Kingdoms Xiangqi: Shu's chariot stands over Wu's general; Wu's chariot is on Wei's
+/// half. `wei_rook` adds a Wei chariot so that Wei still has a move afterwards.
+fn sanguo_capture_position(wei_rook: bool) -> String {
+    let wei_back_rank = if wei_rook { "Rb2Kb5" } else { "3Kb5" };
+    format!("9/9/9/9/3Kr5|9/4Rr4/9/9/4Kg4|9/9/9/5Rg3/{wei_back_rank} shu - 0 0")
+}
+
+#[test]
+fn sanguo_capturing_a_general_takes_over_its_army() {
+    let out = stdout(&[
+        "play",
+        "--variant",
+        "sanguo",
+        "--position",
+        &sanguo_capture_position(true),
+        "wu:e4-wu:e1",
+    ]);
+    // Wu is out; its chariot on Wei's half now moves for Shu (`Rgr`); Wei is next.
+    assert_eq!(
+        out,
+        "position: 9/9/9/9/3Kr5|9/9/9/9/4Rr4|9/9/9/5Rgr3/Rb2Kb5 wei wu 0 1\nto move: wei\n"
+    );
+}
+
+#[test]
+fn sanguo_a_nation_left_without_a_move_is_out_and_the_last_general_wins() {
+    let out = stdout(&[
+        "play",
+        "--variant",
+        "sanguo",
+        "--position",
+        &sanguo_capture_position(false),
+        "wu:e4-wu:e1",
+    ]);
+    // Wu's general is taken; Wei, its general boxed in by the chariot Shu just took over,
+    // has no move and is out too: Shu's is the last general standing.
+    assert!(out.contains(" shu wu,wei "), "{out}");
+    assert!(
+        out.ends_with("outcome: last-general-standing: shu wins (1-0-0)\n"),
+        "{out}"
+    );
+}

@@ -1,5 +1,7 @@
 //! Import throughput with full move validation, side by side with python-chess's PGN reader
-//! on the same generated file in the same run. Prints a table; run once:
+//! on the same generated file in the same run. The import is the pipelined reader that
+//! `missive archive` uses: one thread reads and splits the text into games while the other
+//! replays every move through the rules. Prints a table; run once:
 //! `cargo bench -p missive-archive --bench import` (`MISSIVE_PYTHON` names the interpreter,
 //! `MISSIVE_BENCH_GAMES` the number of games, 10,000 by default). Under `cargo test` (no
 //! `--bench` argument) it runs on 20 games so the harness itself stays tested.
@@ -8,7 +10,7 @@ use std::io::BufReader;
 use std::process::Command;
 use std::time::Instant;
 
-use missive_archive::{ExportOptions, Registry, export, read, sample::random_record};
+use missive_archive::{ExportOptions, Reader, Registry, export, sample::random_record};
 
 const PYTHON_READER: &str = r#"
 import sys, time
@@ -48,7 +50,7 @@ fn main() {
     let start = Instant::now();
     let file = std::fs::File::open(&path).expect("opens the bench file");
     let (mut games, mut plies) = (0u64, 0usize);
-    for game in read(BufReader::new(file)) {
+    for game in Reader::pipelined(BufReader::new(file), &Registry) {
         let game = game.expect("every generated game imports");
         games += 1;
         plies += game.record.moves().count();

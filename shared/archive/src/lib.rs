@@ -23,6 +23,9 @@ mod text;
 mod writer;
 
 use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, sync_channel};
 
 pub use error::{ExportError, ImportError, Reason, VerifyError};
 pub use record::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry, TimeControl};
@@ -35,22 +38,64 @@ pub use writer::{ExportOptions, Format, canonical, export, sign};
 /// records or of the error that rejected a game. One bad game never stops the others; memory
 /// use does not grow with the size of the input.
 pub struct Reader<'r, R> {
-    games: syntax::Games<R>,
+    source: Source<R>,
     rules: &'r dyn Rules,
 }
+
+/// Where a reader's raw games come from.
+enum Source<R> {
+    /// Read and split on the caller's thread.
+    Inline(Box<syntax::Games<R>>),
+    /// Read and split on a thread of their own, at most [`GAMES_IN_FLIGHT`] games ahead.
+    Thread {
+        games: Receiver<Result<syntax::RawGame, ImportError>>,
+        offset: Arc<AtomicU64>,
+    },
+}
+
+/// How many raw games a pipelined reader's reading thread may be ahead of the replay.
+const GAMES_IN_FLIGHT: usize = 64;
 
 impl<'r, R: BufRead> Reader<'r, R> {
     /// Reads `input` with the variants of `rules`.
     pub fn new(input: R, rules: &'r dyn Rules) -> Reader<'r, R> {
         Reader {
-            games: syntax::Games::new(input),
+            source: Source::Inline(Box::new(syntax::Games::new(input))),
             rules,
         }
     }
 
     /// Bytes of input consumed so far.
     pub fn offset(&self) -> u64 {
-        self.games.offset()
+        match &self.source {
+            Source::Inline(games) => games.offset(),
+            Source::Thread { offset, .. } => offset.load(Ordering::Relaxed),
+        }
+    }
+}
+
+impl<'r, R: BufRead + Send + 'static> Reader<'r, R> {
+    /// Reads `input` with the variants of `rules` on two threads: one reads the text and
+    /// splits it into games, the caller's replays them through the rules. The same games and
+    /// errors in the same order as [`Reader::new`]; memory stays bounded (a fixed number of
+    /// games in flight).
+    pub fn pipelined(input: R, rules: &'r dyn Rules) -> Reader<'r, R> {
+        let (sender, games) = sync_channel(GAMES_IN_FLIGHT);
+        let offset = Arc::new(AtomicU64::new(0));
+        let progress = Arc::clone(&offset);
+        std::thread::spawn(move || {
+            let mut raw = syntax::Games::new(input);
+            while let Some(game) = raw.next() {
+                progress.store(raw.offset(), Ordering::Relaxed);
+                if sender.send(game).is_err() {
+                    break;
+                }
+            }
+        });
+        Reader {
+            source: Source::Thread { games, offset },
+            rules,
+        }
     }
 }
 
@@ -58,7 +103,10 @@ impl<R: BufRead> Iterator for Reader<'_, R> {
     type Item = Result<Imported, ImportError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let raw = self.games.next()?;
+        let raw = match &mut self.source {
+            Source::Inline(games) => games.next()?,
+            Source::Thread { games, .. } => games.recv().ok()?,
+        };
         Some(raw.and_then(|raw| replay::import(raw, self.rules)))
     }
 }

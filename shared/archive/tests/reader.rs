@@ -3,7 +3,7 @@
 
 use std::io::Read;
 
-use missive_archive::{Entry, ImportError, Imported, Reason, read};
+use missive_archive::{Entry, ImportError, Imported, Reader, Reason, Registry, read};
 use missive_rules::{MoveError, SeatResult};
 
 fn games(text: &str) -> Vec<Result<Imported, ImportError>> {
@@ -266,6 +266,13 @@ fn a_bad_game_spares_the_games_around_it() {
     for game in found.iter().flatten() {
         assert!(game.record.moves().count() == 2);
     }
+    let pipelined: Vec<_> =
+        Reader::pipelined(std::io::Cursor::new(text.clone().into_bytes()), &Registry).collect();
+    assert_eq!(
+        format!("{pipelined:?}"),
+        format!("{found:?}"),
+        "the pipelined reader gives the same games and errors in the same order"
+    );
 }
 
 #[test]

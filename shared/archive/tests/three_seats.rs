@@ -9,8 +9,8 @@ use missive_archive::{
     MoveEntry, Reader, Reason, Registry, Rules, export, read, sign, verify,
 };
 use missive_rules::{
-    AnyGame, EndRule, Game, MoveError, Notation, OptionSpec, Options, Outcome, Position,
-    PositionError, Seat, SeatResult, SetupError, Variant, registry,
+    Diagram, EndRule, Ink, MoveError, Notation, Options, Outcome, Position, PositionError, Seat,
+    SeatResult, SetupError, Variant, registry,
 };
 
 /// Three nations add 1, 2 or 3 to a shared count in turn. Reaching 10 exactly wins alone;
@@ -127,36 +127,23 @@ impl Position for Race {
         }
         Ok(digit)
     }
+
+    /// No board: the seats and who is to move.
+    fn diagram(&self) -> Diagram {
+        Diagram::without_board(
+            Self::ID,
+            Self::SEATS,
+            &[Ink::Red, Ink::Green, Ink::Blue],
+            Some(self.to_move()),
+        )
+    }
+
+    fn move_spots(&self, _: u8) -> Vec<String> {
+        Vec::new()
+    }
 }
 
-struct RaceVariant;
-
-impl Variant for RaceVariant {
-    fn id(&self) -> &'static str {
-        Race::ID
-    }
-    fn description(&self) -> &'static str {
-        Race::DESCRIPTION
-    }
-    fn seat_names(&self) -> &'static [&'static str] {
-        Race::SEATS
-    }
-    fn option_specs(&self) -> &'static [OptionSpec] {
-        &[]
-    }
-    fn new_game(
-        &self,
-        options: &str,
-        position: Option<&str>,
-    ) -> Result<Box<dyn AnyGame>, SetupError> {
-        let options = Options::parse(options, &[])?;
-        let start = match position {
-            Some(text) => Race::from_text(text, &options)?,
-            None => Race::start(&options),
-        };
-        Ok(Box::new(Game::new(start, options)))
-    }
-}
+static RACE: registry::Entry<Race> = registry::entry();
 
 /// The registry plus the race.
 struct WithRace;
@@ -164,7 +151,7 @@ struct WithRace;
 impl Rules for WithRace {
     fn variant(&self, id: &str) -> Result<&dyn Variant, SetupError> {
         if id == Race::ID {
-            Ok(&RaceVariant)
+            Ok(&RACE)
         } else {
             registry::variant(id)
         }

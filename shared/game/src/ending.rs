@@ -1,6 +1,6 @@
 //! Ending a game: draw offers, claims, resignation and time running out.
 
-use missive_rules::{Claim, EndRule, Outcome, Seat};
+use missive_rules::{Claim, EndRule, Seat};
 use missive_store::{Ending, GameId};
 
 use crate::service::Draft;
@@ -16,7 +16,7 @@ impl GameService {
     ) -> Result<Option<Ending>, ServiceError> {
         self.transact(game, |draft| {
             draft.require_active()?;
-            let seat = draft.seat_of(player)?;
+            let seat = draft.playing_seat_of(player)?;
             agree_to_draw(draft, seat)
         })
         .await
@@ -30,7 +30,7 @@ impl GameService {
     ) -> Result<Option<Ending>, ServiceError> {
         self.transact(game, |draft| {
             draft.require_active()?;
-            let seat = draft.seat_of(player)?;
+            let seat = draft.playing_seat_of(player)?;
             if !draft.doc.draw_offers.iter().any(|s| *s != seat) {
                 return Err(ServiceError::refused("no draw is offered to you"));
             }
@@ -43,7 +43,7 @@ impl GameService {
     pub async fn decline_draw(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
         self.transact(game, |draft| {
             draft.require_active()?;
-            let seat = draft.seat_of(player)?;
+            let seat = draft.playing_seat_of(player)?;
             if !draft.doc.draw_offers.iter().any(|s| *s != seat) {
                 return Err(ServiceError::refused("no draw is offered to you"));
             }
@@ -72,7 +72,7 @@ impl GameService {
     pub async fn resign(&self, game: &GameId, player: &str) -> Result<Ending, ServiceError> {
         self.transact(game, |draft| {
             draft.require_active()?;
-            let seat = draft.seat_of(player)?;
+            let seat = draft.playing_seat_of(player)?;
             let outcome = draft.game.resign(Seat(seat));
             Ok(draft.finish(&outcome, Some(seat)))
         })
@@ -101,19 +101,22 @@ impl GameService {
     }
 }
 
-/// Adds `seat` to the draw agreement; ends the game when every seat agrees.
+/// Adds `seat` to the draw agreement; ends the game when every seat still playing agrees
+/// (in a three-seat game a nation already out has no say, and the rules give it a loss).
 fn agree_to_draw(draft: &mut Draft, seat: u8) -> Result<Option<Ending>, ServiceError> {
     if !draft.doc.draw_offers.contains(&seat) {
         draft.doc.draw_offers.push(seat);
         draft.doc.draw_offers.sort_unstable();
     }
-    let seats = draft.doc.seats.len();
-    if draft.doc.draw_offers.len() < seats {
+    let seats = draft.doc.seats.len() as u8;
+    let everyone_agrees = (0..seats)
+        .filter(|s| draft.game.is_playing(Seat(*s)))
+        .all(|s| draft.doc.draw_offers.contains(&s));
+    if !everyone_agrees {
         return Ok(None);
     }
-    Ok(Some(
-        draft.finish(&Outcome::draw(EndRule::Agreement, seats), None),
-    ))
+    let outcome = draft.game.draw(EndRule::Agreement);
+    Ok(Some(draft.finish(&outcome, None)))
 }
 
 /// Ends the game on time if the seat to move is past its deadline.

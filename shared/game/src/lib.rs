@@ -18,8 +18,9 @@
 //! - **Ends** ([`GameService::offer_draw`] (also with a move), [`GameService::accept_draw`],
 //!   [`GameService::decline_draw`], [`GameService::claim_draw`],
 //!   [`GameService::claim_timeout`], [`GameService::enforce_deadline`],
-//!   [`GameService::resign`]): a draw needs every seat's agreement; a move lapses the
-//!   other seats' offers. Claims and time-outs get their result from the rules (a loss, or
+//!   [`GameService::resign`]): a draw needs the agreement of every seat still playing (a
+//!   nation already out of a three-seat game has no say, cannot resign again, and keeps its
+//!   loss); a move lapses the other seats' offers. Claims and time-outs get their result from the rules (a loss, or
 //!   a draw against a side that cannot win, or what three-seat rules say).
 //! - **Vacation** ([`GameService::take_vacation`]): whole days, at most 45 per player per
 //!   calendar year by default ([`Config`]), never overlapping, never in the past; they stop

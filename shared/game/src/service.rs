@@ -179,6 +179,18 @@ impl Draft {
         seat_of(&self.doc, player)
     }
 
+    /// The seat `player` sits in, which must still be playing: in a three-seat game a nation
+    /// already out has no say in draws and cannot resign again (leaving ends nothing).
+    pub fn playing_seat_of(&self, player: &str) -> Result<u8, ServiceError> {
+        let seat = self.seat_of(player)?;
+        if !self.game.is_playing(missive_rules::Seat(seat)) {
+            return Err(ServiceError::refused(
+                "your side is already out of the game: leaving it ends nothing",
+            ));
+        }
+        Ok(seat)
+    }
+
     /// The seat `player` sits in, which must be the seat to move in an active game.
     pub fn mover(&self, player: &str) -> Result<u8, ServiceError> {
         self.require_active()?;

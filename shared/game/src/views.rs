@@ -2,7 +2,7 @@
 //! player finished.
 
 use chrono::{DateTime, Utc};
-use missive_rules::Notation;
+use missive_rules::{AnyGame, Notation};
 use missive_store::{
     ConditionalLine, Ending, GameId, Head, MoveRecord, SeatDoc, Status, TimeControl,
 };
@@ -133,6 +133,11 @@ impl GameService {
                 .cloned()
                 .collect(),
         })
+    }
+
+    /// `game` replayed through the rules: its position, history and diagram.
+    pub async fn replayed(&self, game: &GameId) -> Result<Box<dyn AnyGame>, ServiceError> {
+        Ok(self.load(game).await?.game)
     }
 
     /// Every move of `game` with the time it was accepted.

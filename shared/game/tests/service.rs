@@ -526,6 +526,42 @@ async fn three_seat_games_take_turns_and_end(kind: Kind) {
     s.assert_consistent().await;
 }
 
+/// Three Kingdoms Xiangqi with Wu already out (its army passed to Shu), Wei to move.
+const WU_OUT: &str = "9/Pr1Pr1Pr1Pr1Pr/1Cr1Fr1Fr1Cr1/9/RrHrErArKrArErHrRr|\
+    9/Pgr1Pgr1Pgr1Pgr1Pgr/1Cgr1Fgr1Fgr1Cgr1/9/RgrHgrEgrAgr1AgrEgrHgrRgr|\
+    9/Pb1Pb1Pb1Pb1Pb/1Cb1Fb1Fb1Cb1/9/RbHbEbAbKbAbEbHbRb wei wu 0 10";
+
+async fn a_nation_already_out_has_no_say(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s
+        .service
+        .create_game(NewGame {
+            creator: "shu".into(),
+            variant: "sanguo".into(),
+            start_position: Some(WU_OUT.into()),
+            ..chess_game(vec![SeatRequest::Creator, invite("wu"), invite("wei")])
+        })
+        .await
+        .unwrap();
+    s.service.join(&id, "wu", None).await.unwrap();
+    s.service.join(&id, "wei", None).await.unwrap();
+    for refused in [
+        s.service.resign(&id, "wu").await.map(|_| ()),
+        s.service.offer_draw(&id, "wu").await.map(|_| ()),
+    ] {
+        assert!(
+            matches!(&refused, Err(ServiceError::Refused(reason)) if reason.contains("already out")),
+            "{refused:?}"
+        );
+    }
+    // The two nations still in the game agree a draw; Wu, already out, has lost.
+    assert_eq!(s.service.offer_draw(&id, "shu").await.unwrap(), None);
+    let ending = s.service.accept_draw(&id, "wei").await.unwrap().unwrap();
+    assert_eq!(ending.rule, "agreement");
+    assert_eq!(ending.results, ["draw", "loss", "draw"]);
+    s.assert_consistent().await;
+}
+
 contract_tests!(
     a_game_forms_starts_and_takes_moves,
     bad_requests_are_refused_with_reasons,
@@ -541,4 +577,5 @@ contract_tests!(
     conditional_lines_answer_at_once_and_stay_private,
     games_can_be_declined_or_aborted_before_the_first_move,
     three_seat_games_take_turns_and_end,
+    a_nation_already_out_has_no_say,
 );

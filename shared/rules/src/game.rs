@@ -3,7 +3,8 @@
 use std::fmt::Debug;
 
 use crate::{
-    Claim, ClaimError, MoveError, Notation, Options, Outcome, Position, Seat, position::perft,
+    Claim, ClaimError, Diagram, EndRule, MoveError, Notation, Options, Outcome, Position, Seat,
+    position::perft,
 };
 
 /// A move as it was played, in both notations, with the seat that played it.
@@ -105,6 +106,17 @@ impl<P: Position> Game<P> {
         }
     }
 
+    /// The picture of the current position with the last move's spots marked; nobody is
+    /// to move once the game is over.
+    pub fn diagram(&self) -> Diagram {
+        let mut diagram = self.position().diagram();
+        diagram.to_move = AnyGame::to_move(self);
+        if let (Some(&last), [.., before, _]) = (self.moves.last(), self.history.as_slice()) {
+            diagram.last_move = before.move_spots(last);
+        }
+        diagram
+    }
+
     /// The history a repetition can reach: positions since the last irreversible move.
     fn relevant_history(&self) -> &[P] {
         let reach = self.position().reversible_plies().saturating_add(1);
@@ -148,6 +160,8 @@ pub trait AnyGame: Debug + Send + Sync {
     /// True while `seat` still takes part in the game (see [`Position::is_playing`]): the
     /// departure of a seat that is no longer playing ends nothing.
     fn is_playing(&self, seat: Seat) -> bool;
+    /// The result of a draw decided now by `rule` (an agreement, an upheld claim).
+    fn draw(&self, rule: EndRule) -> Outcome;
     /// The result when `seat` runs out of time now.
     fn timeout(&self, seat: Seat) -> Outcome;
     /// The result when `seat` resigns now.
@@ -157,6 +171,9 @@ pub trait AnyGame: Debug + Send + Sync {
     fn perft(&self, depth: u32) -> u64;
     /// The count below each legal root move, in long notation, sorted by move.
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// The picture of the current position with the last move marked (see
+    /// [`Game::diagram`]).
+    fn diagram(&self) -> Diagram;
     /// A boxed copy.
     fn clone_box(&self) -> Box<dyn AnyGame>;
 }
@@ -254,11 +271,15 @@ impl<P: Position> AnyGame for Game<P> {
                 Claim::FiftyMoves => "a capture or pawn move was made in the last 50 moves",
             }));
         }
-        Ok(Outcome::draw(claim.rule(), P::SEATS.len()))
+        Ok(self.position().draw(claim.rule()))
     }
 
     fn is_playing(&self, seat: Seat) -> bool {
         self.position().is_playing(seat)
+    }
+
+    fn draw(&self, rule: EndRule) -> Outcome {
+        self.position().draw(rule)
     }
 
     fn timeout(&self, seat: Seat) -> Outcome {
@@ -288,6 +309,10 @@ impl<P: Position> AnyGame for Game<P> {
             .collect();
         rows.sort();
         rows
+    }
+
+    fn diagram(&self) -> Diagram {
+        Game::diagram(self)
     }
 
     fn clone_box(&self) -> Box<dyn AnyGame> {

@@ -10,6 +10,7 @@
 
 pub mod chess;
 mod classical;
+mod diagram;
 pub mod dynamo;
 mod error;
 mod fen;
@@ -23,6 +24,10 @@ mod seat;
 pub mod trid;
 pub mod xiangqi;
 
+pub use diagram::{
+    Cell, Diagram, DiagramPiece, DiagramSeat, Ink, Label, LabelKind, Line, PieceStyle, Shade, Spot,
+    Stroke, Xy,
+};
 pub use error::{ClaimError, MoveError, OptionsError, PositionError, SetupError};
 pub use game::{AnyGame, Game, PlayedMove};
 pub use options::{OptionSpec, Options};

@@ -2,7 +2,7 @@
 
 use std::fmt::Debug;
 
-use crate::{MoveError, OptionSpec, Options, Outcome, PositionError, Seat};
+use crate::{Diagram, MoveError, OptionSpec, Options, Outcome, PositionError, Seat};
 
 /// Which of a variant's two move notations to print.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,7 +20,8 @@ pub enum Notation {
 /// Implementations are pure values: `play` never fails on a move `legal_moves` produced,
 /// and the same position and move always give the same result. Geometry is the variant's
 /// own business (an 8x8 bitboard, a set of levels with movable attack boards, three joined
-/// half boards): the trait only speaks of moves, seats and text.
+/// half boards): the trait only speaks of moves, seats and text, and shows the board as a
+/// [`Diagram`] whose named spots are the variant's to lay out.
 pub trait Position: Clone + Debug + Send + Sync + 'static {
     /// A move: a small value, only meaningful for the position that produced it.
     type Move: Copy + Eq + Debug + Send + Sync;
@@ -100,6 +101,13 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         true
     }
 
+    /// The result of a draw decided now by `rule` (an agreement, an upheld claim): by
+    /// default every seat draws; a variant with eliminations gives the draw to the seats
+    /// still playing only.
+    fn draw(&self, rule: crate::EndRule) -> Outcome {
+        Outcome::draw(rule, Self::SEATS.len())
+    }
+
     /// The result when `seat` runs out of time in this position.
     fn timeout(&self, seat: Seat) -> Outcome {
         Outcome::win(
@@ -136,6 +144,32 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         let _ = legal;
         self.parse_move(text)
     }
+
+    /// The picture of this position: the board, the pieces on their spots, the labels
+    /// (see [`Diagram`]). Spots carry the names the long notation gives squares or points,
+    /// and every piece stands on one of them. `to_move` is this position's seat and
+    /// `last_move` is empty: [`crate::Game`] fills it in.
+    ///
+    /// The variant lays its boards out in the diagram's plane as it sees fit, first seat at
+    /// the bottom. A flat board is a grid of cells (chess) or of points joined by lines
+    /// (xiangqi); joined boards are placed side by side and turned (the three half boards
+    /// of Three Kingdoms Xiangqi, 120° apart round a river drawn as links). A variant with
+    /// levels and movable attack boards (Tri-D chess) draws each level's main board as its
+    /// own block of cells, the blocks staggered up the picture from the lowest level, and
+    /// each attack board as a 2x2 block of cells beside its main board at the pin it stands
+    /// on, only the attack boards that exist in this position; each block gets a
+    /// [`crate::LabelKind::Region`] label with its name (`W`, `QL1 @ W-S-up`) and its own
+    /// coordinate labels, and every square is a spot named as the long notation names it
+    /// (`b1(2)`), so two squares on different levels are two spots.
+    fn diagram(&self) -> Diagram;
+
+    /// The spots (named as in [`Position::diagram`]) that `mv`, legal in this position,
+    /// moves pieces from and to, for showing the last move: the moving piece's origin and
+    /// destination first, then those of any other piece it moves or takes off its own
+    /// destination (the castling rook's two squares, a pawn taken en passant, a pushed
+    /// piece's two squares); a piece leaving the board has no destination spot. An
+    /// attack-board move names the board's squares where it stood and where it lands.
+    fn move_spots(&self, mv: Self::Move) -> Vec<String>;
 }
 
 /// Counts the leaf nodes of the legal move tree `depth` plies deep (perft), making every

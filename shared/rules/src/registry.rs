@@ -29,8 +29,9 @@ pub trait Variant: Send + Sync {
     ) -> Result<Box<dyn AnyGame>, SetupError>;
 }
 
-/// The registry entry of position type `P`.
-struct Entry<P>(std::marker::PhantomData<fn() -> P>);
+/// The registry entry of position type `P`: what makes any [`Position`] a [`Variant`]. The
+/// registry's variants are entries; so can be a caller's own (a test double, say).
+pub struct Entry<P>(std::marker::PhantomData<fn() -> P>);
 
 impl<P: Position> Variant for Entry<P> {
     fn id(&self) -> &'static str {
@@ -63,7 +64,8 @@ impl<P: Position> Variant for Entry<P> {
     }
 }
 
-const fn entry<P: Position>() -> Entry<P> {
+/// The entry of position type `P`, usable in a `static`.
+pub const fn entry<P: Position>() -> Entry<P> {
     Entry(std::marker::PhantomData)
 }
 

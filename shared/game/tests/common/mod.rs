@@ -8,8 +8,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, Utc};
 use missive_game::{GameService, ManualClock, MoveAccepted, MoveRequest, NewGame, SeatRequest};
 use missive_rules::{
-    AnyGame, EndRule, Game, MoveError, Notation, OptionSpec, Options, Outcome, Position,
-    PositionError, Seat, SetupError, Variant, registry,
+    Diagram, EndRule, Ink, MoveError, Notation, Options, Outcome, Position, PositionError, Seat,
+    SetupError, Variant, registry,
 };
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{GameId, TimeControl};
@@ -132,7 +132,7 @@ pub const THREE_DAYS: TimeControl = TimeControl::DaysPerMove { days: 3 };
 /// The rules registry plus `trio`.
 pub fn catalog(id: &str) -> Result<&'static dyn Variant, SetupError> {
     if id == Trio::ID {
-        return Ok(&TrioVariant);
+        return Ok(&TRIO);
     }
     registry::variant(id)
 }
@@ -227,29 +227,20 @@ impl Position for Trio {
             }),
         }
     }
-}
 
-struct TrioVariant;
-
-impl Variant for TrioVariant {
-    fn id(&self) -> &'static str {
-        Trio::ID
+    /// No board: the seats and who is to move.
+    fn diagram(&self) -> Diagram {
+        Diagram::without_board(
+            Self::ID,
+            Self::SEATS,
+            &[Ink::Red, Ink::Green, Ink::Blue],
+            Some(self.to_move()),
+        )
     }
 
-    fn description(&self) -> &'static str {
-        Trio::DESCRIPTION
-    }
-
-    fn seat_names(&self) -> &'static [&'static str] {
-        Trio::SEATS
-    }
-
-    fn option_specs(&self) -> &'static [OptionSpec] {
-        &[]
-    }
-
-    fn new_game(&self, _: &str, _: Option<&str>) -> Result<Box<dyn AnyGame>, SetupError> {
-        let options = Options::defaults(&[]);
-        Ok(Box::new(Game::new(Trio::start(&options), options)))
+    fn move_spots(&self, _: u8) -> Vec<String> {
+        Vec::new()
     }
 }
+
+static TRIO: registry::Entry<Trio> = registry::entry();

@@ -442,7 +442,7 @@ impl Chess {
 }
 
 /// Where king and rook land when castling with the rook on `rook`.
-fn castling_squares(king: Square, rook: Square) -> (Square, Square) {
+pub(super) fn castling_squares(king: Square, rook: Square) -> (Square, Square) {
     let rank = rank_of(king) * 8;
     if file_of(rook) > file_of(king) {
         (rank + 6, rank + 5)

@@ -5,6 +5,7 @@
 
 pub(crate) mod attacks;
 mod board;
+pub(crate) mod diagram;
 pub(crate) mod fen;
 mod notation;
 pub(crate) mod types;
@@ -15,7 +16,7 @@ pub use fen::START_FEN;
 pub use types::{Color, Move, MoveKind, Role, Square, parse_square, square_name};
 
 use crate::classical::{self, Facts, SEVENTY_FIVE_MOVES};
-use crate::{Claim, MoveError, Notation, Options, Outcome, Position, PositionError, Seat};
+use crate::{Claim, Diagram, MoveError, Notation, Options, Outcome, Position, PositionError, Seat};
 
 impl Chess {
     /// The standard start position.
@@ -143,6 +144,27 @@ impl Position for Chess {
             Notation::Long => self.uci(mv),
             Notation::Short => self.san(mv),
         }
+    }
+
+    fn diagram(&self) -> Diagram {
+        diagram::board_diagram(Self::ID, Self::SEATS, |sq| self.piece_at(sq), self.turn)
+    }
+
+    /// The move's two squares, then the castling rook's or the pawn taken en passant.
+    fn move_spots(&self, mv: Move) -> Vec<String> {
+        let mut squares = vec![mv.from, mv.to];
+        match mv.kind {
+            MoveKind::Castle => {
+                let rook = self.castling_rook(mv);
+                squares.extend([rook, board::castling_squares(mv.from, rook).1]);
+            }
+            MoveKind::EnPassant => squares.push(types::square_at(
+                types::file_of(mv.to),
+                types::rank_of(mv.from),
+            )),
+            MoveKind::Normal | MoveKind::Promotion(_) => {}
+        }
+        squares.into_iter().map(square_name).collect()
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {

@@ -17,10 +17,12 @@ pub use board::{Board, Piece, Place};
 pub use fen::START_FEN;
 pub use moves::{Move, MoveKind};
 
-use crate::chess::types::{Color, Role, Square, rank_of};
+use crate::chess::diagram::board_diagram;
+use crate::chess::types::{Color, Role, Square, rank_of, square_name};
 use crate::classical::{self, Facts};
 use crate::{
-    Claim, MoveError, Notation, OptionSpec, Options, Outcome, Position, PositionError, Seat,
+    Claim, Diagram, MoveError, Notation, OptionSpec, Options, Outcome, Position, PositionError,
+    Seat,
 };
 use castling::Rights;
 use check::threatened;
@@ -329,6 +331,25 @@ impl Position for Dynamo {
             Notation::Long => self.long(mv),
             Notation::Short => self.short(mv),
         }
+    }
+
+    fn diagram(&self) -> Diagram {
+        let piece_at = |sq| self.board.get(sq).map(|p| (p.color, p.role));
+        board_diagram(Self::ID, Self::SEATS, piece_at, self.turn)
+    }
+
+    /// The primary piece's squares, then the pushed or pulled piece's (or the castling
+    /// rook's); a piece put off the board shows only where it stood.
+    fn move_spots(&self, mv: Move) -> Vec<String> {
+        let mut squares: Vec<Square> = Vec::with_capacity(4);
+        for (from, to) in self.trace(&mv).displacements().into_iter().flatten() {
+            for square in [from, to] {
+                if !squares.contains(&square) {
+                    squares.push(square);
+                }
+            }
+        }
+        squares.into_iter().map(square_name).collect()
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {

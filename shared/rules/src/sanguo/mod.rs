@@ -11,6 +11,7 @@
 //! two nations are in the game.
 
 mod board;
+mod diagram;
 mod graph;
 mod notation;
 mod text;
@@ -21,8 +22,8 @@ pub use text::START_TEXT;
 pub use types::{Move, Nation, Piece, Point, Role, parse_point, point_name};
 
 use crate::{
-    EndRule, MoveError, Notation, OptionSpec, Options, Outcome, Position, PositionError, Seat,
-    SeatResult,
+    Diagram, EndRule, MoveError, Notation, OptionSpec, Options, Outcome, Position, PositionError,
+    Seat, SeatResult,
 };
 
 /// The options of the variant.
@@ -87,11 +88,6 @@ impl Sanguo {
                 })
                 .collect(),
         }
-    }
-
-    /// A draw among the nations still in the game; nations already out have lost.
-    fn draw(&self, rule: EndRule) -> Outcome {
-        self.standing(rule, &self.nations_in_game(), SeatResult::Draw)
     }
 
     /// The departure of a seat through the trait's `resign` and `timeout`, which must give
@@ -168,6 +164,11 @@ impl Position for Sanguo {
         (Sanguo::repetitions(history) >= 3).then(|| current.draw(EndRule::ThreefoldRepetition))
     }
 
+    /// A draw among the nations still in the game; nations already out have lost.
+    fn draw(&self, rule: EndRule) -> Outcome {
+        self.standing(rule, &self.nations_in_game(), SeatResult::Draw)
+    }
+
     fn is_playing(&self, seat: Seat) -> bool {
         seat.index() < Nation::ALL.len() && self.is_in_game(Nation::from_index(seat.index()))
     }
@@ -185,6 +186,14 @@ impl Position for Sanguo {
             Notation::Long => self.long_notation(mv),
             Notation::Short => self.short_notation(mv),
         }
+    }
+
+    fn diagram(&self) -> Diagram {
+        self.board_diagram()
+    }
+
+    fn move_spots(&self, mv: Move) -> Vec<String> {
+        vec![point_name(mv.from), point_name(mv.to)]
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {

@@ -8,6 +8,7 @@
 //! Federation Standard (`trid-fs`),
 //! [`Wtdcf`] seed 003's WTDCF Laws (`trid-wtdcf`).
 
+mod diagram;
 pub mod fs;
 pub mod geometry;
 pub mod layout;
@@ -27,7 +28,9 @@ pub use wtdcf::Wtdcf;
 
 use crate::chess::{Color, Role};
 use crate::classical::{self, repetitions};
-use crate::{Claim, EndRule, MoveError, Notation, Options, Outcome, Position, PositionError, Seat};
+use crate::{
+    Claim, Diagram, EndRule, MoveError, Notation, Options, Outcome, Position, PositionError, Seat,
+};
 
 /// A position of the Federation Standard variant `trid-fs`.
 pub type FederationStandard = TriD<Federation>;
@@ -169,5 +172,13 @@ impl<R: RuleSet> Position for TriD<R> {
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         self.parse_move_text(text)
+    }
+
+    fn diagram(&self) -> Diagram {
+        self.board_diagram()
+    }
+
+    fn move_spots(&self, mv: Move) -> Vec<String> {
+        self.marked_spots(mv)
     }
 }

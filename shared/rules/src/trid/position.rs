@@ -3,7 +3,7 @@
 
 use super::geometry::{BoardId, Pin, Square};
 use super::layout::{Layout, Piece};
-use super::rules::RuleSet;
+use super::rules::{Castling, RuleSet};
 use crate::chess::{Color, Role};
 
 /// A move of Tri-D chess. Only meaningful in the position that produced it.
@@ -186,13 +186,19 @@ impl<R: RuleSet> TriD<R> {
         }
     }
 
-    fn castle(&mut self, king_side: bool) {
-        let castling = self
+    /// The castling of the side to move on the king or queen side, as a castling move
+    /// names it.
+    pub(super) fn castling(&self, king_side: bool) -> Castling {
+        *self
             .rules
             .castlings(self.turn)
             .iter()
             .find(|c| c.king_side == king_side)
-            .expect("a castling move names a castling of the rule set");
+            .expect("a castling move names a castling of the rule set")
+    }
+
+    fn castle(&mut self, king_side: bool) {
+        let castling = self.castling(king_side);
         let king = self
             .layout
             .piece(castling.king_from)

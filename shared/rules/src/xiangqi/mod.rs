@@ -9,6 +9,7 @@
 //! `docs/rules/xiangqi.md` records the decisions.
 
 mod board;
+pub(crate) mod diagram;
 mod fen;
 mod notation;
 mod types;
@@ -17,7 +18,9 @@ pub use board::{Xiangqi, XiangqiKey};
 pub use fen::START_FEN;
 pub use types::{Move, Piece, Role, Side, Square, parse_square, square_name};
 
-use crate::{EndRule, MoveError, Notation, Options, Outcome, Position, PositionError, Seat};
+use crate::{
+    Diagram, EndRule, MoveError, Notation, Options, Outcome, Position, PositionError, Seat,
+};
 
 /// Plies without a capture after which the game is drawn: 60 moves by each side.
 pub const MOVE_LIMIT: u32 = 120;
@@ -128,6 +131,14 @@ impl Position for Xiangqi {
             Notation::Long => self.coordinates(mv),
             Notation::Short => self.wxf(mv),
         }
+    }
+
+    fn diagram(&self) -> Diagram {
+        self.board_diagram()
+    }
+
+    fn move_spots(&self, mv: Move) -> Vec<String> {
+        vec![square_name(mv.from), square_name(mv.to)]
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
