@@ -32,6 +32,7 @@ pub(crate) fn routes() -> Router<App> {
         .route("/v1/games", post(create).get(list))
         .route("/v1/games/{id}", get(view))
         .route("/v1/games/{id}/board.svg", get(board))
+        .route("/v1/games/{id}/archive", get(archive))
         .route("/v1/games/{id}/join", post(join))
         .route("/v1/games/{id}/decline", post(decline))
         .route("/v1/games/{id}/moves", post(play).get(moves))
@@ -231,6 +232,35 @@ pub(crate) async fn board(
             HeaderValue::from_static("image/svg+xml"),
         )],
         missive_board::render(&diagram, &options),
+    )
+        .into_response())
+}
+
+#[utoipa::path(get, path = "/v1/games/{id}/archive", tag = "games", params(("id" = String, Path, description = "The game id")), responses((status = 200, description = "The game in the archive format (docs/archive.md)", content_type = "application/x-chess-pgn", body = String), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
+pub(crate) async fn archive(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let record = app.service.archive_record(&GameId(id)).await?;
+    let text = missive_archive::export(
+        &record,
+        missive_archive::ExportOptions::default(),
+        &missive_archive::Registry,
+    )
+    .map_err(|e| {
+        tracing::error!(error = %e, "stored game does not export");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "internal error",
+        )
+    })?;
+    Ok((
+        [(
+            axum::http::header::CONTENT_TYPE,
+            HeaderValue::from_static("application/x-chess-pgn; charset=utf-8"),
+        )],
+        text,
     )
         .into_response())
 }

@@ -211,6 +211,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
         games::list,
         games::view,
         games::board,
+        games::archive,
         games::join,
         games::decline,
         games::play,

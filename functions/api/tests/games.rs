@@ -120,6 +120,20 @@ async fn every_variant_plays_to_a_result(kind: Kind) {
             .send(server.http.get(format!("{board}?seat=nobody")))
             .await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
+        let archive = server
+            .http
+            .get(format!("{}/v1/games/{id}/archive", server.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(archive.status(), StatusCode::OK);
+        let text = archive.text().await.unwrap();
+        let read = missive_archive::read(text.as_bytes())
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(read.record.variant, variant.id());
+        assert_eq!(read.record.result.unwrap().rule, state["ending"]["rule"]);
         let results = state["ending"]["results"].as_array().unwrap();
         assert_eq!(results.len(), seats);
         let (status, log) = table[1].get(&format!("/v1/games/{id}/moves")).await;

@@ -35,6 +35,7 @@
 //!   [`GameService::player_by_email`]): unique handles and e-mail addresses.
 //! - **Read models** ([`GameService::game_view`], [`GameService::move_log`],
 //!   [`GameService::waiting_for`], [`GameService::finished_by`]).
+//! - **Archive** ([`GameService::archive_record`]): a game as an archive record.
 //! - **Check** ([`GameService::check_all`]): every stored log replays through the rules to
 //!   exactly its head.
 //!
@@ -54,6 +55,7 @@ mod error;
 mod lobby;
 mod play;
 mod players;
+mod record;
 mod service;
 pub mod timing;
 mod vacation;
@@ -65,5 +67,6 @@ pub use error::ServiceError;
 pub use lobby::{NewGame, SeatRequest};
 pub use play::{MoveAccepted, MoveRequest};
 pub use players::check_handle;
+pub use record::record_of;
 pub use service::{Catalog, Config, GameService, replay};
 pub use views::{GameSummary, GameView};

@@ -1,0 +1,77 @@
+//! A stored game as an archive record: what `GET /v1/games/{id}/archive` exports.
+
+use missive_archive::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry};
+use missive_rules::{Seat, SeatResult};
+use missive_store::{GameId, StoredGame};
+
+use crate::{GameService, ServiceError};
+
+impl GameService {
+    /// The archive record of `game`: its players, every move with the time it was
+    /// received, the draw offers made with moves, and the result once it has one.
+    pub async fn archive_record(&self, game: &GameId) -> Result<GameRecord, ServiceError> {
+        let stored = self
+            .store
+            .load(game)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(game.clone()))?;
+        Ok(record_of(&stored))
+    }
+}
+
+/// The archive record of a stored game.
+pub fn record_of(stored: &StoredGame) -> GameRecord {
+    let doc = &stored.head.doc;
+    let mut entries = Vec::new();
+    for mv in &stored.moves {
+        entries.push(Entry::Move(MoveEntry {
+            text: mv.long.clone(),
+            received: Some(mv.at),
+        }));
+        if mv.draw_offer {
+            entries.push(Entry::Event(Event {
+                kind: EventKind::DrawOffered,
+                seat: Seat(mv.seat),
+                at: Some(mv.at),
+            }));
+        }
+    }
+    let result = doc.ending.as_ref().and_then(|ending| {
+        let results = ending
+            .results
+            .iter()
+            .map(|text| {
+                [
+                    SeatResult::Win,
+                    SeatResult::SharedWin,
+                    SeatResult::Draw,
+                    SeatResult::Loss,
+                ]
+                .into_iter()
+                .find(|r| r.as_str() == text)
+            })
+            .collect::<Option<Vec<_>>>()?;
+        (!results.is_empty()).then(|| GameResult {
+            rule: ending.rule.clone(),
+            results,
+        })
+    });
+    GameRecord {
+        variant: doc.variant.clone(),
+        options: doc.options.clone(),
+        players: doc
+            .seats
+            .iter()
+            .map(|s| s.player().unwrap_or("?").to_string())
+            .collect(),
+        start: doc.start_position.clone(),
+        tags: vec![
+            ("Site".into(), "Missive".into()),
+            ("Date".into(), doc.created_at.format("%Y.%m.%d").to_string()),
+            ("GameId".into(), stored.head.id.0.clone()),
+        ],
+        entries,
+        result,
+        signature: None,
+    }
+}
