@@ -122,15 +122,26 @@ pub fn parse_square(text: &str) -> Option<Square> {
 }
 
 /// The squares of a bitboard, lowest first.
-pub fn squares(mut bb: Bitboard) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        if bb == 0 {
+#[inline]
+pub fn squares(bb: Bitboard) -> Squares {
+    Squares(bb)
+}
+
+/// An iterator over the squares of a bitboard, lowest first.
+pub struct Squares(Bitboard);
+
+impl Iterator for Squares {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
             return None;
         }
-        let square = bb.trailing_zeros() as Square;
-        bb &= bb - 1;
+        let square = self.0.trailing_zeros() as Square;
+        self.0 &= self.0 - 1;
         Some(square)
-    })
+    }
 }
 
 /// What a move does beyond moving one piece from one square to another.
