@@ -2,7 +2,7 @@
 //! stalemate, the 50- and 75-move rules, threefold and fivefold repetition, and a timeout
 //! against a side that could never win. Two seats; each variant supplies the facts.
 
-use crate::{Claim, EndRule, Outcome, Position, Seat};
+use crate::{Claim, EndRule, Outcome, Seat};
 
 /// Plies without an irreversible move after which a player may claim a draw.
 pub(crate) const FIFTY_MOVES: u32 = 100;
@@ -42,21 +42,6 @@ pub(crate) fn outcome(facts: Facts) -> Option<Outcome> {
         return None;
     };
     Some(Outcome::draw(draw, 2))
-}
-
-/// How many times the last position of `history` occurred in it (itself included), by
-/// [`Position::key`]; only every second position has the same side to move.
-pub(crate) fn repetitions<P: Position>(history: &[P]) -> usize {
-    let Some(current) = history.last() else {
-        return 0;
-    };
-    let key = current.key();
-    history
-        .iter()
-        .rev()
-        .step_by(2)
-        .filter(|p| p.key() == key)
-        .count()
 }
 
 /// Fivefold repetition, given how often the current position occurred.

@@ -195,6 +195,20 @@ fn perft_with<P: Position>(position: &P, depth: u32, buffers: &mut [Vec<P::Move>
     nodes
 }
 
+/// How many times the last position of `history` occurred in it (itself included), by
+/// [`Position::key`]. `alike` is a cheap test run first (e.g. the same occupancy): the key,
+/// which may cost more, is only compared where it holds.
+pub(crate) fn occurrences<P: Position>(history: &[P], alike: impl Fn(&P, &P) -> bool) -> usize {
+    let Some(current) = history.last() else {
+        return 0;
+    };
+    let key = current.key();
+    history
+        .iter()
+        .filter(|p| alike(p, current) && p.key() == key)
+        .count()
+}
+
 /// The one move a text means among `candidates` (the legal moves that match it): an error
 /// naming every candidate (by `name`) when several match, and `Illegal` with `why_none()`
 /// when none does. Lazy: the usual case of one match allocates nothing.

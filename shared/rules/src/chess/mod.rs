@@ -16,6 +16,7 @@ pub use fen::START_FEN;
 pub use types::{Color, Move, MoveKind, Role, Square, parse_square, square_name};
 
 use crate::classical::{self, Facts, SEVENTY_FIVE_MOVES};
+use crate::position::occurrences;
 use crate::{Claim, Diagram, MoveError, Notation, Options, Outcome, Position, PositionError, Seat};
 
 impl Chess {
@@ -45,25 +46,12 @@ impl Chess {
     }
 }
 
-/// How many times the last position of `history` occurred in it (itself included). Only
-/// every second position has the same side to move; the placement is compared first and
-/// the full key (with its legal en passant) only when the placement matches.
+/// How many times the last position of `history` occurred in it (itself included): the
+/// placement is compared first, the full key (with its legal en passant) only when it matches.
 pub fn repetitions(history: &[Chess]) -> usize {
-    let Some(current) = history.last() else {
-        return 0;
-    };
-    let key = current.key();
-    history
-        .iter()
-        .rev()
-        .step_by(2)
-        .filter(|p| {
-            p.occupied() == current.occupied()
-                && p.colors == current.colors
-                && p.roles == current.roles
-                && p.key() == key
-        })
-        .count()
+    occurrences(history, |p, current| {
+        p.occupied() == current.occupied() && p.colors == current.colors && p.roles == current.roles
+    })
 }
 
 impl Position for Chess {

@@ -20,6 +20,7 @@ pub use moves::{Move, MoveKind};
 use crate::chess::diagram::board_diagram;
 use crate::chess::types::{Color, Role, Square, rank_of, square_name};
 use crate::classical::{self, Facts};
+use crate::position::occurrences;
 use crate::{
     Claim, Diagram, MoveError, Notation, OptionSpec, Options, Outcome, Position, PositionError,
     Seat,
@@ -246,14 +247,9 @@ impl Dynamo {
 
 /// How many times the last position of `history` occurred in it (itself included).
 fn repetitions(history: &[Dynamo]) -> usize {
-    let Some(current) = history.last() else {
-        return 0;
-    };
-    let key = current.key();
-    history
-        .iter()
-        .filter(|p| p.turn == current.turn && p.board == current.board && p.key() == key)
-        .count()
+    occurrences(history, |p, current| {
+        p.turn == current.turn && p.board == current.board
+    })
 }
 
 impl Position for Dynamo {

@@ -21,6 +21,7 @@ pub use board::{NO_CAPTURE_LIMIT, Sanguo, SanguoKey};
 pub use text::START_TEXT;
 pub use types::{Move, Nation, Piece, Point, Role, parse_point, point_name};
 
+use crate::position::occurrences;
 use crate::{
     Diagram, EndRule, MoveError, Notation, OptionSpec, Options, Outcome, Position, PositionError,
     Seat, SeatResult,
@@ -42,11 +43,7 @@ fn flags(options: &Options) -> bool {
 impl Sanguo {
     /// How many times the last position of `history` occurred in it (itself included).
     pub fn repetitions(history: &[Sanguo]) -> usize {
-        let Some(current) = history.last() else {
-            return 0;
-        };
-        let key = current.key();
-        history.iter().filter(|p| p.key() == key).count()
+        occurrences(history, |_, _| true)
     }
 
     /// The result when `leaver` leaves the game by `rule` (resignation, timeout,

@@ -27,7 +27,8 @@ pub use rules::{BoardStep, Castling, Route, RuleSet};
 pub use wtdcf::Wtdcf;
 
 use crate::chess::{Color, Role};
-use crate::classical::{self, repetitions};
+use crate::classical;
+use crate::position::occurrences;
 use crate::{
     Claim, Diagram, EndRule, MoveError, Notation, Options, Outcome, Position, PositionError, Seat,
 };
@@ -155,12 +156,12 @@ impl<R: RuleSet> Position for TriD<R> {
     }
 
     fn history_outcome(history: &[TriD<R>]) -> Option<Outcome> {
-        classical::history_outcome(repetitions(history))
+        classical::history_outcome(occurrences(history, |_, _| true))
     }
 
     fn claimable(history: &[TriD<R>]) -> Vec<Claim> {
         let halfmoves = history.last().map_or(0, |p| p.halfmoves);
-        classical::claims(repetitions(history), halfmoves)
+        classical::claims(occurrences(history, |_, _| true), halfmoves)
     }
 
     fn write_move(&self, mv: Move, notation: Notation) -> String {
