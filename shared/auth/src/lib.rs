@@ -29,6 +29,8 @@ pub enum Purpose {
     SignIn,
     /// Mailed with a move notification; plays one move in one game, seat and ply.
     MoveLink,
+    /// Mailed in every notification; changes that player's mail preference.
+    Unsubscribe,
 }
 
 /// What a token says.
