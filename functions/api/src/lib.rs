@@ -14,6 +14,7 @@
 
 pub mod error;
 mod games;
+pub mod page;
 mod players;
 mod rules;
 pub mod session;
@@ -82,6 +83,7 @@ impl App {
             .merge(session::routes())
             .merge(games::routes())
             .merge(rules::routes())
+            .merge(page::routes())
             .route("/v1/openapi.json", axum::routing::get(openapi_json))
             .fallback(|| async { ApiError::not_found("no such resource") })
             .with_state(self)
@@ -146,15 +148,15 @@ fn cors_layer(origins: &[String]) -> CorsLayer {
     }
 }
 
-/// Gives every error answer that is not already JSON (unknown methods, framework
-/// rejections, limits) the API's error shape.
+/// Gives every error answer that is not already JSON or an HTML page (unknown methods,
+/// framework rejections, limits) the API's error shape.
 async fn json_errors(response: Response) -> Response {
     let status = response.status();
-    let is_json = response
-        .headers()
-        .get(CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json {
+    let is_shaped = response.headers().get(CONTENT_TYPE).is_some_and(|v| {
+        let v = v.as_bytes();
+        v.starts_with(b"application/json") || v.starts_with(b"text/html")
+    });
+    if !(status.is_client_error() || status.is_server_error()) || is_shaped {
         return response;
     }
     let (mut parts, _) = response.into_parts();

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod links;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -25,6 +27,8 @@ pub struct Server {
     pub key: SigningKey,
     pub outbox: PathBuf,
     pub http: reqwest::Client,
+    /// The application the server runs, for minting links as the server would.
+    pub app: App,
     _store: TestStore,
 }
 
@@ -53,13 +57,15 @@ impl Server {
         };
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app.router()).await });
+        let router = app.clone().router();
+        tokio::spawn(async move { axum::serve(listener, router).await });
         Server {
             base: format!("http://{addr}"),
             clock,
             key,
             outbox,
             http: reqwest::Client::new(),
+            app,
             _store: store,
         }
     }

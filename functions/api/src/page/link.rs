@@ -1,0 +1,77 @@
+//! Move links: `{public_url}/play/{token}`, the token a JWT for one player, game, seat and
+//! ply (see `missive-auth`). A link is good for the one move it was mailed for: once the
+//! game has gone past that ply the service refuses it as stale.
+
+use axum::http::StatusCode;
+use missive_auth::{AuthError, Grant, Purpose};
+use missive_store::GameId;
+
+use crate::{ApiError, App};
+
+/// How long a move link works, in seconds: longer than any time control's move, so a link
+/// outlives the turn it was mailed for.
+pub const MOVE_LINK_LIFETIME: i64 = 60 * 24 * 3600;
+
+/// What a verified move link allows: `handle` plays for `seat` in `game` at `ply`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveLink {
+    /// The player.
+    pub handle: String,
+    /// The game.
+    pub game: GameId,
+    /// The seat the player moves for.
+    pub seat: u8,
+    /// The ply the move will have: the game's ply when it became the seat's turn.
+    pub ply: u32,
+}
+
+/// The link `handle` follows to play for `seat` in `game` at `ply`.
+pub fn move_link(
+    app: &App,
+    handle: &str,
+    game: &GameId,
+    seat: u8,
+    ply: u32,
+) -> Result<String, ApiError> {
+    let grant = Grant {
+        purpose: Purpose::MoveLink,
+        subject: handle.to_string(),
+        lifetime: MOVE_LINK_LIFETIME,
+        move_link: Some((game.0.clone(), seat, ply)),
+    };
+    let token = app.authority.mint(&grant, app.now_seconds())?;
+    Ok(format!("{}/play/{token}", app.public_url))
+}
+
+/// The link `token` stands for, if it is a move-link token of this server that has not
+/// expired: 401 `link-expired` once expired, 400 `not-a-move-link` for tokens of another
+/// purpose, 401 `unauthorized` for forged or malformed ones.
+pub fn read(app: &App, token: &str) -> Result<MoveLink, ApiError> {
+    let claims = app
+        .authority
+        .verify(token, Purpose::MoveLink, app.now_seconds())
+        .map_err(|error| match error {
+            AuthError::Expired => ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "link-expired",
+                "this move link has expired",
+            ),
+            AuthError::WrongPurpose => ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "not-a-move-link",
+                "this token is not a move link",
+            ),
+            error => ApiError::from(error),
+        })?;
+    match (claims.game, claims.seat, claims.ply) {
+        (Some(game), Some(seat), Some(ply)) => Ok(MoveLink {
+            handle: claims.sub,
+            game: GameId(game),
+            seat,
+            ply,
+        }),
+        _ => Err(ApiError::unauthorized(
+            "invalid token: a move link names a game, a seat and a ply",
+        )),
+    }
+}

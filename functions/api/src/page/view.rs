@@ -1,0 +1,238 @@
+//! A game as the pages show it: who plays, the board, the clock, the result and the move
+//! list, read from the service and written as HTML.
+
+use chrono::{DateTime, Utc};
+use missive_game::GameView;
+use missive_rules::Seat;
+use missive_store::{GameId, MoveRecord, Status};
+
+use super::html::escape;
+use crate::{ApiError, App};
+
+/// A game read for a page: its state, its board drawn from one seat, its moves, and when
+/// it was read.
+pub struct Shown {
+    /// The state, as `viewer` sees it.
+    pub view: GameView,
+    /// The board as inline SVG, the viewer's seat at the bottom.
+    pub board: String,
+    /// Every move played.
+    pub log: Vec<MoveRecord>,
+    /// When the game was read.
+    pub now: DateTime<Utc>,
+}
+
+/// Reads `game` as `viewer` (a handle) sees it, the board drawn from `seat` (the first
+/// seat when `None`).
+pub async fn load(
+    app: &App,
+    game: &GameId,
+    viewer: Option<&str>,
+    seat: Option<u8>,
+) -> Result<Shown, ApiError> {
+    let view = app.service.game_view(game, viewer).await?;
+    let diagram = app.service.replayed(game).await?.diagram();
+    let options = missive_board::Options {
+        seat: seat.map(Seat),
+        ..Default::default()
+    };
+    Ok(Shown {
+        view,
+        board: missive_board::render(&diagram, &options),
+        log: app.service.move_log(game).await?,
+        now: app.clock.now(),
+    })
+}
+
+impl Shown {
+    /// The name of `seat` (`white`, `wei`).
+    pub fn seat_name(&self, seat: u8) -> &str {
+        self.view
+            .seat_names
+            .get(usize::from(seat))
+            .map_or("?", String::as_str)
+    }
+
+    /// The player in `seat`, if it is taken.
+    pub fn player(&self, seat: u8) -> Option<&str> {
+        self.view
+            .seats
+            .get(usize::from(seat))
+            .and_then(|s| s.player())
+    }
+
+    /// `chess: ann v bob`.
+    pub fn title(&self) -> String {
+        let players: Vec<&str> = (0..self.view.seats.len() as u8)
+            .map(|s| self.player(s).unwrap_or("(open)"))
+            .collect();
+        format!("{}: {}", self.view.variant, players.join(" v "))
+    }
+
+    /// The result in words once the game is over: `Finished by checkmate: white win,
+    /// black loss.`
+    pub fn result(&self) -> Option<String> {
+        let ending = self.view.ending.as_ref()?;
+        let results: Vec<String> = ending
+            .results
+            .iter()
+            .enumerate()
+            .map(|(seat, result)| format!("{} {result}", self.seat_name(seat as u8)))
+            .collect();
+        let verb = match self.view.status {
+            Status::Cancelled => "Cancelled",
+            _ => "Finished",
+        };
+        let by = ending
+            .by
+            .map(|seat| format!(" ({})", self.seat_name(seat)))
+            .unwrap_or_default();
+        let rule = ending.rule.replace('-', " ");
+        Some(match results.is_empty() {
+            true => format!("{verb} by {rule}{by}."),
+            false => format!("{verb} by {rule}{by}: {}.", results.join(", ")),
+        })
+    }
+
+    /// The whole page body: a heading, an optional notice (markup), the board, and a
+    /// panel of players, clock, `form` (markup, may be empty) and moves.
+    pub fn body(&self, heading: &str, notice: &str, form: &str) -> String {
+        format!(
+            "<h1>{}</h1>{notice}<div class=\"layout\"><section class=\"board\">{}</section>\
+             <section class=\"panel\">{}{}{form}{}</section></div>",
+            escape(heading),
+            self.board,
+            self.players(),
+            self.state(),
+            self.moves()
+        )
+    }
+
+    /// The players by seat, the seat to move in bold.
+    fn players(&self) -> String {
+        let mut html = format!(
+            "<p>{} · {}</p><ul class=\"players\">",
+            escape(&self.view.variant),
+            escape(&description(&self.view.variant))
+        );
+        for seat in 0..self.view.seats.len() as u8 {
+            let class = match self.view.to_move == Some(seat) {
+                true => " class=\"to-move\"",
+                false => "",
+            };
+            html.push_str(&format!(
+                "<li{class}>{}: {}</li>",
+                escape(self.seat_name(seat)),
+                escape(self.player(seat).unwrap_or("(open)"))
+            ));
+        }
+        html.push_str("</ul>");
+        html
+    }
+
+    /// Whose move and the time left, draw offers, or the result.
+    fn state(&self) -> String {
+        if let Some(result) = self.result() {
+            return format!(
+                "<p class=\"result\"><strong>{}</strong></p>",
+                escape(&result)
+            );
+        }
+        let mut html = String::new();
+        if let Some(seat) = self.view.to_move {
+            html.push_str(&format!(
+                "<p>{} to move (move {}).</p>",
+                escape(self.seat_name(seat)),
+                self.view.ply + 1
+            ));
+        }
+        if let Some(deadline) = self.view.deadline {
+            html.push_str(&format!(
+                "<p class=\"clock\">Time left: {} (until {}).</p>",
+                time_left(deadline - self.now),
+                utc(deadline)
+            ));
+        }
+        for seat in &self.view.draw_offers {
+            html.push_str(&format!(
+                "<p>{} offers a draw.</p>",
+                escape(self.seat_name(*seat))
+            ));
+        }
+        html
+    }
+
+    /// The move list with dates, the last move marked.
+    fn moves(&self) -> String {
+        if self.log.is_empty() {
+            return "<h2>Moves</h2><p>No moves yet.</p>".into();
+        }
+        let mut html = String::from(
+            "<h2>Moves</h2><div class=\"moves\"><table><thead><tr><th>#</th><th>side</th>\
+             <th>move</th><th>played (UTC)</th></tr></thead><tbody>",
+        );
+        for (index, record) in self.log.iter().enumerate() {
+            let class = match index + 1 == self.log.len() {
+                true => " class=\"last\"",
+                false => "",
+            };
+            html.push_str(&format!(
+                "<tr{class}><td>{}</td><td>{}</td><td>{}{}</td><td class=\"at\">{}</td></tr>",
+                record.ply + 1,
+                escape(self.seat_name(record.seat)),
+                escape(&record.short),
+                if record.draw_offer { " (draw?)" } else { "" },
+                record.at.format("%Y-%m-%d %H:%M")
+            ));
+        }
+        html.push_str("</tbody></table></div>");
+        html
+    }
+}
+
+/// The variant's one-line description.
+fn description(variant: &str) -> String {
+    missive_rules::registry::variant(variant)
+        .map(|v| v.description().to_string())
+        .unwrap_or_default()
+}
+
+/// A time in UTC, to the minute.
+fn utc(at: DateTime<Utc>) -> String {
+    at.format("%Y-%m-%d %H:%M UTC").to_string()
+}
+
+/// `2 days 3 hours`, `5 hours 20 minutes`, `none` once the time is up.
+pub fn time_left(left: chrono::Duration) -> String {
+    let minutes = left.num_minutes();
+    if minutes <= 0 {
+        return "none".into();
+    }
+    let (days, hours, minutes) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    let unit = |n: i64, name: &str| match n {
+        1 => format!("1 {name}"),
+        n => format!("{n} {name}s"),
+    };
+    match (days, hours) {
+        (0, 0) => unit(minutes, "minute"),
+        (0, h) => format!("{} {}", unit(h, "hour"), unit(minutes, "minute")),
+        (d, h) => format!("{} {}", unit(d, "day"), unit(h, "hour")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::Duration;
+
+    #[test]
+    fn time_left_reads_naturally() {
+        assert_eq!(time_left(Duration::minutes(-3)), "none");
+        assert_eq!(time_left(Duration::minutes(1)), "1 minute");
+        assert_eq!(time_left(Duration::minutes(125)), "2 hours 5 minutes");
+        assert_eq!(
+            time_left(Duration::days(2) + Duration::hours(1)),
+            "2 days 1 hour"
+        );
+    }
+}

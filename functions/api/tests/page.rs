@@ -1,0 +1,265 @@
+//! The move page and move links over real HTTP, on every store: each variant's page (board,
+//! move list, legal moves, buttons) and a short game of each played only through links;
+//! illegal moves, reused, tampered, forged, expired, wrong-purpose and wrong-seat links;
+//! draws and resignation through the form; the read-only game page.
+
+mod common;
+
+use chrono::Duration;
+use common::links::{get, link, link_to_move, offered_moves, submit};
+use common::{Player, Server, seat_count, start_game};
+use missive_api::page::MOVE_LINK_LIFETIME;
+use missive_auth::{Authority, Grant, Purpose, SigningKey};
+use missive_rules::registry;
+use missive_store::testing::Kind;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
+use reqwest::{Method, StatusCode};
+
+/// Plies each variant's short game plays through links before its resignation.
+const PLIES: usize = 6;
+
+/// Signs up the players a game of `variant` needs and starts it.
+async fn game_of<'s>(server: &'s Server, variant: &str) -> (Vec<Player<'s>>, String) {
+    let names = ["ann", "bob", "cyd"];
+    let mut players = Vec::new();
+    for name in &names[..seat_count(server, variant).await] {
+        players.push(server.player(&format!("{name}-{variant}")).await);
+    }
+    let id = start_game(&players, variant).await;
+    (players, id)
+}
+
+/// Every variant: the page shows board, players, legal moves and buttons, GET changes
+/// nothing, and a short game is played through links alone, then resigned through the form.
+async fn every_variant_through_links(kind: Kind) {
+    let server = Server::start(kind).await;
+    let mut rng = StdRng::seed_from_u64(10);
+    for variant in registry::variants().iter().map(|v| v.id()) {
+        let (players, id) = game_of(&server, variant).await;
+        let before = players[0].game(&id).await;
+        let (path, _) = link_to_move(&players, &id).await;
+        let (status, html) = get(&server, &path).await;
+        assert_eq!(status, StatusCode::OK, "{variant}: {html}");
+        assert_eq!(get(&server, &path).await.1, html, "{variant}: pages differ");
+        assert_eq!(players[0].game(&id).await, before, "GET changed the game");
+        assert!(
+            html.contains("<svg") && html.contains("</svg>"),
+            "{variant}"
+        );
+        assert!(html.contains("name=\"viewport\""));
+        for player in &players {
+            assert!(
+                html.contains(&player.handle),
+                "{variant}: {}",
+                player.handle
+            );
+        }
+        let legal = before["legal_moves_short"].as_array().unwrap();
+        assert_eq!(offered_moves(&html).len(), legal.len(), "{variant}");
+        for button in ["value=\"move\"", "value=\"draw-offer\"", "value=\"resign\""] {
+            assert!(html.contains(button), "{variant}: {button}");
+        }
+        assert!(html.contains("No moves yet"));
+        for ply in 0..PLIES {
+            let (path, seat) = link_to_move(&players, &id).await;
+            let (_, html) = get(&server, &path).await;
+            if ply > 0 {
+                assert!(
+                    html.contains("class=\"last-move\""),
+                    "{variant}: no highlight"
+                );
+                assert!(html.contains("2026-03-01 12:00"), "{variant}: no dates");
+            }
+            let moves = offered_moves(&html);
+            let choice = moves.choose(&mut rng).unwrap();
+            let (status, done) =
+                submit(&server, &path, &[("action", "move"), ("move", choice)]).await;
+            assert_eq!(status, StatusCode::OK, "{variant} {choice}: {done}");
+            assert!(done.contains("the opponent has been told"), "{done}");
+            let state = players[0].game(&id).await;
+            assert_eq!(state["ply"], ply + 1, "{variant}");
+            if state["status"] != "active" {
+                break;
+            }
+            assert_ne!(state["to_move"], seat);
+        }
+        let (path, seat) = link_to_move(&players, &id).await;
+        let (status, asked) = submit(&server, &path, &[("action", "resign")]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(asked.contains("name=\"confirm\" value=\"yes\""), "{asked}");
+        assert_eq!(players[0].game(&id).await["status"], "active");
+        let fields = [("action", "resign"), ("confirm", "yes")];
+        let (status, resigned) = submit(&server, &path, &fields).await;
+        assert_eq!(status, StatusCode::OK, "{resigned}");
+        assert!(resigned.contains("by resignation"), "{resigned}");
+        let state = players[0].game(&id).await;
+        assert_eq!(state["ending"]["rule"], "resignation");
+        assert_eq!(state["ending"]["by"], seat);
+        let (status, over) = get(&server, &path).await;
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert!(over.contains("This game is over") && over.contains("resignation"));
+        let (status, public) = get(&server, &format!("/games/{id}")).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(
+            public.contains("<svg") && !public.contains("<form"),
+            "{variant}"
+        );
+    }
+}
+
+/// An illegal move answers 422 with the legal moves and the form holding what was typed;
+/// a second POST through a used link is stale and points to the current game.
+async fn illegal_then_reused(kind: Kind) {
+    let server = Server::start(kind).await;
+    let (players, id) = game_of(&server, "chess").await;
+    let path = link(&server, &players[0].handle, &id, 0, 0);
+    let (status, html) = submit(&server, &path, &[("action", "move"), ("move", "e5<")]).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{html}");
+    assert!(html.contains("data-code=\"illegal-move\"") && html.contains("Nf3"));
+    assert!(
+        html.contains("value=\"e5&lt;\""),
+        "typed move kept, escaped"
+    );
+    assert!(!html.contains("e5<"));
+    assert_eq!(players[0].game(&id).await["ply"], 0);
+    let (status, _) = submit(&server, &path, &[("action", "move"), ("move", "e4")]).await;
+    assert_eq!(status, StatusCode::OK);
+    for (status, html) in [
+        submit(&server, &path, &[("action", "move"), ("move", "d4")]).await,
+        get(&server, &path).await,
+    ] {
+        assert_eq!(status, StatusCode::CONFLICT, "{html}");
+        assert!(html.contains("already been made"));
+        assert!(html.contains(&format!("href=\"../games/{id}\"")));
+    }
+    assert_eq!(players[0].game(&id).await["ply"], 1);
+    let (status, html) = submit(&server, &path, &[("action", "nonsense")]).await;
+    assert_eq!(
+        status,
+        StatusCode::CONFLICT,
+        "the stale link is refused first: {html}"
+    );
+    let path = link(&server, &players[1].handle, &id, 1, 1);
+    let (status, _) = submit(&server, &path, &[("action", "nonsense")]).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+/// Links that cannot act: each gets its page and status, and nothing changes.
+async fn refused_links(kind: Kind) {
+    let server = Server::start(kind).await;
+    let (players, id) = game_of(&server, "chess").await;
+    let good = link(&server, &players[0].handle, &id, 0, 0);
+    let mut tampered = good.clone().into_bytes();
+    let at = tampered.len() - 5;
+    tampered[at] = if tampered[at] == b'A' { b'B' } else { b'A' };
+    let tampered = String::from_utf8(tampered).unwrap();
+    let foreign = Authority::new(&SigningKey::generate(), common::ISSUER, common::ISSUER).unwrap();
+    let grant = Grant {
+        purpose: Purpose::MoveLink,
+        subject: players[0].handle.clone(),
+        lifetime: 3600,
+        move_link: Some((id.clone(), 0, 0)),
+    };
+    let forged = format!(
+        "/play/{}",
+        foreign.mint(&grant, server.clock_seconds()).unwrap()
+    );
+    let cases = [
+        (tampered, StatusCode::UNAUTHORIZED, "not valid"),
+        (forged, StatusCode::UNAUTHORIZED, "not valid"),
+        (
+            "/play/not-a-token".into(),
+            StatusCode::UNAUTHORIZED,
+            "not valid",
+        ),
+        (
+            format!("/play/{}", players[0].token),
+            StatusCode::BAD_REQUEST,
+            "not a move link",
+        ),
+        (
+            link(&server, &players[1].handle, &id, 0, 0),
+            StatusCode::FORBIDDEN,
+            "not for your seat",
+        ),
+        (
+            link(&server, &players[0].handle, "nope", 0, 0),
+            StatusCode::NOT_FOUND,
+            "No such game",
+        ),
+    ];
+    for (path, want, says) in &cases {
+        for (status, html) in [
+            get(&server, path).await,
+            submit(&server, path, &[("action", "move"), ("move", "e4")]).await,
+        ] {
+            assert_eq!(status, *want, "{path}: {html}");
+            assert!(html.contains(says), "{path}: {html}");
+        }
+    }
+    server
+        .clock
+        .advance(Duration::seconds(MOVE_LINK_LIFETIME + 1));
+    let (status, html) = submit(&server, &good, &[("action", "move"), ("move", "e4")]).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(
+        html.contains("has expired") && html.contains("sign in"),
+        "{html}"
+    );
+    let path = format!("/v1/games/{id}");
+    let (_, state) = server.call(Method::GET, &path, None, None).await;
+    assert_eq!(
+        state["ply"], 0,
+        "the access token expired too: read as anyone"
+    );
+}
+
+/// A draw offered with a move is accepted through the other side's link; a draw offered on
+/// its own leaves the link good for the move.
+async fn draws_through_links(kind: Kind) {
+    let server = Server::start(kind).await;
+    let (players, id) = game_of(&server, "chess").await;
+    let white = link(&server, &players[0].handle, &id, 0, 0);
+    let (status, html) = submit(&server, &white, &[("action", "draw-offer")]).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    assert!(html.contains("You offered a draw") && html.contains("name=\"move\""));
+    assert!(!html.contains("value=\"draw-offer\""), "offered already");
+    let fields = [("action", "move"), ("move", "e4"), ("offer_draw", "yes")];
+    let (status, _) = submit(&server, &white, &fields).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        players[0].game(&id).await["draw_offers"],
+        serde_json::json!([0])
+    );
+    let black = link(&server, &players[1].handle, &id, 1, 1);
+    let (_, html) = get(&server, &black).await;
+    assert!(
+        html.contains("value=\"draw-accept\"") && html.contains("(draw?)"),
+        "{html}"
+    );
+    let (status, html) = submit(&server, &black, &[("action", "draw-accept")]).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    assert!(
+        html.contains("The game is drawn") && html.contains("agreement"),
+        "{html}"
+    );
+    assert_eq!(players[0].game(&id).await["ending"]["rule"], "agreement");
+}
+
+/// The read-only page of a game that does not exist is a 404 page.
+async fn unknown_game_page(kind: Kind) {
+    let server = Server::start(kind).await;
+    let (status, html) = get(&server, "/games/nope").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(html.contains("No such game"));
+}
+
+per_store!(
+    every_variant_through_links,
+    illegal_then_reused,
+    refused_links,
+    draws_through_links,
+    unknown_game_page,
+);
