@@ -233,7 +233,11 @@ fn move_page(
     notice: &str,
     entered: &str,
 ) -> Response {
-    let heading = format!("Your move, {}", shown.seat_name(link.seat));
+    let heading = format!(
+        "Your move, {} ({})",
+        link.handle,
+        shown.seat_name(link.seat)
+    );
     let form = move_form(link, shown, entered);
     respond(status, &shown.title(), &shown.body(&heading, notice, &form))
 }
@@ -255,7 +259,7 @@ fn move_form(link: &MoveLink, shown: &Shown, entered: &str) -> String {
     format!(
         "<form method=\"post\" class=\"move\"><label for=\"move\">Your move</label>\
          <input type=\"text\" id=\"move\" name=\"move\" list=\"legal-moves\" value=\"{}\" \
-         placeholder=\"{}\" required autocomplete=\"off\" autocapitalize=\"off\" \
+         placeholder=\"for example {}\" required autocomplete=\"off\" autocapitalize=\"off\" \
          spellcheck=\"false\"><datalist id=\"legal-moves\">{options}</datalist>\
          <label class=\"check\"><input type=\"checkbox\" name=\"offer_draw\" value=\"yes\">\
          Offer a draw with this move</label><div class=\"actions\">\

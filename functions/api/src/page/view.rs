@@ -202,7 +202,7 @@ fn utc(at: DateTime<Utc>) -> String {
     at.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
-/// `2 days 3 hours`, `5 hours 20 minutes`, `none` once the time is up.
+/// `2 days 3 hours`, `3 days`, `5 hours 20 minutes`, `none` once the time is up.
 pub fn time_left(left: chrono::Duration) -> String {
     let minutes = left.num_minutes();
     if minutes <= 0 {
@@ -213,10 +213,17 @@ pub fn time_left(left: chrono::Duration) -> String {
         1 => format!("1 {name}"),
         n => format!("{n} {name}s"),
     };
-    match (days, hours) {
-        (0, 0) => unit(minutes, "minute"),
-        (0, h) => format!("{} {}", unit(h, "hour"), unit(minutes, "minute")),
-        (d, h) => format!("{} {}", unit(d, "day"), unit(h, "hour")),
+    let (large, small) = match (days, hours) {
+        (0, 0) => return unit(minutes, "minute"),
+        (0, h) => (
+            unit(h, "hour"),
+            (minutes > 0).then(|| unit(minutes, "minute")),
+        ),
+        (d, h) => (unit(d, "day"), (h > 0).then(|| unit(h, "hour"))),
+    };
+    match small {
+        Some(small) => format!("{large} {small}"),
+        None => large,
     }
 }
 
@@ -230,6 +237,8 @@ mod tests {
         assert_eq!(time_left(Duration::minutes(-3)), "none");
         assert_eq!(time_left(Duration::minutes(1)), "1 minute");
         assert_eq!(time_left(Duration::minutes(125)), "2 hours 5 minutes");
+        assert_eq!(time_left(Duration::hours(2)), "2 hours");
+        assert_eq!(time_left(Duration::days(3)), "3 days");
         assert_eq!(
             time_left(Duration::days(2) + Duration::hours(1)),
             "2 days 1 hour"
