@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace, installing what the tests need first:
-# the Python peers (python-chess, pyffish) the rules are checked against, and DynamoDB Local
+# the Python peers (python-chess, pyffish) the rules are checked against, headless Chromium
+# and chromedriver (Debian packages) for the move page's browser test, and DynamoDB Local
 # (in memory on a free loopback port, stopped again when the tests end) for the store tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +12,20 @@ if ! "$python" -c 'import chess, pyffish, samtranslator, cfnlint' 2>/dev/null; t
     "$python" -m pip install --quiet --disable-pip-version-check -r infra/python-requirements.txt
 fi
 export MISSIVE_PYTHON="$python"
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    if command -v apt-get >/dev/null; then
+        echo "installing chromium and chromium-driver" >&2
+        apt-get update -qq >&2
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            chromium chromium-driver >&2
+    elif [[ -n "${CI:-}" ]]; then
+        echo "chromium and chromedriver are needed, and apt-get is not here" >&2
+        exit 1
+    else
+        echo "warning: no chromium, chromedriver or apt-get: the browser test is skipped" >&2
+    fi
+fi
 
 endpoint="$(infra/dynamodb-local.sh start)"
 trap 'infra/dynamodb-local.sh stop' EXIT
