@@ -146,7 +146,8 @@ async fn illegal_then_reused(kind: Kind) {
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
 
-/// Links that cannot act: each gets its page and status, and nothing changes.
+/// Links that cannot act: each gets its page and status, and nothing changes; a move
+/// after the deadline ends the game on time instead.
 async fn refused_links(kind: Kind) {
     let server = Server::start(kind).await;
     let (players, id) = game_of(&server, "chess").await;
@@ -199,6 +200,20 @@ async fn refused_links(kind: Kind) {
             assert!(html.contains(says), "{path}: {html}");
         }
     }
+    server.clock.advance(Duration::days(4));
+    let (status, html) = get(&server, &good).await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "the time is up, nobody claimed it yet"
+    );
+    assert!(html.contains("Time left: none"), "{html}");
+    let (status, html) = submit(&server, &good, &[("action", "move"), ("move", "e4")]).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(
+        html.contains("This game is over") && html.contains("timeout"),
+        "{html}"
+    );
     server
         .clock
         .advance(Duration::seconds(MOVE_LINK_LIFETIME + 1));
