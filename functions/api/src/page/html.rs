@@ -30,6 +30,7 @@ h2{font-size:1.1rem;margin:1rem 0 .4rem}\
 border-radius:.3rem;margin:0 0 1rem}\
 .notice.problem{border-color:var(--danger);background:#fbecea}\
 .clock{font-weight:600}\
+.detail{color:var(--muted);font-size:.9rem}\
 .moves{max-height:20rem;overflow:auto;border-top:1px solid var(--line)}\
 .moves table{border-collapse:collapse;width:100%;font-size:.95rem}\
 .moves td,.moves th{padding:.2rem .4rem;text-align:left;border-bottom:1px solid var(--line)}\

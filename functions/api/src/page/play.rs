@@ -146,10 +146,9 @@ async fn play(
         }
         Err(ServiceError::Move(error)) => {
             let notice = format!(
-                "<div class=\"notice problem\" data-code=\"illegal-move\"><p>{} is not a legal \
-                 move here: {}.</p><p>Choose one of the legal moves: <span class=\"legal\">{}\
+                "<div class=\"notice problem\" data-code=\"illegal-move\"><p>That move was not \
+                 played: {}.</p><p>Choose one of the legal moves: <span class=\"legal\">{}\
                  </span></p></div>",
-                quoted(&request.text),
                 escape(&error.to_string()),
                 escape(&shown.view.legal_moves_short.join(" "))
             );
@@ -165,14 +164,6 @@ async fn play(
             let shown = reload(app, link).await?;
             Err(Problem::with(ApiError::from(error), shown))
         }
-    }
-}
-
-/// `“text”`, escaped; `Nothing` when empty.
-fn quoted(text: &str) -> String {
-    match text.is_empty() {
-        true => "Nothing".into(),
-        false => format!("“{}”", escape(text)),
     }
 }
 

@@ -83,7 +83,8 @@ impl IntoResponse for Problem {
     fn into_response(self) -> Response {
         let (heading, advice) = explanation(&self.error);
         let notice = format!(
-            "<div class=\"notice problem\" data-code=\"{}\"><p>{}</p><p>{}</p></div>",
+            "<div class=\"notice problem\" data-code=\"{}\"><p>{}</p><p class=\"detail\">{}</p>\
+             </div>",
             escape(self.error.code),
             escape(advice),
             escape(&sentence(&self.error.message))
