@@ -118,7 +118,7 @@ fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Vec<Entry>, Imp
             } => {
                 ply += 1;
                 let long = game
-                    .play_long(text)
+                    .play_long(raw.move_text(text))
                     .map_err(|error| raw.error(*place, Reason::Move { ply, error }))?;
                 Entry::Move(MoveEntry {
                     text: long,
