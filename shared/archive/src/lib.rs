@@ -59,8 +59,8 @@ enum Source<R> {
 /// A raw game as the reading thread hands it over.
 type RawResult = Result<syntax::RawGame, ImportError>;
 
-/// Raw games handed over together: one hand-over per batch rather than per game saves the
-/// two threads most of their waking of each other.
+/// Raw games handed over together: a busy replay takes one hand-over per batch rather than
+/// one per game.
 type Batch = Vec<RawResult>;
 
 /// The most games in one batch.
