@@ -54,20 +54,8 @@ struct Cursor {
 }
 
 impl Cursor {
-    /// Moves past every byte of `run`.
-    fn advance_over(&mut self, run: &[u8]) {
-        let characters = |bytes: &[u8]| bytes.iter().filter(|b| !is_continuation(**b)).count();
-        match run.iter().rposition(|b| *b == b'\n') {
-            Some(last) => {
-                self.line += run.iter().filter(|b| **b == b'\n').count();
-                self.column = 1 + characters(&run[last + 1..]);
-                self.line_start = true;
-            }
-            None => self.column += characters(run),
-        }
-    }
-
     /// Moves past `byte`.
+    #[inline]
     fn advance(&mut self, byte: u8) {
         match byte {
             b'\n' => {
@@ -187,12 +175,18 @@ impl<R: Read> Lexer<R> {
         let mut dropped = false;
         while self.fill(1) {
             let available = &self.buffer[self.start..self.end];
+            let cursor = &mut self.cursor;
             let n = available
                 .iter()
-                .position(|b| !keep(*b))
+                .position(|b| {
+                    let stop = !keep(*b);
+                    if !stop {
+                        cursor.advance(*b);
+                    }
+                    stop
+                })
                 .unwrap_or(available.len());
             let run = &available[..n];
-            self.cursor.advance_over(run);
             if let Some(out) = out.as_deref_mut() {
                 let room = MAX_TEXT.saturating_sub(out.len());
                 dropped |= run.len() > room;
@@ -268,6 +262,11 @@ impl<R: Read> Lexer<R> {
         self.bump();
         let mut value = Vec::new();
         loop {
+            let too_long =
+                self.consume_while(Some(&mut value), |b| !matches!(b, b'"' | b'\\' | b'\n'));
+            if too_long {
+                return self.broken_tag("tag value too long");
+            }
             match self.bump() {
                 None | Some(b'\n') => return TokenKind::Error("unterminated tag value".into()),
                 // A quote ends the value only before `]`: python-chess writes quotes

@@ -25,7 +25,7 @@ mod writer;
 use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::mpsc::{Receiver, TrySendError, sync_channel};
 
 pub use error::{ExportError, ImportError, Reason, VerifyError};
 pub use record::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry, TimeControl};
@@ -46,15 +46,28 @@ pub struct Reader<'r, R> {
 enum Source<R> {
     /// Read and split on the caller's thread.
     Inline(Box<syntax::Games<R>>),
-    /// Read and split on a thread of their own, at most [`GAMES_IN_FLIGHT`] games ahead.
+    /// Read and split on a thread of their own, handed over in batches: at most
+    /// [`BATCHES_IN_FLIGHT`] batches of at most [`BATCH`] games ahead.
     Thread {
-        games: Receiver<Result<syntax::RawGame, ImportError>>,
+        batches: Receiver<Batch>,
+        /// The games of the batch being replayed.
+        current: std::vec::IntoIter<RawResult>,
         offset: Arc<AtomicU64>,
     },
 }
 
-/// How many raw games a pipelined reader's reading thread may be ahead of the replay.
-const GAMES_IN_FLIGHT: usize = 64;
+/// A raw game as the reading thread hands it over.
+type RawResult = Result<syntax::RawGame, ImportError>;
+
+/// Raw games handed over together: a busy replay takes one hand-over per batch rather than
+/// one per game.
+type Batch = Vec<RawResult>;
+
+/// The most games in one batch.
+const BATCH: usize = 16;
+
+/// How many batches a pipelined reader's reading thread may be ahead of the replay.
+const BATCHES_IN_FLIGHT: usize = 4;
 
 impl<'r, R: BufRead> Reader<'r, R> {
     /// Reads `input` with the variants of `rules`.
@@ -80,20 +93,37 @@ impl<'r, R: BufRead + Send + 'static> Reader<'r, R> {
     /// errors in the same order as [`Reader::new`]; memory stays bounded (a fixed number of
     /// games in flight).
     pub fn pipelined(input: R, rules: &'r dyn Rules) -> Reader<'r, R> {
-        let (sender, games) = sync_channel(GAMES_IN_FLIGHT);
+        let (sender, batches) = sync_channel(BATCHES_IN_FLIGHT);
         let offset = Arc::new(AtomicU64::new(0));
         let progress = Arc::clone(&offset);
         std::thread::spawn(move || {
             let mut raw = syntax::Games::new(input);
+            let mut batch = Vec::with_capacity(BATCH);
             while let Some(game) = raw.next() {
                 progress.store(raw.offset(), Ordering::Relaxed);
-                if sender.send(game).is_err() {
-                    break;
-                }
+                batch.push(game);
+                // A replay waiting for games gets them at once; a busy one gets them by
+                // the batch.
+                batch = match sender.try_send(batch) {
+                    Ok(()) => Vec::with_capacity(BATCH),
+                    Err(TrySendError::Full(full)) if full.len() < BATCH => full,
+                    Err(TrySendError::Full(full)) => match sender.send(full) {
+                        Ok(()) => Vec::with_capacity(BATCH),
+                        Err(_) => return,
+                    },
+                    Err(TrySendError::Disconnected(_)) => return,
+                };
+            }
+            if !batch.is_empty() {
+                let _ = sender.send(batch);
             }
         });
         Reader {
-            source: Source::Thread { games, offset },
+            source: Source::Thread {
+                batches,
+                current: Vec::new().into_iter(),
+                offset,
+            },
             rules,
         }
     }
@@ -105,7 +135,15 @@ impl<R: BufRead> Iterator for Reader<'_, R> {
     fn next(&mut self) -> Option<Self::Item> {
         let raw = match &mut self.source {
             Source::Inline(games) => games.next()?,
-            Source::Thread { games, .. } => games.recv().ok()?,
+            Source::Thread {
+                batches, current, ..
+            } => match current.next() {
+                Some(game) => game,
+                None => {
+                    *current = batches.recv().ok()?.into_iter();
+                    current.next()?
+                }
+            },
         };
         Some(raw.and_then(|raw| replay::import(raw, self.rules)))
     }

@@ -108,6 +108,7 @@ fn setup(
 /// Plays the moves and reads the events of the main line.
 fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Vec<Entry>, ImportError> {
     let mut entries = Vec::with_capacity(raw.items.len());
+    game.reserve(raw.items.len());
     let mut ply = 0;
     for item in &raw.items {
         let entry = match item {
@@ -118,7 +119,7 @@ fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Vec<Entry>, Imp
             } => {
                 ply += 1;
                 let long = game
-                    .play_long(text)
+                    .play_long(raw.move_text(text))
                     .map_err(|error| raw.error(*place, Reason::Move { ply, error }))?;
                 Entry::Move(MoveEntry {
                     text: long,

@@ -3,6 +3,7 @@
 //! are read and dropped. Nothing here knows the rules.
 
 use std::io::Read;
+use std::ops::Range;
 
 use chrono::{DateTime, Utc};
 
@@ -40,8 +41,8 @@ pub struct RawTag {
 pub enum RawItem {
     /// A move with the time given by a following `[%ccsnt]`.
     Move {
-        /// The move text, annotation marks removed.
-        text: String,
+        /// Where the move text, annotation marks removed, is in [`RawGame::texts`].
+        text: Range<usize>,
         /// The time it was received.
         received: Option<DateTime<Utc>>,
         /// Where the move is.
@@ -73,6 +74,9 @@ pub struct RawGame {
     pub tags: Vec<RawTag>,
     /// The main line.
     pub items: Vec<RawItem>,
+    /// The texts of the main line's moves, back to back: one buffer for the game rather
+    /// than one per move.
+    pub texts: String,
     /// The termination marker at the end of the movetext, and where it is.
     pub termination: Option<(String, Place)>,
 }
@@ -81,6 +85,11 @@ impl RawGame {
     /// The first tag named `name`.
     pub fn tag(&self, name: &str) -> Option<&RawTag> {
         self.tags.iter().find(|tag| tag.name == name)
+    }
+
+    /// The text of a move, given where [`RawItem::Move`] says it is.
+    pub fn move_text(&self, range: &Range<usize>) -> &str {
+        &self.texts[range.clone()]
     }
 }
 
@@ -235,8 +244,15 @@ impl<R: Read> Games<R> {
     }
 
     fn take_symbol(&mut self, text: String, at: Place) -> bool {
-        let Some(mv) = strip_move_number(&text) else {
-            self.lexer.recycle(text);
+        let ends = self.take_move(&text, at);
+        self.lexer.recycle(text);
+        ends
+    }
+
+    /// Takes a main-line symbol: a move (after any move number), or the termination marker
+    /// that ends the game (then true).
+    fn take_move(&mut self, text: &str, at: Place) -> bool {
+        let Some(mv) = strip_move_number(text) else {
             return false;
         };
         if is_result_token(mv) {
@@ -247,14 +263,11 @@ impl<R: Read> Games<R> {
         if mv.is_empty() {
             return false;
         }
-        let text = if mv.len() == text.len() {
-            text
-        } else {
-            mv.to_string()
-        };
+        let start = self.game.texts.len();
+        self.game.texts.push_str(mv);
         self.push(
             RawItem::Move {
-                text,
+                text: start..self.game.texts.len(),
                 received: None,
                 place: at,
             },
@@ -332,16 +345,14 @@ fn take_event(name: &str, arguments: &[&str], at: Place) -> Result<RawItem, Stri
     })
 }
 
-/// The `[%name arguments]` commands in a comment, as name and argument text.
+/// The `[%name arguments]` commands in a comment, as name and argument text. Comments are
+/// short: plain byte scans find the brackets faster than a searcher could be set up.
 fn commands(text: &str) -> impl Iterator<Item = (&str, &str)> {
     let mut rest = text;
     std::iter::from_fn(move || {
-        let start = rest
-            .match_indices('[')
-            .find(|(at, _)| rest[at + 1..].starts_with('%'))?
-            .0;
+        let start = rest.as_bytes().windows(2).position(|pair| pair == b"[%")?;
         let body = &rest[start + 2..];
-        let end = body.find(']')?;
+        let end = body.bytes().position(|b| b == b']')?;
         rest = &body[end + 1..];
         let command = body[..end].trim_start();
         let split = command.find(char::is_whitespace).unwrap_or(command.len());
@@ -351,11 +362,12 @@ fn commands(text: &str) -> impl Iterator<Item = (&str, &str)> {
 
 /// The symbol without a leading move number (`12.`, `12...`); `None` when it is only one.
 fn strip_move_number(text: &str) -> Option<&str> {
-    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
-    let rest = &text[digits..];
-    let after_dots = rest.trim_start_matches('.');
-    if after_dots.len() < rest.len() || (digits > 0 && rest.is_empty()) {
-        (!after_dots.is_empty()).then_some(after_dots)
+    let bytes = text.as_bytes();
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let dots = bytes[digits..].iter().take_while(|b| **b == b'.').count();
+    if dots > 0 || (digits > 0 && digits == bytes.len()) {
+        let rest = &text[digits + dots..];
+        (!rest.is_empty()).then_some(rest)
     } else {
         Some(text)
     }

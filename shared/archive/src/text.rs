@@ -105,8 +105,11 @@ pub fn seat_tag(seat: &str) -> String {
 /// `1/2`, `1/3`) joined by dashes that add up to one (`1-0`, `1/2-1/2`, `0-1-0`,
 /// `1/3-1/3-1/3`). Castling written with zeros (`0-0`, `0-0-0`) is not one.
 pub fn is_result_token(text: &str) -> bool {
-    if text == "*" {
-        return true;
+    match text.as_bytes() {
+        b"*" => return true,
+        // Every score starts with `0` or `1`: most symbols are rejected here.
+        [b'0' | b'1', ..] => {}
+        _ => return false,
     }
     let mut sixths = 0;
     let mut parts = 0;

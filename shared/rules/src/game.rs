@@ -149,6 +149,9 @@ pub trait AnyGame: Debug + Send + Sync {
     /// Like [`AnyGame::play`], but gives only the long notation: what replaying a record
     /// needs, without the cost of writing the short form.
     fn play_long(&mut self, text: &str) -> Result<String, MoveError>;
+    /// Makes room for `plies` more moves: a caller that knows how many will follow (a
+    /// record being replayed) saves the growing of the history on the way.
+    fn reserve(&mut self, plies: usize);
     /// Every move played so far, in both notations.
     fn played(&self) -> Vec<PlayedMove>;
     /// The end the rules decided, if any.
@@ -233,6 +236,11 @@ impl<P: Position> AnyGame for Game<P> {
         let mv = self.play_text(text)?;
         let before = &self.history[self.history.len() - 2];
         Ok(before.write_move(mv, Notation::Long))
+    }
+
+    fn reserve(&mut self, plies: usize) {
+        self.history.reserve(plies);
+        self.moves.reserve(plies);
     }
 
     fn played(&self) -> Vec<PlayedMove> {

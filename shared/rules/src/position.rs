@@ -197,16 +197,18 @@ fn perft_with<P: Position>(position: &P, depth: u32, buffers: &mut [Vec<P::Move>
 
 /// How many times the last position of `history` occurred in it (itself included), by
 /// [`Position::key`]. `alike` is a cheap test run first (e.g. the same occupancy): the key,
-/// which may cost more, is only compared where it holds.
+/// which may cost more, is only computed where it holds (`alike` must hold for a position and
+/// itself).
 pub(crate) fn occurrences<P: Position>(history: &[P], alike: impl Fn(&P, &P) -> bool) -> usize {
-    let Some(current) = history.last() else {
+    let Some((current, earlier)) = history.split_last() else {
         return 0;
     };
-    let key = current.key();
-    history
+    let mut key = None;
+    let repeats = earlier
         .iter()
-        .filter(|p| alike(p, current) && p.key() == key)
-        .count()
+        .filter(|p| alike(p, current) && p.key() == *key.get_or_insert_with(|| current.key()))
+        .count();
+    1 + repeats
 }
 
 /// The one move a text means among `candidates` (the legal moves that match it): an error

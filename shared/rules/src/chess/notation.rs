@@ -99,6 +99,15 @@ impl Chess {
         } else {
             SanPattern::read(trimmed).map_err(|reason| unreadable(text, reason))?
         };
+        // The destination alone rules out nearly every move: a plain scan for it comes first.
+        let castle = pattern.castle.is_some();
+        let mut hits = legal
+            .iter()
+            .filter(|m| castle || m.to == pattern.to)
+            .filter(|m| pattern.matches(self, **m));
+        if let (Some(mv), None) = (hits.next(), hits.next()) {
+            return Ok(*mv);
+        }
         choose_move(
             text,
             legal.iter().copied().filter(|m| pattern.matches(self, *m)),
@@ -284,6 +293,7 @@ impl SanPattern {
         }
     }
 
+    #[inline]
     fn matches(&self, position: &Chess, mv: Move) -> bool {
         if let Some(king_side) = self.castle {
             return mv.kind == MoveKind::Castle && (file_of(mv.to) > file_of(mv.from)) == king_side;
