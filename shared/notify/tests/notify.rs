@@ -1,0 +1,330 @@
+//! The notifier over real stores (SQLite and DynamoDB Local), the game service with a
+//! hand-driven clock and a real outbox: which mails go out, once each.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, Utc};
+use missive_auth::{Authority, Purpose, SigningKey};
+use missive_game::{GameService, ManualClock, MoveRequest, NewGame, SeatRequest};
+use missive_mail::Outbox;
+use missive_notify::Notifier;
+use missive_store::contract_tests;
+use missive_store::testing::{Kind, TestStore, unique_name};
+use missive_store::{GameId, MailPreference, Status, TimeControl};
+
+const URL: &str = "http://missive.test";
+
+struct Setup {
+    service: GameService,
+    clock: Arc<ManualClock>,
+    authority: Arc<Authority>,
+    notifier: Notifier,
+    outbox: PathBuf,
+    _test: TestStore,
+}
+
+impl Drop for Setup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.outbox);
+    }
+}
+
+/// A mail as read back from the outbox.
+#[derive(Debug)]
+struct Sent {
+    to: String,
+    subject: String,
+    text: String,
+}
+
+impl Sent {
+    /// The token of the first link to `{URL}/{path}/`.
+    fn token(&self, path: &str) -> String {
+        let prefix = format!("{URL}/{path}/");
+        let start = self.text.find(&prefix).expect("a link") + prefix.len();
+        self.text[start..]
+            .split(|c: char| c.is_whitespace() || c == '>')
+            .next()
+            .unwrap()
+            .to_string()
+    }
+}
+
+/// Monday 2030-01-07, 08:00 UTC: past the default digest hour.
+fn start() -> DateTime<Utc> {
+    DateTime::from_timestamp(1_894_003_200, 0).unwrap()
+}
+
+async fn setup(kind: Kind) -> Setup {
+    let test = TestStore::new(kind).await;
+    let clock = Arc::new(ManualClock::new(start()));
+    let service = GameService::new(test.store.clone(), clock.clone());
+    let authority = Arc::new(Authority::new(&SigningKey::generate(), "m", "m").unwrap());
+    let outbox = std::env::temp_dir().join(unique_name("missive-notify"));
+    let notifier = Notifier::new(
+        service.clone(),
+        authority.clone(),
+        Arc::new(Outbox::new(&outbox, "missive@example.org")),
+        clock.clone(),
+        URL,
+    );
+    for handle in ["ann", "bob"] {
+        service
+            .sign_up(handle, &format!("{handle}@example.org"))
+            .await
+            .unwrap();
+    }
+    Setup {
+        service,
+        clock,
+        authority,
+        notifier,
+        outbox,
+        _test: test,
+    }
+}
+
+impl Setup {
+    /// A started chess game, ann white, bob black, 3 days per move.
+    async fn chess(&self) -> GameId {
+        let id = self
+            .service
+            .create_game(NewGame {
+                creator: "ann".into(),
+                variant: "chess".into(),
+                options: String::new(),
+                start_position: None,
+                seats: vec![SeatRequest::Creator, SeatRequest::Open],
+                time_control: TimeControl::DaysPerMove { days: 3 },
+                rated: false,
+            })
+            .await
+            .unwrap();
+        self.service.join(&id, "bob", None).await.unwrap();
+        id
+    }
+
+    async fn play(&self, id: &GameId, player: &str, text: &str, ply: u32) {
+        self.service
+            .submit_move(
+                id,
+                &MoveRequest {
+                    player: player.into(),
+                    expected_ply: ply,
+                    key: format!("{player}-{ply}"),
+                    text: text.into(),
+                    offer_draw: false,
+                },
+            )
+            .await
+            .unwrap();
+    }
+
+    /// Every mail in the outbox, oldest first, and empties it.
+    fn take_mail(&self) -> Vec<Sent> {
+        let Ok(entries) = std::fs::read_dir(&self.outbox) else {
+            return Vec::new();
+        };
+        let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+        files.sort();
+        files
+            .into_iter()
+            .map(|file| {
+                let text = std::fs::read_to_string(&file).unwrap();
+                std::fs::remove_file(&file).unwrap();
+                let header = |name: &str| {
+                    text.lines()
+                        .find_map(|line| line.strip_prefix(&format!("{name}: ")))
+                        .unwrap_or_default()
+                        .to_string()
+                };
+                Sent {
+                    to: header("To"),
+                    subject: header("Subject"),
+                    text: text.clone(),
+                }
+            })
+            .collect()
+    }
+}
+
+async fn a_turn_mails_the_player_to_move_once(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess().await;
+    assert!(s.notifier.game_changed(&id).await.unwrap());
+    let mails = s.take_mail();
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].to, "ann@example.org");
+    assert!(
+        mails[0].text.contains("you move first"),
+        "{}",
+        mails[0].text
+    );
+
+    s.play(&id, "ann", "e4", 0).await;
+    assert!(s.notifier.game_changed(&id).await.unwrap());
+    assert!(!s.notifier.game_changed(&id).await.unwrap());
+    let mails = s.take_mail();
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    let mail = &mails[0];
+    assert_eq!(mail.to, "bob@example.org");
+    assert!(
+        mail.subject.contains("Your move in chess against ann"),
+        "{}",
+        mail.subject
+    );
+    for part in [
+        "ann played 1. e4",
+        "White: ",
+        "Pe4",
+        "Time left: 3 days 0 hours",
+        "multipart/alternative",
+        "<img src=\"http://missive.test/v1/games/",
+        "List-Unsubscribe: <http://missive.test/unsubscribe/",
+        "List-Unsubscribe-Post: List-Unsubscribe=One-Click",
+    ] {
+        assert!(
+            mail.text.contains(part),
+            "{part} missing from\n{}",
+            mail.text
+        );
+    }
+    let now = start().timestamp();
+    let claims = s
+        .authority
+        .verify(&mail.token("play"), Purpose::MoveLink, now)
+        .unwrap();
+    assert_eq!(
+        (claims.sub.as_str(), claims.game, claims.seat, claims.ply),
+        ("bob", Some(id.0.clone()), Some(1), Some(1))
+    );
+    let unsubscribe = s
+        .authority
+        .verify(&mail.token("unsubscribe"), Purpose::Unsubscribe, now)
+        .unwrap();
+    assert_eq!(unsubscribe.sub, "bob");
+}
+
+async fn a_conditional_reply_mails_the_next_player_only(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess().await;
+    s.play(&id, "ann", "e4", 0).await;
+    s.service
+        .set_conditional_lines(&id, "ann", &[vec!["e5".into(), "Nf3".into()]])
+        .await
+        .unwrap();
+    s.play(&id, "bob", "e5", 1).await;
+    assert!(s.notifier.game_changed(&id).await.unwrap());
+    let mails = s.take_mail();
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].to, "bob@example.org");
+    assert!(
+        mails[0].text.contains("ann played 2. Nf3"),
+        "{}",
+        mails[0].text
+    );
+    let claims = s
+        .authority
+        .verify(
+            &mails[0].token("play"),
+            Purpose::MoveLink,
+            start().timestamp(),
+        )
+        .unwrap();
+    assert_eq!(claims.ply, Some(3));
+}
+
+async fn a_reminder_goes_out_once_at_80_percent(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess().await;
+    s.play(&id, "ann", "e4", 0).await;
+    s.notifier.game_changed(&id).await.unwrap();
+    s.take_mail();
+    s.clock.advance(Duration::hours(57));
+    let report = s.notifier.sweep().await.unwrap();
+    assert_eq!(report.reminders, 0, "{report:?}");
+    s.clock.advance(Duration::minutes(36));
+    let report = s.notifier.sweep().await.unwrap();
+    assert_eq!((report.reminders, report.turns), (1, 0), "{report:?}");
+    assert_eq!(s.notifier.sweep().await.unwrap().reminders, 0);
+    let mails = s.take_mail();
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].to, "bob@example.org");
+    assert!(
+        mails[0]
+            .subject
+            .starts_with("Reminder: 14 hours 24 minutes left"),
+        "{}",
+        mails[0].subject
+    );
+    assert!(mails[0].text.contains("80% of your time"));
+}
+
+async fn the_sweep_mails_turns_no_event_announced_and_ends_games_on_time(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess().await;
+    s.play(&id, "ann", "e4", 0).await;
+    let report = s.notifier.sweep().await.unwrap();
+    assert_eq!(report.turns, 1, "{report:?}");
+    assert_eq!(s.notifier.sweep().await.unwrap().turns, 0);
+    assert!(!s.notifier.game_changed(&id).await.unwrap());
+    assert_eq!(s.take_mail().len(), 1);
+    s.clock.advance(Duration::days(3) + Duration::minutes(1));
+    let report = s.notifier.sweep().await.unwrap();
+    assert_eq!(report.timeouts, 1, "{report:?}");
+    let view = s.service.store().load(&id).await.unwrap().unwrap();
+    assert_eq!(view.head.doc.status, Status::Finished);
+    assert_eq!(view.head.doc.ending.unwrap().rule, "timeout");
+}
+
+async fn digest_players_get_one_mail_a_day(kind: Kind) {
+    let s = setup(kind).await;
+    s.service
+        .set_mail_preference("bob", MailPreference::DailyDigest)
+        .await
+        .unwrap();
+    let first = s.chess().await;
+    let second = s.chess().await;
+    for id in [&first, &second] {
+        s.play(id, "ann", "d4", 0).await;
+        assert!(!s.notifier.game_changed(id).await.unwrap());
+    }
+    s.take_mail();
+    let report = s.notifier.sweep().await.unwrap();
+    assert_eq!(report.digests, 1, "{report:?}");
+    assert_eq!(s.notifier.sweep().await.unwrap().digests, 0);
+    let mails = s.take_mail();
+    let digests: Vec<&Sent> = mails.iter().filter(|m| m.to == "bob@example.org").collect();
+    assert_eq!(digests.len(), 1, "{mails:?}");
+    assert_eq!(digests[0].subject, "2 games are waiting for your move");
+    for id in [&first, &second] {
+        assert!(digests[0].text.contains(&id.0));
+    }
+    s.clock.advance(Duration::days(1));
+    assert_eq!(s.notifier.sweep().await.unwrap().digests, 1);
+}
+
+async fn players_who_want_no_mail_get_none(kind: Kind) {
+    let s = setup(kind).await;
+    s.service
+        .set_mail_preference("bob", MailPreference::None)
+        .await
+        .unwrap();
+    let id = s.chess().await;
+    s.play(&id, "ann", "e4", 0).await;
+    assert!(!s.notifier.game_changed(&id).await.unwrap());
+    s.clock.advance(Duration::hours(70));
+    let report = s.notifier.sweep().await.unwrap();
+    assert_eq!(report, Default::default());
+    assert!(s.take_mail().is_empty());
+}
+
+contract_tests!(
+    a_turn_mails_the_player_to_move_once,
+    a_conditional_reply_mails_the_next_player_only,
+    a_reminder_goes_out_once_at_80_percent,
+    the_sweep_mails_turns_no_event_announced_and_ends_games_on_time,
+    digest_players_get_one_mail_a_day,
+    players_who_want_no_mail_get_none,
+);
