@@ -8,6 +8,7 @@ use clap::Args;
 use missive_auth::{Authority, SigningKey};
 use missive_game::{Clock, GameService};
 use missive_mail::{Mailer, Outbox};
+use missive_notify::{Notifier, NotifyConfig};
 use missive_store::StoreSetting;
 
 use crate::App;
@@ -49,6 +50,10 @@ pub struct Settings {
     /// Token issuer and audience name.
     #[arg(long, env = "MISSIVE_ISSUER", default_value = "missive")]
     pub issuer: String,
+    /// The hour (UTC, 0 to 23) from which daily digests are sent.
+    #[arg(long, env = "MISSIVE_DIGEST_HOUR", default_value_t = 7,
+          value_parser = clap::value_parser!(u32).range(0..24))]
+    pub digest_hour: u32,
 }
 
 impl Settings {
@@ -83,6 +88,22 @@ impl Settings {
             clock,
             public_url: self.public_url.trim_end_matches('/').to_string(),
             cors_origins: self.cors_origins.clone(),
+        })
+    }
+}
+
+impl Settings {
+    /// The notifier of `app`'s games: its service, authority, mailer, clock and public URL.
+    pub fn notifier(&self, app: &App) -> Notifier {
+        Notifier::new(
+            app.service.clone(),
+            Arc::clone(&app.authority),
+            Arc::clone(&app.mailer),
+            Arc::clone(&app.clock),
+            &app.public_url,
+        )
+        .with_config(NotifyConfig {
+            digest_hour: self.digest_hour,
         })
     }
 }

@@ -251,7 +251,7 @@ impl Notifier {
                     count(
                         &mut report.turns,
                         &mut report.failures,
-                        &head.id,
+                        &head.id.0,
                         self.turn_notice(&head, TurnNotice::Turn, None).await,
                     );
                 }
@@ -267,7 +267,7 @@ impl Notifier {
                 count(
                     &mut report.reminders,
                     &mut report.failures,
-                    &head.id,
+                    &head.id.0,
                     self.turn_notice(&head, TurnNotice::Reminder, None).await,
                 );
             }
@@ -321,6 +321,34 @@ impl Notifier {
     }
 }
 
+impl Notifier {
+    /// Handles every game id `feed` delivers (the service's change feed on one machine)
+    /// until it closes; failures are logged and left for the sweep.
+    pub async fn follow(&self, mut feed: tokio::sync::mpsc::UnboundedReceiver<GameId>) {
+        while let Some(id) = feed.recv().await {
+            if let Err(error) = self.game_changed(&id).await {
+                tracing::warn!(game = %id, %error, "turn mail not sent; the sweep retries");
+            }
+        }
+    }
+
+    /// Sweeps every `period`, forever (the first sweep at once).
+    pub async fn sweep_every(&self, period: std::time::Duration) {
+        let mut ticks = tokio::time::interval(period);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            match self.sweep().await {
+                Ok(report) if report.failures.is_empty() => {
+                    tracing::debug!(?report, "sweep done");
+                }
+                Ok(report) => tracing::warn!(?report, "sweep done with failures"),
+                Err(error) => tracing::warn!(%error, "sweep failed"),
+            }
+        }
+    }
+}
+
 /// When a turn from `since` to `deadline` has used 80% of its time.
 pub fn reminder_time(since: DateTime<Utc>, deadline: DateTime<Utc>) -> DateTime<Utc> {
     let allowance = (deadline - since).max(Duration::zero());
@@ -331,7 +359,7 @@ pub fn reminder_time(since: DateTime<Utc>, deadline: DateTime<Utc>) -> DateTime<
 fn count(
     sent: &mut usize,
     failures: &mut Vec<String>,
-    what: &dyn std::fmt::Display,
+    what: &str,
     result: Result<bool, NotifyError>,
 ) {
     match result {
