@@ -18,6 +18,7 @@ mod players;
 mod rules;
 pub mod session;
 pub mod settings;
+mod unsubscribe;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -82,6 +83,7 @@ impl App {
             .merge(session::routes())
             .merge(games::routes())
             .merge(rules::routes())
+            .merge(unsubscribe::routes())
             .route("/v1/openapi.json", axum::routing::get(openapi_json))
             .fallback(|| async { ApiError::not_found("no such resource") })
             .with_state(self)
