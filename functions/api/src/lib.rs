@@ -195,6 +195,20 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
     }
 }
 
+/// Logs JSON lines at `info` (or as `RUST_LOG` says), without timestamps (Lambda adds
+/// them): the setup of every Lambda function.
+pub fn log_json_lines() {
+    tracing_subscriber::fmt()
+        .json()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_current_span(true)
+        .without_time()
+        .init();
+}
+
 /// The API's OpenAPI 3.1 description, generated from the routes and types above.
 #[derive(utoipa::OpenApi)]
 #[openapi(
