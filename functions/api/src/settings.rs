@@ -7,7 +7,7 @@ use std::sync::Arc;
 use clap::Args;
 use missive_auth::{Authority, SigningKey};
 use missive_game::{Clock, GameService};
-use missive_mail::{Mailer, Outbox};
+use missive_mail::{Mailer, Outbox, Ses, Smtp};
 use missive_notify::{Notifier, NotifyConfig};
 use missive_store::StoreSetting;
 
@@ -41,9 +41,17 @@ pub struct Settings {
         default_value = "Missive <missive@localhost>"
     )]
     pub mail_from: String,
-    /// The folder mail is written to as .eml files.
+    /// The folder mail is written to as .eml files (unless SES or SMTP is configured).
     #[arg(long, env = "MISSIVE_OUTBOX", default_value = "./outbox")]
     pub outbox: PathBuf,
+    /// Send mail over SMTP: smtp://user:pass@host:587 (STARTTLS with `?tls=required`) or
+    /// smtps://user:pass@host:465.
+    #[arg(long, env = "MISSIVE_SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<String>,
+    /// Send mail through Amazon SES (v2 API, standard AWS settings) as the sender; what the
+    /// Lambda functions do.
+    #[arg(long, env = "MISSIVE_SES")]
+    pub ses: bool,
     /// Origins allowed by CORS, comma-separated; `*` for any; none by default.
     #[arg(long, env = "MISSIVE_CORS_ORIGINS", value_delimiter = ',')]
     pub cors_origins: Vec<String>,
@@ -80,7 +88,7 @@ impl Settings {
     pub async fn app(&self, clock: Arc<dyn Clock>) -> Result<App, String> {
         let store = self.store.open().await.map_err(|e| e.to_string())?;
         let authority = self.authority()?;
-        let mailer: Arc<dyn Mailer> = Arc::new(Outbox::new(&self.outbox, &self.mail_from));
+        let mailer = self.mailer().await?;
         Ok(App {
             service: GameService::new(store, Arc::clone(&clock)),
             authority: Arc::new(authority),
@@ -93,6 +101,17 @@ impl Settings {
 }
 
 impl Settings {
+    /// How mail goes out: SES if `--ses`, else SMTP if `--smtp-url`, else the outbox.
+    pub async fn mailer(&self) -> Result<Arc<dyn Mailer>, String> {
+        Ok(if self.ses {
+            Arc::new(Ses::connect(&self.mail_from).await)
+        } else if let Some(url) = &self.smtp_url {
+            Arc::new(Smtp::new(url, &self.mail_from).map_err(|e| e.to_string())?)
+        } else {
+            Arc::new(Outbox::new(&self.outbox, &self.mail_from))
+        })
+    }
+
     /// The notifier of `app`'s games: its service, authority, mailer, clock and public URL.
     pub fn notifier(&self, app: &App) -> Notifier {
         Notifier::new(

@@ -55,10 +55,14 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
         let local = listener.local_addr().map_err(|e| e.to_string())?;
+        let mail = match (&args.settings.smtp_url, args.settings.ses) {
+            (_, true) => "SES".to_string(),
+            (Some(_), false) => "SMTP".to_string(),
+            (None, false) => args.settings.outbox.display().to_string(),
+        };
         eprintln!(
-            "missive: serving http://{local} (store {}, mail to {})",
+            "missive: serving http://{local} (store {}, mail to {mail})",
             args.settings.store,
-            args.settings.outbox.display()
         );
         axum::serve(listener, app.router())
             .with_graceful_shutdown(async {
