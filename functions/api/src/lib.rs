@@ -209,6 +209,21 @@ pub fn log_json_lines() {
         .init();
 }
 
+/// The notifier of a Lambda function (`name`), configured from the environment only, as the
+/// api function is, after setting up [`log_json_lines`].
+pub async fn lambda_notifier(name: &str) -> Result<missive_notify::Notifier, String> {
+    /// The function's configuration, from the environment only.
+    #[derive(clap::Parser)]
+    struct Function {
+        #[command(flatten)]
+        settings: Settings,
+    }
+    log_json_lines();
+    let settings = <Function as clap::Parser>::parse_from([name]).settings;
+    let app = settings.app(Arc::new(missive_game::SystemClock)).await?;
+    Ok(settings.notifier(&app))
+}
+
 /// The API's OpenAPI 3.1 description, generated from the routes and types above.
 #[derive(utoipa::OpenApi)]
 #[openapi(

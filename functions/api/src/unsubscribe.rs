@@ -16,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Form, Router};
 use missive_auth::Purpose;
-use missive_notify::compose::escape;
+use missive_board::escape;
 use missive_store::MailPreference;
 
 use crate::{ApiError, App};

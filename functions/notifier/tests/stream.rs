@@ -2,80 +2,17 @@
 //! in DynamoDB Local: a repeated event sends one mail, an unreadable record is reported as
 //! the batch's failure.
 
-use std::path::PathBuf;
-use std::sync::Arc;
-
-use chrono::DateTime;
-use missive_auth::{Authority, SigningKey};
-use missive_game::{GameService, ManualClock, MoveRequest, NewGame, SeatRequest};
-use missive_mail::Outbox;
-use missive_notify::Notifier;
-use missive_store::testing::{Kind, TestStore, unique_name};
-use missive_store::{GameId, TimeControl};
+use missive_notify::testing::Setup;
+use missive_store::GameId;
+use missive_store::testing::Kind;
 use serde_json::{Value, json};
 
-struct Setup {
-    notifier: Notifier,
-    outbox: PathBuf,
-    game: GameId,
-    _test: TestStore,
-}
-
-impl Drop for Setup {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.outbox);
-    }
-}
-
 /// A chess game in DynamoDB Local where ann played 1. e4 and bob is to move.
-async fn setup() -> Setup {
-    let test = TestStore::new(Kind::Dynamo).await;
-    let clock = Arc::new(ManualClock::new(
-        DateTime::from_timestamp(1_894_003_200, 0).unwrap(),
-    ));
-    let service = GameService::new(test.store.clone(), clock.clone());
-    for handle in ["ann", "bob"] {
-        service
-            .sign_up(handle, &format!("{handle}@example.org"))
-            .await
-            .unwrap();
-    }
-    let game = service
-        .create_game(NewGame {
-            creator: "ann".into(),
-            variant: "chess".into(),
-            options: String::new(),
-            start_position: None,
-            seats: vec![SeatRequest::Creator, SeatRequest::Open],
-            time_control: TimeControl::DaysPerMove { days: 3 },
-            rated: false,
-        })
-        .await
-        .unwrap();
-    service.join(&game, "bob", None).await.unwrap();
-    let request = MoveRequest {
-        player: "ann".into(),
-        expected_ply: 0,
-        key: "k".into(),
-        text: "e4".into(),
-        offer_draw: false,
-    };
-    service.submit_move(&game, &request).await.unwrap();
-    let outbox = std::env::temp_dir().join(unique_name("missive-notifier"));
-    let authority = Authority::new(&SigningKey::generate(), "m", "m").unwrap();
-    let notifier = Notifier::new(
-        service,
-        Arc::new(authority),
-        Arc::new(Outbox::new(&outbox, "missive@example.org")),
-        clock,
-        "http://missive.test",
-    );
-    Setup {
-        notifier,
-        outbox,
-        game,
-        _test: test,
-    }
+async fn setup() -> (Setup, GameId) {
+    let setup = Setup::new(Kind::Dynamo).await;
+    let game = setup.chess().await;
+    setup.play(&game, "ann", "e4", 0).await;
+    (setup, game)
 }
 
 /// A stream record of the game table, as Lambda delivers it.
@@ -127,20 +64,10 @@ fn move_commit(game: &GameId, head_ply: Value) -> Value {
     ]})
 }
 
-fn mails(outbox: &PathBuf) -> Vec<String> {
-    std::fs::read_dir(outbox)
-        .map(|entries| {
-            entries
-                .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_repeated_stream_event_sends_one_mail() {
-    let s = setup().await;
-    let event = move_commit(&s.game, json!({ "N": "1" }));
+    let (s, game) = setup().await;
+    let event = move_commit(&game, json!({ "N": "1" }));
     for _ in 0..2 {
         let event = serde_json::from_value(event.clone()).unwrap();
         let answer = missive_notifier::handle(&s.notifier, event).await;
@@ -149,21 +76,21 @@ async fn a_repeated_stream_event_sends_one_mail() {
             json!({ "batchItemFailures": [] })
         );
     }
-    let mails = mails(&s.outbox);
+    let mails = s.take_mail();
     assert_eq!(mails.len(), 1);
-    assert!(mails[0].contains("To: bob@example.org"));
-    assert!(mails[0].contains("ann played 1. e4"));
+    assert_eq!(mails[0].to, "bob@example.org");
+    assert!(mails[0].text.contains("ann played 1. e4"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreadable_record_is_the_batch_item_failure() {
-    let s = setup().await;
-    let event = move_commit(&s.game, json!({ "S": "one" }));
+    let (s, game) = setup().await;
+    let event = move_commit(&game, json!({ "S": "one" }));
     let event = serde_json::from_value(event).unwrap();
     let answer = missive_notifier::handle(&s.notifier, event).await;
     assert_eq!(
         serde_json::to_value(&answer).unwrap(),
         json!({ "batchItemFailures": [{ "itemIdentifier": "101" }] })
     );
-    assert!(mails(&s.outbox).is_empty());
+    assert!(s.take_mail().is_empty());
 }

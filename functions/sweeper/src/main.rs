@@ -4,27 +4,12 @@
 //! sweep's counts are returned and logged; an invocation whose sweep had failures fails,
 //! so they show in the function's error metrics (the next sweep retries them).
 
-use std::sync::Arc;
-
-use clap::Parser;
 use lambda_runtime::{LambdaEvent, service_fn};
-use missive_api::Settings;
-use missive_game::SystemClock;
 use serde_json::{Value, json};
-
-/// The function's configuration, from the environment only.
-#[derive(Parser)]
-struct Function {
-    #[command(flatten)]
-    settings: Settings,
-}
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_runtime::Error> {
-    missive_api::log_json_lines();
-    let settings = Function::parse_from(["sweeper"]).settings;
-    let app = settings.app(Arc::new(SystemClock)).await?;
-    let notifier = settings.notifier(&app);
+    let notifier = missive_api::lambda_notifier("sweeper").await?;
     let notifier = &notifier;
     lambda_runtime::run(service_fn(move |_: LambdaEvent<Value>| async move {
         let report = notifier.sweep().await?;

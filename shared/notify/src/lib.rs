@@ -19,6 +19,8 @@ pub mod compose;
 mod error;
 pub mod links;
 mod notifier;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use error::NotifyError;
 pub use notifier::{Notifier, NotifyConfig, SweepReport, reminder_time};

@@ -1,156 +1,15 @@
 //! The notifier over real stores (SQLite and DynamoDB Local), the game service with a
 //! hand-driven clock and a real outbox: which mails go out, once each.
 
-use std::path::PathBuf;
-use std::sync::Arc;
-
-use chrono::{DateTime, Duration, Utc};
-use missive_auth::{Authority, Purpose, SigningKey};
-use missive_game::{GameService, ManualClock, MoveRequest, NewGame, SeatRequest};
-use missive_mail::Outbox;
-use missive_notify::Notifier;
+use chrono::Duration;
+use missive_auth::Purpose;
+use missive_notify::testing::{Sent, Setup, start};
 use missive_store::contract_tests;
-use missive_store::testing::{Kind, TestStore, unique_name};
-use missive_store::{GameId, MailPreference, Status, TimeControl};
-
-const URL: &str = "http://missive.test";
-
-struct Setup {
-    service: GameService,
-    clock: Arc<ManualClock>,
-    authority: Arc<Authority>,
-    notifier: Notifier,
-    outbox: PathBuf,
-    _test: TestStore,
-}
-
-impl Drop for Setup {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.outbox);
-    }
-}
-
-/// A mail as read back from the outbox.
-#[derive(Debug)]
-struct Sent {
-    to: String,
-    subject: String,
-    text: String,
-}
-
-impl Sent {
-    /// The token of the first link to `{URL}/{path}/`.
-    fn token(&self, path: &str) -> String {
-        let prefix = format!("{URL}/{path}/");
-        let start = self.text.find(&prefix).expect("a link") + prefix.len();
-        self.text[start..]
-            .split(|c: char| c.is_whitespace() || c == '>')
-            .next()
-            .unwrap()
-            .to_string()
-    }
-}
-
-/// Monday 2030-01-07, 08:00 UTC: past the default digest hour.
-fn start() -> DateTime<Utc> {
-    DateTime::from_timestamp(1_894_003_200, 0).unwrap()
-}
-
-async fn setup(kind: Kind) -> Setup {
-    let test = TestStore::new(kind).await;
-    let clock = Arc::new(ManualClock::new(start()));
-    let service = GameService::new(test.store.clone(), clock.clone());
-    let authority = Arc::new(Authority::new(&SigningKey::generate(), "m", "m").unwrap());
-    let outbox = std::env::temp_dir().join(unique_name("missive-notify"));
-    let notifier = Notifier::new(
-        service.clone(),
-        authority.clone(),
-        Arc::new(Outbox::new(&outbox, "missive@example.org")),
-        clock.clone(),
-        URL,
-    );
-    for handle in ["ann", "bob"] {
-        service
-            .sign_up(handle, &format!("{handle}@example.org"))
-            .await
-            .unwrap();
-    }
-    Setup {
-        service,
-        clock,
-        authority,
-        notifier,
-        outbox,
-        _test: test,
-    }
-}
-
-impl Setup {
-    /// A started chess game, ann white, bob black, 3 days per move.
-    async fn chess(&self) -> GameId {
-        let id = self
-            .service
-            .create_game(NewGame {
-                creator: "ann".into(),
-                variant: "chess".into(),
-                options: String::new(),
-                start_position: None,
-                seats: vec![SeatRequest::Creator, SeatRequest::Open],
-                time_control: TimeControl::DaysPerMove { days: 3 },
-                rated: false,
-            })
-            .await
-            .unwrap();
-        self.service.join(&id, "bob", None).await.unwrap();
-        id
-    }
-
-    async fn play(&self, id: &GameId, player: &str, text: &str, ply: u32) {
-        self.service
-            .submit_move(
-                id,
-                &MoveRequest {
-                    player: player.into(),
-                    expected_ply: ply,
-                    key: format!("{player}-{ply}"),
-                    text: text.into(),
-                    offer_draw: false,
-                },
-            )
-            .await
-            .unwrap();
-    }
-
-    /// Every mail in the outbox, oldest first, and empties it.
-    fn take_mail(&self) -> Vec<Sent> {
-        let Ok(entries) = std::fs::read_dir(&self.outbox) else {
-            return Vec::new();
-        };
-        let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
-        files.sort();
-        files
-            .into_iter()
-            .map(|file| {
-                let text = std::fs::read_to_string(&file).unwrap();
-                std::fs::remove_file(&file).unwrap();
-                let header = |name: &str| {
-                    text.lines()
-                        .find_map(|line| line.strip_prefix(&format!("{name}: ")))
-                        .unwrap_or_default()
-                        .to_string()
-                };
-                Sent {
-                    to: header("To"),
-                    subject: header("Subject"),
-                    text: text.clone(),
-                }
-            })
-            .collect()
-    }
-}
+use missive_store::testing::Kind;
+use missive_store::{MailPreference, Status};
 
 async fn a_turn_mails_the_player_to_move_once(kind: Kind) {
-    let s = setup(kind).await;
+    let s = Setup::new(kind).await;
     let id = s.chess().await;
     assert!(s.notifier.game_changed(&id).await.unwrap());
     let mails = s.take_mail();
@@ -207,7 +66,7 @@ async fn a_turn_mails_the_player_to_move_once(kind: Kind) {
 }
 
 async fn a_conditional_reply_mails_the_next_player_only(kind: Kind) {
-    let s = setup(kind).await;
+    let s = Setup::new(kind).await;
     let id = s.chess().await;
     s.play(&id, "ann", "e4", 0).await;
     s.service
@@ -236,7 +95,7 @@ async fn a_conditional_reply_mails_the_next_player_only(kind: Kind) {
 }
 
 async fn a_reminder_goes_out_once_at_80_percent(kind: Kind) {
-    let s = setup(kind).await;
+    let s = Setup::new(kind).await;
     let id = s.chess().await;
     s.play(&id, "ann", "e4", 0).await;
     s.notifier.game_changed(&id).await.unwrap();
@@ -262,7 +121,7 @@ async fn a_reminder_goes_out_once_at_80_percent(kind: Kind) {
 }
 
 async fn the_sweep_mails_turns_no_event_announced_and_ends_games_on_time(kind: Kind) {
-    let s = setup(kind).await;
+    let s = Setup::new(kind).await;
     let id = s.chess().await;
     s.play(&id, "ann", "e4", 0).await;
     let report = s.notifier.sweep().await.unwrap();
@@ -279,7 +138,7 @@ async fn the_sweep_mails_turns_no_event_announced_and_ends_games_on_time(kind: K
 }
 
 async fn digest_players_get_one_mail_a_day(kind: Kind) {
-    let s = setup(kind).await;
+    let s = Setup::new(kind).await;
     s.service
         .set_mail_preference("bob", MailPreference::DailyDigest)
         .await
@@ -306,7 +165,7 @@ async fn digest_players_get_one_mail_a_day(kind: Kind) {
 }
 
 async fn players_who_want_no_mail_get_none(kind: Kind) {
-    let s = setup(kind).await;
+    let s = Setup::new(kind).await;
     s.service
         .set_mail_preference("bob", MailPreference::None)
         .await

@@ -29,6 +29,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::{BoxError, ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem};
 use chrono::{DateTime, Utc};
@@ -117,16 +118,23 @@ impl DynamoStore {
             }
             None => "PK = :pk",
         };
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .consistent_read(true)
+            .key_condition_expression(condition)
+            .set_expression_attribute_values(Some(values));
+        self.every_page(query).await
+    }
+
+    /// Every item `query` finds, page after page.
+    async fn every_page(&self, query: QueryFluentBuilder) -> Result<Vec<Item>, StoreError> {
         let mut items = Vec::new();
         let mut start = None;
         loop {
-            let page = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .consistent_read(true)
-                .key_condition_expression(condition)
-                .set_expression_attribute_values(Some(values.clone()))
+            let page = query
+                .clone()
                 .set_exclusive_start_key(start)
                 .send()
                 .await
@@ -481,29 +489,19 @@ impl Store for DynamoStore {
     }
 
     async fn waiting_games(&self, until: DateTime<Utc>) -> Result<Vec<Head>, StoreError> {
-        let mut heads = Vec::new();
-        let mut start = None;
-        loop {
-            let page = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .index_name("deadlines")
-                .key_condition_expression("wait_queue = :queue AND wait_deadline <= :until")
-                .expression_attribute_values(":queue", s(WAIT_QUEUE))
-                .expression_attribute_values(":until", n(until.timestamp_millis()))
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(sdk)?;
-            for item in page.items() {
-                heads.push(read_body(item)?);
-            }
-            start = page.last_evaluated_key;
-            if start.is_none() {
-                return Ok(heads);
-            }
-        }
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .index_name("deadlines")
+            .key_condition_expression("wait_queue = :queue AND wait_deadline <= :until")
+            .expression_attribute_values(":queue", s(WAIT_QUEUE))
+            .expression_attribute_values(":until", n(until.timestamp_millis()));
+        self.every_page(query)
+            .await?
+            .iter()
+            .map(read_body)
+            .collect()
     }
 
     fn round_trips(&self) -> u64 {
