@@ -1,9 +1,13 @@
 //! The notifier over real stores (SQLite and DynamoDB Local), the game service with a
 //! hand-driven clock and a real outbox: which mails go out, once each.
 
+use std::sync::Arc;
+
 use chrono::Duration;
 use missive_auth::Purpose;
-use missive_notify::testing::{Sent, Setup, start};
+use missive_mail::Outbox;
+use missive_notify::Notifier;
+use missive_notify::testing::{Sent, Setup, URL, start};
 use missive_store::contract_tests;
 use missive_store::testing::Kind;
 use missive_store::{MailPreference, Status};
@@ -179,7 +183,30 @@ async fn players_who_want_no_mail_get_none(kind: Kind) {
     assert!(s.take_mail().is_empty());
 }
 
+async fn a_mail_that_fails_is_claimed_again(kind: Kind) {
+    let s = Setup::new(kind).await;
+    let id = s.chess().await;
+    s.play(&id, "ann", "e4", 0).await;
+    // An outbox whose folder is a file cannot take mail.
+    let blocked = s.outbox.with_extension("file");
+    std::fs::write(&blocked, "").unwrap();
+    let failing = Notifier::new(
+        s.service.clone(),
+        s.authority.clone(),
+        Arc::new(Outbox::new(&blocked, "missive@example.org")),
+        s.clock.clone(),
+        URL,
+    );
+    assert!(failing.game_changed(&id).await.is_err());
+    let report = failing.sweep().await.unwrap();
+    assert_eq!(report.failures.len(), 1, "{report:?}");
+    std::fs::remove_file(&blocked).unwrap();
+    assert!(s.notifier.game_changed(&id).await.unwrap());
+    assert_eq!(s.take_mail().len(), 1);
+}
+
 contract_tests!(
+    a_mail_that_fails_is_claimed_again,
     a_turn_mails_the_player_to_move_once,
     a_conditional_reply_mails_the_next_player_only,
     a_reminder_goes_out_once_at_80_percent,
