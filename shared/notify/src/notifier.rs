@@ -146,6 +146,8 @@ impl Notifier {
         .await
     }
 
+    /// The turn mail (or reminder) for the player to move in `stored`; none if nobody
+    /// registered sits there.
     async fn compose_turn(
         &self,
         notice: TurnNotice,
