@@ -19,6 +19,7 @@ mod players;
 mod rules;
 pub mod session;
 pub mod settings;
+mod unsubscribe;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -84,6 +85,7 @@ impl App {
             .merge(games::routes())
             .merge(rules::routes())
             .merge(page::routes())
+            .merge(unsubscribe::routes())
             .route("/v1/openapi.json", axum::routing::get(openapi_json))
             .fallback(|| async { ApiError::not_found("no such resource") })
             .with_state(self)
@@ -193,6 +195,35 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
             }
         }
     }
+}
+
+/// Logs JSON lines at `info` (or as `RUST_LOG` says), without timestamps (Lambda adds
+/// them): the setup of every Lambda function.
+pub fn log_json_lines() {
+    tracing_subscriber::fmt()
+        .json()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_current_span(true)
+        .without_time()
+        .init();
+}
+
+/// The notifier of a Lambda function (`name`), configured from the environment only, as the
+/// api function is, after setting up [`log_json_lines`].
+pub async fn lambda_notifier(name: &str) -> Result<missive_notify::Notifier, String> {
+    /// The function's configuration, from the environment only.
+    #[derive(clap::Parser)]
+    struct Function {
+        #[command(flatten)]
+        settings: Settings,
+    }
+    log_json_lines();
+    let settings = <Function as clap::Parser>::parse_from([name]).settings;
+    let app = settings.app(Arc::new(missive_game::SystemClock)).await?;
+    Ok(settings.notifier(&app))
 }
 
 /// The API's OpenAPI 3.1 description, generated from the routes and types above.

@@ -16,15 +16,7 @@ struct Function {
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    tracing_subscriber::fmt()
-        .json()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_current_span(true)
-        .without_time()
-        .init();
+    missive_api::log_json_lines();
     let function = Function::parse_from(["api"]);
     let app = function
         .settings

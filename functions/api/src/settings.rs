@@ -7,7 +7,8 @@ use std::sync::Arc;
 use clap::Args;
 use missive_auth::{Authority, SigningKey};
 use missive_game::{Clock, GameService};
-use missive_mail::{Mailer, Outbox};
+use missive_mail::{Mailer, Outbox, Ses, Smtp};
+use missive_notify::{Notifier, NotifyConfig};
 use missive_store::StoreSetting;
 
 use crate::App;
@@ -40,15 +41,27 @@ pub struct Settings {
         default_value = "Missive <missive@localhost>"
     )]
     pub mail_from: String,
-    /// The folder mail is written to as .eml files.
+    /// The folder mail is written to as .eml files (unless SES or SMTP is configured).
     #[arg(long, env = "MISSIVE_OUTBOX", default_value = "./outbox")]
     pub outbox: PathBuf,
+    /// Send mail over SMTP: smtp://user:pass@host:587 (STARTTLS with `?tls=required`) or
+    /// smtps://user:pass@host:465.
+    #[arg(long, env = "MISSIVE_SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<String>,
+    /// Send mail through Amazon SES (v2 API, standard AWS settings) as the sender; what the
+    /// Lambda functions do.
+    #[arg(long, env = "MISSIVE_SES")]
+    pub ses: bool,
     /// Origins allowed by CORS, comma-separated; `*` for any; none by default.
     #[arg(long, env = "MISSIVE_CORS_ORIGINS", value_delimiter = ',')]
     pub cors_origins: Vec<String>,
     /// Token issuer and audience name.
     #[arg(long, env = "MISSIVE_ISSUER", default_value = "missive")]
     pub issuer: String,
+    /// The hour (UTC, 0 to 23) from which daily digests are sent.
+    #[arg(long, env = "MISSIVE_DIGEST_HOUR", default_value_t = 7,
+          value_parser = clap::value_parser!(u32).range(0..24))]
+    pub digest_hour: u32,
 }
 
 impl Settings {
@@ -75,7 +88,7 @@ impl Settings {
     pub async fn app(&self, clock: Arc<dyn Clock>) -> Result<App, String> {
         let store = self.store.open().await.map_err(|e| e.to_string())?;
         let authority = self.authority()?;
-        let mailer: Arc<dyn Mailer> = Arc::new(Outbox::new(&self.outbox, &self.mail_from));
+        let mailer = self.mailer().await?;
         Ok(App {
             service: GameService::new(store, Arc::clone(&clock)),
             authority: Arc::new(authority),
@@ -83,6 +96,33 @@ impl Settings {
             clock,
             public_url: self.public_url.trim_end_matches('/').to_string(),
             cors_origins: self.cors_origins.clone(),
+        })
+    }
+}
+
+impl Settings {
+    /// How mail goes out: SES if `--ses`, else SMTP if `--smtp-url`, else the outbox.
+    pub async fn mailer(&self) -> Result<Arc<dyn Mailer>, String> {
+        Ok(if self.ses {
+            Arc::new(Ses::connect(&self.mail_from).await)
+        } else if let Some(url) = &self.smtp_url {
+            Arc::new(Smtp::new(url, &self.mail_from).map_err(|e| e.to_string())?)
+        } else {
+            Arc::new(Outbox::new(&self.outbox, &self.mail_from))
+        })
+    }
+
+    /// The notifier of `app`'s games: its service, authority, mailer, clock and public URL.
+    pub fn notifier(&self, app: &App) -> Notifier {
+        Notifier::new(
+            app.service.clone(),
+            Arc::clone(&app.authority),
+            Arc::clone(&app.mailer),
+            Arc::clone(&app.clock),
+            &app.public_url,
+        )
+        .with_config(NotifyConfig {
+            digest_hour: self.digest_hour,
         })
     }
 }

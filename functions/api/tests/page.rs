@@ -8,8 +8,8 @@ mod common;
 use chrono::Duration;
 use common::links::{get, link, link_to_move, offered_moves, submit};
 use common::{Player, Server, seat_count, start_game};
-use missive_api::page::MOVE_LINK_LIFETIME;
 use missive_auth::{Authority, Grant, Purpose, SigningKey};
+use missive_notify::links::MOVE_LINK_GRACE;
 use missive_rules::registry;
 use missive_store::testing::Kind;
 use rand::SeedableRng;
@@ -214,9 +214,7 @@ async fn refused_links(kind: Kind) {
         html.contains("This game is over") && html.contains("timeout"),
         "{html}"
     );
-    server
-        .clock
-        .advance(Duration::seconds(MOVE_LINK_LIFETIME + 1));
+    server.clock.advance(MOVE_LINK_GRACE + Duration::seconds(1));
     let (status, html) = submit(&server, &good, &[("action", "move"), ("move", "e4")]).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert!(

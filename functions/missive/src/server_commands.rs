@@ -13,6 +13,10 @@ pub struct ServeArgs {
     /// The address to listen on.
     #[arg(long, env = "MISSIVE_ADDR", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
+    /// Seconds between sweeps (time-outs, reminders, digests, turn mails not yet sent).
+    #[arg(long, env = "MISSIVE_SWEEP_EVERY", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    sweep_every: u64,
     #[command(flatten)]
     settings: Settings,
 }
@@ -27,7 +31,9 @@ pub struct TokenArgs {
     settings: Settings,
 }
 
-/// Serves the API until interrupted.
+/// Serves the API until interrupted, with the notifier and the sweeper running beside it:
+/// every change the service commits goes to the notifier, and a sweep runs every
+/// `--sweep-every` seconds.
 pub fn serve(args: &ServeArgs) -> Result<(), String> {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -37,15 +43,26 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
         .with_writer(std::io::stderr)
         .init();
     runtime()?.block_on(async {
-        let app = args.settings.app(Arc::new(SystemClock)).await?;
+        let mut app = args.settings.app(Arc::new(SystemClock)).await?;
+        let (changes, feed) = tokio::sync::mpsc::unbounded_channel();
+        app.service = app.service.with_changes(changes);
+        let notifier = args.settings.notifier(&app);
+        let follower = notifier.clone();
+        tokio::spawn(async move { follower.follow(feed).await });
+        let period = std::time::Duration::from_secs(args.sweep_every);
+        tokio::spawn(async move { notifier.sweep_every(period).await });
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
         let local = listener.local_addr().map_err(|e| e.to_string())?;
+        let mail = match (&args.settings.smtp_url, args.settings.ses) {
+            (_, true) => "SES".to_string(),
+            (Some(_), false) => "SMTP".to_string(),
+            (None, false) => args.settings.outbox.display().to_string(),
+        };
         eprintln!(
-            "missive: serving http://{local} (store {}, mail to {})",
+            "missive: serving http://{local} (store {}, mail to {mail})",
             args.settings.store,
-            args.settings.outbox.display()
         );
         axum::serve(listener, app.router())
             .with_graceful_shutdown(async {

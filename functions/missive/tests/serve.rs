@@ -1,5 +1,6 @@
 //! `missive serve` on a free loopback port with a fresh data folder: it creates the signing
-//! key and the database there, answers the API, and `missive token` mints a token it accepts.
+//! key and the database there, answers the API, `missive token` mints a token it accepts,
+//! and its in-process notifier mails the player to move a move link.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -47,16 +48,10 @@ async fn serve_answers_and_token_signs_in() {
         .await
         .unwrap();
     assert_eq!(signed_up.status(), 201);
-    let token = Command::new(env!("CARGO_BIN_EXE_missive"))
-        .args(["token", "--handle", "ann", "--store", &store])
-        .env_remove("MISSIVE_SIGNING_KEY")
-        .output()
-        .unwrap();
-    assert!(token.status.success(), "{:?}", token);
-    let token = String::from_utf8(token.stdout).unwrap();
+    let token = access_token("ann", &store);
     let created = http
         .post(format!("{base}/v1/games"))
-        .bearer_auth(token.trim())
+        .bearer_auth(&token)
         .json(&json!({
             "variant": "chess",
             "seats": [{"kind": "creator"}, {"kind": "open"}],
@@ -66,6 +61,26 @@ async fn serve_answers_and_token_signs_in() {
         .await
         .unwrap();
     assert_eq!(created.status(), 201);
+    let game: serde_json::Value = created.json().await.unwrap();
+    let id = game["id"].as_str().unwrap();
+    let signed_up = http
+        .post(format!("{base}/v1/players"))
+        .json(&json!({"handle": "bob", "email": "bob@example.org"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(signed_up.status(), 201);
+    let joined = http
+        .post(format!("{base}/v1/games/{id}/join"))
+        .bearer_auth(access_token("bob", &store))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(joined.status(), 200);
+    let mail = wait_for_mail(&outbox, "To: ann@example.org").await;
+    assert!(mail.contains("/play/"), "{mail}");
+    assert!(mail.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"));
     let unknown = Command::new(env!("CARGO_BIN_EXE_missive"))
         .args(["token", "--handle", "nobody", "--store", &store])
         .output()
@@ -74,4 +89,29 @@ async fn serve_answers_and_token_signs_in() {
     server.kill().unwrap();
     server.wait().unwrap();
     std::fs::remove_dir_all(folder).unwrap();
+}
+
+/// An access token for `handle` from `missive token`.
+fn access_token(handle: &str, store: &str) -> String {
+    let token = Command::new(env!("CARGO_BIN_EXE_missive"))
+        .args(["token", "--handle", handle, "--store", store])
+        .env_remove("MISSIVE_SIGNING_KEY")
+        .output()
+        .unwrap();
+    assert!(token.status.success(), "{:?}", token);
+    String::from_utf8(token.stdout).unwrap().trim().to_string()
+}
+
+/// The first mail in `outbox` containing `needle`, waiting up to ten seconds for it.
+async fn wait_for_mail(outbox: &std::path::Path, needle: &str) -> String {
+    for _ in 0..100 {
+        for entry in std::fs::read_dir(outbox).into_iter().flatten() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap_or_default();
+            if text.contains(needle) {
+                return text;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("no mail with {needle} in {}", outbox.display());
 }

@@ -13,7 +13,9 @@ mod svg;
 use missive_rules::{Diagram, DiagramPiece, LabelKind, PieceStyle, Seat, Spot, Xy};
 
 use palette::{HIGHLIGHT, HIGHLIGHT_OPACITY, LABEL, ink_colours, shade_colour, stroke_style};
-use svg::{Bounds, Svg, escape, num};
+use svg::{Bounds, Svg, num};
+
+pub use svg::escape;
 
 /// Pixels per diagram unit in the document's own coordinates (its default size).
 const SCALE: f64 = 40.0;

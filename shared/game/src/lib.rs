@@ -68,5 +68,5 @@ pub use lobby::{NewGame, SeatRequest};
 pub use play::{MoveAccepted, MoveRequest};
 pub use players::check_handle;
 pub use record::record_of;
-pub use service::{Catalog, Config, GameService, replay};
+pub use service::{Catalog, Changes, Config, GameService, replay};
 pub use views::{GameSummary, GameView};

@@ -1,6 +1,6 @@
 //! Players: signing up with a handle and an e-mail address, and finding players again.
 
-use missive_store::{Player, StoreError};
+use missive_store::{MailPreference, Player, StoreError};
 
 use crate::{GameService, ServiceError};
 
@@ -41,6 +41,21 @@ impl GameService {
     /// The player with this e-mail address, if any.
     pub async fn player_by_email(&self, email: &str) -> Result<Option<Player>, ServiceError> {
         Ok(self.store.player_by_email(email).await?)
+    }
+
+    /// How the player wants to hear about their turns.
+    pub async fn mail_preference(&self, handle: &str) -> Result<MailPreference, ServiceError> {
+        Ok(self.store.mail_preference(handle).await?)
+    }
+
+    /// Sets how a registered player wants to hear about their turns.
+    pub async fn set_mail_preference(
+        &self,
+        handle: &str,
+        preference: MailPreference,
+    ) -> Result<(), ServiceError> {
+        self.player(handle).await?;
+        Ok(self.store.set_mail_preference(handle, preference).await?)
     }
 }
 

@@ -35,6 +35,10 @@ impl Default for Config {
     }
 }
 
+/// Where the service reports each game it changed, right after the commit (the local
+/// server's notifier listens; in AWS the table's stream plays this part).
+pub type Changes = tokio::sync::mpsc::UnboundedSender<GameId>;
+
 /// The game service: every use case of correspondence play, over a store, the rules
 /// registry and a clock.
 #[derive(Clone)]
@@ -43,6 +47,7 @@ pub struct GameService {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) catalog: Catalog,
     pub(crate) config: Config,
+    changes: Option<Changes>,
 }
 
 impl GameService {
@@ -53,7 +58,15 @@ impl GameService {
             clock,
             catalog: registry::variant,
             config: Config::default(),
+            changes: None,
         }
+    }
+
+    /// The same service sending the id of every game it changes to `changes` after the
+    /// commit. A closed receiver is ignored: the change stands either way.
+    pub fn with_changes(mut self, changes: Changes) -> GameService {
+        self.changes = Some(changes);
+        self
     }
 
     /// The same service finding variants through `catalog` instead of the registry.
@@ -115,7 +128,12 @@ impl GameService {
                 return Ok(value);
             };
             match self.store.commit(&commit).await {
-                Ok(()) => return Ok(value),
+                Ok(()) => {
+                    if let Some(changes) = &self.changes {
+                        let _ = changes.send(id.clone());
+                    }
+                    return Ok(value);
+                }
                 Err(StoreError::Conflict) => continue,
                 Err(error) => return Err(error.into()),
             }

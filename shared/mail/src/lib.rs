@@ -1,11 +1,18 @@
 //! Missive's outgoing mail: a [`Mail`] value, the [`Mailer`] trait every way of sending
-//! implements, and [`Outbox`], which writes each mail as one `.eml` file into a folder (the
-//! local server's `./outbox/`). Senders over SMTP or SES implement the same trait.
+//! implements, and three of them: [`Outbox`], which writes each mail as one `.eml` file into
+//! a folder (the local server's `./outbox/`), [`Smtp`] (a relay, locally) and [`Ses`]
+//! (Amazon SES, in Lambda). All send the same RFC 5322 text ([`render`]).
 
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
 use thiserror::Error;
+
+mod ses;
+mod smtp;
+
+pub use ses::Ses;
+pub use smtp::Smtp;
 
 /// One mail to send.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,13 +8,17 @@
 //! | vacation | `PLAYER#<player>` | `VACATION` | `revision`, `body` |
 //! | player | `PLAYER#<player>` | `PROFILE` | `body` |
 //! | e-mail | `EMAIL#<lower-cased address>` | `EMAIL` | `handle` |
+//! | mail preference | `PLAYER#<player>` | `MAIL` | `preference` |
+//! | notice marker | `NOTICE#<scope>` | `<name>` (see [`Notice::key`]) | `at` |
 //!
 //! A game is one partition, so loading it is one strongly consistent `Query` (head first,
 //! since `HEAD` sorts before `MOVE#`), and a commit is one `TransactWriteItems`: the head
 //! put on condition `revision = :read AND ply = :read`, each move put on condition
 //! `attribute_not_exists(PK)`, plus the finished entries. Move items are never updated or
 //! deleted. The sparse global index `waiting` (`wait_player`, `wait_deadline`) holds only the
-//! heads of games someone is to move in. The table definition lives in `infra/table.json`.
+//! heads of games someone is to move in; the sparse index `deadlines` (`wait_queue`, always
+//! `turns`, and `wait_deadline`) holds the same heads in one partition ordered by deadline,
+//! for the sweeper. The table definition lives in `infra/table.json`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -25,12 +29,14 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::{BoxError, ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem};
 use chrono::{DateTime, Utc};
 
 use crate::{
-    Commit, GameId, Head, MoveRecord, Player, Store, StoreError, StoredGame, VacationRecord,
+    Commit, GameId, Head, MailPreference, MoveRecord, Notice, Player, Store, StoreError,
+    StoredGame, VacationRecord,
 };
 
 mod table;
@@ -38,6 +44,9 @@ mod table;
 pub use table::TableDefinition;
 
 type Item = HashMap<String, AttributeValue>;
+
+/// The one value of `wait_queue`: the partition of the `deadlines` index.
+const WAIT_QUEUE: &str = "turns";
 
 /// The DynamoDB store over one table.
 pub struct DynamoStore {
@@ -109,16 +118,23 @@ impl DynamoStore {
             }
             None => "PK = :pk",
         };
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .consistent_read(true)
+            .key_condition_expression(condition)
+            .set_expression_attribute_values(Some(values));
+        self.every_page(query).await
+    }
+
+    /// Every item `query` finds, page after page.
+    async fn every_page(&self, query: QueryFluentBuilder) -> Result<Vec<Item>, StoreError> {
         let mut items = Vec::new();
         let mut start = None;
         loop {
-            let page = self
-                .client
-                .query()
-                .table_name(&self.table)
-                .consistent_read(true)
-                .key_condition_expression(condition)
-                .set_expression_attribute_values(Some(values.clone()))
+            let page = query
+                .clone()
                 .set_exclusive_start_key(start)
                 .send()
                 .await
@@ -177,6 +193,14 @@ fn player_pk(player: &str) -> String {
     format!("PLAYER#{player}")
 }
 
+fn notice_key(notice: &Notice) -> Item {
+    let (scope, name) = notice.key();
+    Item::from([
+        ("PK".into(), s(&format!("NOTICE#{scope}"))),
+        ("SK".into(), s(&name)),
+    ])
+}
+
 fn email_pk(email: &str) -> String {
     format!("EMAIL#{}", Player::email_key(email))
 }
@@ -191,6 +215,7 @@ fn head_item(head: &Head) -> Result<Item, StoreError> {
     ]);
     if let Some(waiting) = &head.waiting {
         item.insert("wait_player".into(), s(&waiting.player));
+        item.insert("wait_queue".into(), s(WAIT_QUEUE));
         item.insert(
             "wait_deadline".into(),
             n(waiting.deadline.timestamp_millis()),
@@ -411,6 +436,72 @@ impl Store for DynamoStore {
             Some(item) => self.player(&get_s(item, "handle")?).await,
             None => Ok(None),
         }
+    }
+
+    async fn mail_preference(&self, player: &str) -> Result<MailPreference, StoreError> {
+        let items = self.query_all(&player_pk(player), Some("MAIL")).await?;
+        let Some(item) = items.first() else {
+            return Ok(MailPreference::default());
+        };
+        let text = get_s(item, "preference")?;
+        MailPreference::parse(&text)
+            .ok_or_else(|| StoreError::Corrupt(format!("mail preference `{text}`")))
+    }
+
+    async fn set_mail_preference(
+        &self,
+        player: &str,
+        preference: MailPreference,
+    ) -> Result<(), StoreError> {
+        let item = Item::from([
+            ("PK".into(), s(&player_pk(player))),
+            ("SK".into(), s("MAIL")),
+            ("preference".into(), s(preference.as_str())),
+        ]);
+        self.put(item).send().await.map_err(sdk)?;
+        Ok(())
+    }
+
+    async fn claim_notice(&self, notice: &Notice, at: DateTime<Utc>) -> Result<bool, StoreError> {
+        let mut item = notice_key(notice);
+        item.insert("at".into(), n(at.timestamp_millis()));
+        let put = self
+            .put(item)
+            .condition_expression("attribute_not_exists(PK)")
+            .send()
+            .await;
+        match put.map_err(sdk) {
+            Ok(_) => Ok(true),
+            Err(StoreError::Conflict) => Ok(false),
+            Err(error) => Err(error),
+        }
+    }
+
+    async fn release_notice(&self, notice: &Notice) -> Result<(), StoreError> {
+        self.client
+            .delete_item()
+            .table_name(&self.table)
+            .set_key(Some(notice_key(notice)))
+            .send()
+            .await
+            .map_err(sdk)?;
+        Ok(())
+    }
+
+    async fn waiting_games(&self, until: DateTime<Utc>) -> Result<Vec<Head>, StoreError> {
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .index_name("deadlines")
+            .key_condition_expression("wait_queue = :queue AND wait_deadline <= :until")
+            .expression_attribute_values(":queue", s(WAIT_QUEUE))
+            .expression_attribute_values(":until", n(until.timestamp_millis()));
+        self.every_page(query)
+            .await?
+            .iter()
+            .map(read_body)
+            .collect()
     }
 
     fn round_trips(&self) -> u64 {

@@ -9,6 +9,7 @@
 mod dynamo;
 mod error;
 mod model;
+mod notice;
 pub mod schema;
 mod setting;
 mod sqlite;
@@ -22,6 +23,7 @@ pub use model::{
     Commit, ConditionalLine, Ending, GameDoc, GameId, Head, MoveRecord, Period, Player, SeatDoc,
     Status, StoredGame, TimeControl, VacationRecord, Waiting,
 };
+pub use notice::{MailPreference, Notice};
 pub use setting::{ENV_VAR, StoreSetting};
 pub use sqlite::SqliteStore;
 pub use store::Store;

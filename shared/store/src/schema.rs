@@ -55,6 +55,19 @@ const MIGRATIONS: &[&str] = &[
          email TEXT NOT NULL UNIQUE,
          body TEXT NOT NULL
      );",
+    // 3: mail preferences, markers of mails sent once, active games by deadline.
+    "CREATE TABLE mail_preferences (
+         player TEXT PRIMARY KEY,
+         preference TEXT NOT NULL
+     );
+     CREATE TABLE notices (
+         scope TEXT NOT NULL,
+         name TEXT NOT NULL,
+         at INTEGER NOT NULL,
+         PRIMARY KEY (scope, name)
+     ) WITHOUT ROWID;
+     CREATE INDEX games_deadlines ON games (wait_deadline)
+         WHERE wait_player IS NOT NULL;",
 ];
 
 /// The schema version this code writes.

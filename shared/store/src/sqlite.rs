@@ -18,8 +18,11 @@ use async_trait::async_trait;
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use tokio::sync::oneshot;
 
+use chrono::{DateTime, Utc};
+
 use crate::{
-    Commit, GameId, Head, MoveRecord, Player, Store, StoreError, StoredGame, VacationRecord, schema,
+    Commit, GameId, Head, MailPreference, MoveRecord, Notice, Player, Store, StoreError,
+    StoredGame, VacationRecord, schema,
 };
 
 /// Most writes applied in one transaction.
@@ -44,6 +47,9 @@ enum Write {
     Commit(Box<Commit>),
     Vacation(String, VacationRecord),
     Player(Player),
+    Preference(String, MailPreference),
+    ClaimNotice(Notice, i64),
+    ReleaseNotice(Notice),
 }
 
 impl SqliteStore {
@@ -206,6 +212,31 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
         Write::Commit(commit) => apply_commit(conn, commit),
         Write::Vacation(player, record) => put_vacation(conn, player, record),
         Write::Player(player) => insert_player(conn, player),
+        Write::Preference(player, preference) => conn
+            .execute(
+                "INSERT OR REPLACE INTO mail_preferences (player, preference) VALUES (?1, ?2)",
+                params![player, preference.as_str()],
+            )
+            .map(drop)
+            .map_err(backend),
+        Write::ClaimNotice(notice, at) => {
+            let (scope, name) = notice.key();
+            conn.execute(
+                "INSERT INTO notices (scope, name, at) VALUES (?1, ?2, ?3)",
+                params![scope, name, at],
+            )
+            .map(drop)
+            .map_err(conflict_or_backend)
+        }
+        Write::ReleaseNotice(notice) => {
+            let (scope, name) = notice.key();
+            conn.execute(
+                "DELETE FROM notices WHERE scope = ?1 AND name = ?2",
+                params![scope, name],
+            )
+            .map(drop)
+            .map_err(backend)
+        }
     }
 }
 
@@ -373,15 +404,15 @@ fn load(conn: &mut Connection, id: &GameId) -> Result<Option<StoredGame>, StoreE
     Ok(Some(StoredGame { head, moves }))
 }
 
+/// The heads whose bodies `sql` selects with `params`.
 fn heads(
     conn: &Connection,
     sql: &str,
-    player: &str,
-    limit: usize,
+    params: impl rusqlite::Params,
 ) -> Result<Vec<Head>, StoreError> {
     let mut select = conn.prepare_cached(sql).map_err(backend)?;
     let bodies = select
-        .query_map(params![player, limit as i64], |row| row.get::<_, String>(0))
+        .query_map(params, |row| row.get::<_, String>(0))
         .map_err(backend)?
         .collect::<Result<Vec<_>, _>>()
         .map_err(backend)?;
@@ -413,8 +444,7 @@ impl Store for SqliteStore {
                 conn,
                 "SELECT body FROM games WHERE wait_player = ?1
                  ORDER BY wait_deadline, id LIMIT ?2",
-                &player,
-                limit,
+                params![player, limit as i64],
             )
         })
         .await
@@ -428,8 +458,7 @@ impl Store for SqliteStore {
                 "SELECT games.body FROM finished JOIN games ON games.id = finished.game
                  WHERE finished.player = ?1 ORDER BY finished.at DESC, finished.game DESC
                  LIMIT ?2",
-                &player,
-                limit,
+                params![player, limit as i64],
             )
         })
         .await
@@ -483,6 +512,62 @@ impl Store for SqliteStore {
 
     async fn player_by_email(&self, email: &str) -> Result<Option<Player>, StoreError> {
         self.player_where("email", Player::email_key(email)).await
+    }
+
+    async fn mail_preference(&self, player: &str) -> Result<MailPreference, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| {
+            let text: Option<String> = conn
+                .query_row(
+                    "SELECT preference FROM mail_preferences WHERE player = ?1",
+                    [&player],
+                    |row| row.get(0),
+                )
+                .optional()
+                .map_err(backend)?;
+            text.map_or(Ok(MailPreference::default()), |text| {
+                MailPreference::parse(&text)
+                    .ok_or_else(|| StoreError::Corrupt(format!("mail preference `{text}`")))
+            })
+        })
+        .await
+    }
+
+    async fn set_mail_preference(
+        &self,
+        player: &str,
+        preference: MailPreference,
+    ) -> Result<(), StoreError> {
+        self.write(Write::Preference(player.to_string(), preference))
+            .await
+    }
+
+    async fn claim_notice(&self, notice: &Notice, at: DateTime<Utc>) -> Result<bool, StoreError> {
+        let claimed = self
+            .write(Write::ClaimNotice(notice.clone(), at.timestamp_millis()))
+            .await;
+        match claimed {
+            Ok(()) => Ok(true),
+            Err(StoreError::Conflict) => Ok(false),
+            Err(error) => Err(error),
+        }
+    }
+
+    async fn release_notice(&self, notice: &Notice) -> Result<(), StoreError> {
+        self.write(Write::ReleaseNotice(notice.clone())).await
+    }
+
+    async fn waiting_games(&self, until: DateTime<Utc>) -> Result<Vec<Head>, StoreError> {
+        let until = until.timestamp_millis();
+        self.read(move |conn| {
+            heads(
+                conn,
+                "SELECT body FROM games WHERE wait_player IS NOT NULL AND wait_deadline <= ?1
+                 ORDER BY wait_deadline, id",
+                [until],
+            )
+        })
+        .await
     }
 
     fn round_trips(&self) -> u64 {

@@ -2,7 +2,11 @@
 
 use async_trait::async_trait;
 
-use crate::{Commit, GameId, Head, Player, StoreError, StoredGame, VacationRecord};
+use chrono::{DateTime, Utc};
+
+use crate::{
+    Commit, GameId, Head, MailPreference, Notice, Player, StoreError, StoredGame, VacationRecord,
+};
 
 /// Storage of games as heads with append-only move logs, plus the indexes the read models
 /// need. Every implementation passes the same contract tests.
@@ -46,6 +50,28 @@ pub trait Store: Send + Sync {
 
     /// The player with this e-mail address (compared lower-cased), if any.
     async fn player_by_email(&self, email: &str) -> Result<Option<Player>, StoreError>;
+
+    /// The player's mail preference ([`MailPreference::EachMove`] if they never chose).
+    async fn mail_preference(&self, player: &str) -> Result<MailPreference, StoreError>;
+
+    /// Sets the player's mail preference, replacing any earlier choice.
+    async fn set_mail_preference(
+        &self,
+        player: &str,
+        preference: MailPreference,
+    ) -> Result<(), StoreError>;
+
+    /// Writes the marker of `notice` (claimed at `at`) if there is none: `true` if this call
+    /// wrote it and so must send the mail, `false` if it was claimed before.
+    async fn claim_notice(&self, notice: &Notice, at: DateTime<Utc>) -> Result<bool, StoreError>;
+
+    /// Removes the marker of `notice` (after its mail could not be sent), so a later event
+    /// or sweep claims it again. Nothing happens if there is none.
+    async fn release_notice(&self, notice: &Notice) -> Result<(), StoreError>;
+
+    /// Heads of every active game someone is to move in whose stored deadline (before any
+    /// vacation) is at or before `until`, earliest deadline first: what the sweeper walks.
+    async fn waiting_games(&self, until: DateTime<Utc>) -> Result<Vec<Head>, StoreError>;
 
     /// Requests sent to the backend so far: HTTP requests (retries included) for DynamoDB,
     /// reads and writes handed to the database threads for SQLite. Used to count round

@@ -4,8 +4,8 @@
 use chrono::{DateTime, Duration, Utc};
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{
-    Commit, Ending, GameDoc, GameId, Head, MoveRecord, Period, Player, SeatDoc, Status, Store,
-    StoreError, TimeControl, VacationRecord, Waiting, contract_tests,
+    Commit, Ending, GameDoc, GameId, Head, MailPreference, MoveRecord, Notice, Period, Player,
+    SeatDoc, Status, Store, StoreError, TimeControl, VacationRecord, Waiting, contract_tests,
 };
 
 fn at(minutes: i64) -> DateTime<Utc> {
@@ -333,7 +333,102 @@ async fn players_are_unique_by_handle_and_email(kind: Kind) {
     );
 }
 
+async fn mail_preferences_default_to_each_move_and_are_replaced(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    assert_eq!(
+        store.mail_preference("ann").await.unwrap(),
+        MailPreference::EachMove
+    );
+    for preference in [MailPreference::DailyDigest, MailPreference::None] {
+        store.set_mail_preference("ann", preference).await.unwrap();
+        assert_eq!(store.mail_preference("ann").await.unwrap(), preference);
+    }
+    assert_eq!(
+        store.mail_preference("bob").await.unwrap(),
+        MailPreference::EachMove
+    );
+}
+
+async fn a_notice_is_claimed_once_until_released(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let game = GameId("g1".into());
+    let notices = [
+        Notice::Turn {
+            game: game.clone(),
+            ply: 3,
+        },
+        Notice::Reminder {
+            game: game.clone(),
+            ply: 3,
+        },
+        Notice::Turn { game, ply: 4 },
+        Notice::Digest {
+            player: "ann".into(),
+            day: at(0).date_naive(),
+        },
+    ];
+    for notice in &notices {
+        assert!(
+            store.claim_notice(notice, at(0)).await.unwrap(),
+            "{notice:?}"
+        );
+    }
+    for notice in &notices {
+        assert!(
+            !store.claim_notice(notice, at(1)).await.unwrap(),
+            "{notice:?}"
+        );
+    }
+    store.release_notice(&notices[0]).await.unwrap();
+    store.release_notice(&notices[0]).await.unwrap();
+    assert!(store.claim_notice(&notices[0], at(2)).await.unwrap());
+    assert!(!store.claim_notice(&notices[1], at(2)).await.unwrap());
+}
+
+async fn waiting_games_lists_every_turn_by_deadline(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let mut expected = Vec::new();
+    for (id, player, deadline) in [
+        ("late", "ann", 300),
+        ("soon", "bob", 100),
+        ("mid", "cid", 200),
+    ] {
+        let head = created(store, id).await;
+        let mut commit = append(&head, &["e2e4"], None);
+        commit.head.waiting = Some(Waiting {
+            player: player.into(),
+            since: at(0),
+            deadline: at(deadline),
+        });
+        store.commit(&commit).await.unwrap();
+        expected.push(commit.head);
+    }
+    // A game nobody is to move in is not listed.
+    let idle = created(store, "idle").await;
+    let mut finished = append(&idle, &["e2e4"], None);
+    finished.head.waiting = None;
+    store.commit(&finished).await.unwrap();
+    let ids = |heads: Vec<Head>| -> Vec<String> { heads.into_iter().map(|h| h.id.0).collect() };
+    assert_eq!(
+        ids(store.waiting_games(at(1000)).await.unwrap()),
+        ["soon", "mid", "late"]
+    );
+    assert_eq!(
+        ids(store.waiting_games(at(200)).await.unwrap()),
+        ["soon", "mid"]
+    );
+    assert!(store.waiting_games(at(99)).await.unwrap().is_empty());
+    let all = store.waiting_games(at(1000)).await.unwrap();
+    assert!(all.iter().all(|head| expected.contains(head)));
+}
+
 contract_tests!(
+    mail_preferences_default_to_each_move_and_are_replaced,
+    a_notice_is_claimed_once_until_released,
+    waiting_games_lists_every_turn_by_deadline,
     players_are_unique_by_handle_and_email,
     create_then_load_gives_the_head_back,
     creating_an_existing_game_conflicts,

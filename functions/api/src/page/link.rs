@@ -1,16 +1,13 @@
 //! Move links: `{public_url}/play/{token}`, the token a JWT for one player, game, seat and
-//! ply (see `missive-auth`). A link is good for the one move it was mailed for: once the
-//! game has gone past that ply the service refuses it as stale.
+//! ply (see `missive-auth`), minted with the mail in `missive_notify::links`. A link is
+//! good for the one move it was mailed for: once the game has gone past that ply the service
+//! refuses it as stale.
 
 use axum::http::StatusCode;
-use missive_auth::{AuthError, Grant, Purpose};
+use missive_auth::{AuthError, Purpose};
 use missive_store::GameId;
 
 use crate::{ApiError, App};
-
-/// How long a move link works, in seconds: longer than any time control's move, so a link
-/// outlives the turn it was mailed for.
-pub const MOVE_LINK_LIFETIME: i64 = 60 * 24 * 3600;
 
 /// What a verified move link allows: `handle` plays for `seat` in `game` at `ply`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,24 +20,6 @@ pub struct MoveLink {
     pub seat: u8,
     /// The ply the move will have: the game's ply when it became the seat's turn.
     pub ply: u32,
-}
-
-/// The link `handle` follows to play for `seat` in `game` at `ply`.
-pub fn move_link(
-    app: &App,
-    handle: &str,
-    game: &GameId,
-    seat: u8,
-    ply: u32,
-) -> Result<String, ApiError> {
-    let grant = Grant {
-        purpose: Purpose::MoveLink,
-        subject: handle.to_string(),
-        lifetime: MOVE_LINK_LIFETIME,
-        move_link: Some((game.0.clone(), seat, ply)),
-    };
-    let token = app.authority.mint(&grant, app.now_seconds())?;
-    Ok(format!("{}/play/{token}", app.public_url))
 }
 
 /// The link `token` stands for, if it is a move-link token of this server that has not

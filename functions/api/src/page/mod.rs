@@ -16,7 +16,7 @@ use axum::response::Response;
 use axum::routing::get;
 use missive_store::GameId;
 
-pub use link::{MOVE_LINK_LIFETIME, MoveLink, move_link};
+pub use link::MoveLink;
 use problem::Problem;
 
 use crate::App;

@@ -1,16 +1,25 @@
 //! Move links as the mail would carry them, and a browser's way with the pages behind them:
 //! GET a page, POST its form, read the legal moves it offers.
 
+use missive_notify::links::{MoveLinkFor, move_link};
 use missive_store::GameId;
 use reqwest::StatusCode;
 
 use super::{Player, Server};
 
-/// The path of a fresh move link for `handle` in `game`, `seat`, `ply`, minted as the server
-/// mints it.
+/// The path of a fresh move link for `handle` in `game`, `seat`, `ply`, minted as the mail
+/// mints it (for a turn whose deadline is now).
 pub fn link(server: &Server, handle: &str, game: &str, seat: u8, ply: u32) -> String {
-    let url =
-        missive_api::page::move_link(&server.app, handle, &GameId(game.into()), seat, ply).unwrap();
+    let game = GameId(game.into());
+    let now = server.app.clock.now();
+    let target = MoveLinkFor {
+        handle,
+        game: &game,
+        seat,
+        ply,
+        deadline: now,
+    };
+    let url = move_link(&server.app.authority, &server.app.public_url, &target, now).unwrap();
     let path = url.strip_prefix(&server.app.public_url).unwrap();
     assert!(path.starts_with("/play/"), "{url}");
     path.to_string()

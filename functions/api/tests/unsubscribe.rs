@@ -1,0 +1,95 @@
+//! The unsubscribe link over real HTTP: the page changes nothing, the form and the RFC 8058
+//! one-click POST do, and only an unsubscribe token for a registered player is accepted.
+
+mod common;
+
+use common::{ISSUER, Server};
+use missive_auth::Authority;
+use missive_notify::links::unsubscribe_link;
+use missive_store::testing::Kind;
+use reqwest::StatusCode;
+
+/// The path of `handle`'s unsubscribe link, as mailed.
+fn link_path(server: &Server, handle: &str) -> String {
+    let authority = Authority::new(&server.key, ISSUER, ISSUER).unwrap();
+    let link = unsubscribe_link(
+        &authority,
+        "http://missive.test",
+        handle,
+        server.clock_now(),
+    )
+    .unwrap();
+    link.strip_prefix("http://missive.test")
+        .unwrap()
+        .to_string()
+}
+
+/// GETs the page: its status and text.
+async fn page(server: &Server, path: &str) -> (StatusCode, String) {
+    let response = server
+        .http
+        .get(format!("{}{path}", server.base))
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.text().await.unwrap())
+}
+
+/// POSTs a form body to `path`: its status and text.
+async fn post(server: &Server, path: &str, body: &str) -> (StatusCode, String) {
+    let response = server
+        .http
+        .post(format!("{}{path}", server.base))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.text().await.unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_shows_the_form_and_changes_nothing() {
+    let server = Server::start(Kind::Sqlite).await;
+    server.player("ann").await;
+    let path = link_path(&server, "ann");
+    for _ in 0..2 {
+        let (status, text) = page(&server, &path).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(
+            text.contains("now: a mail each time it is your turn"),
+            "{text}"
+        );
+        assert!(text.contains("<form method=\"post\">"));
+        assert!(text.contains("value=\"none\" checked"));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_form_and_one_click_change_the_preference() {
+    let server = Server::start(Kind::Sqlite).await;
+    server.player("ann").await;
+    let path = link_path(&server, "ann");
+    let (status, text) = post(&server, &path, "preference=daily-digest").await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    assert!(page(&server, &path).await.1.contains("now: one mail a day"));
+    let (status, _) = post(&server, &path, "List-Unsubscribe=One-Click").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page(&server, &path).await.1.contains("now: no mail"));
+    let (status, _) = post(&server, &path, "preference=often").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(page(&server, &path).await.1.contains("now: no mail"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_unsubscribe_tokens_of_players_are_accepted() {
+    let server = Server::start(Kind::Sqlite).await;
+    let ann = server.player("ann").await;
+    let (status, _) = page(&server, &format!("/unsubscribe/{}", ann.token)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = page(&server, "/unsubscribe/not-a-token").await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let nobody = link_path(&server, "nobody");
+    let (status, _) = post(&server, &nobody, "preference=none").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}

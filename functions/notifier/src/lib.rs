@@ -1,0 +1,103 @@
+//! The notifier function's handler: DynamoDB stream records of the game table in, turn
+//! mails out (through [`Notifier::game_changed`]), batch item failures back.
+//!
+//! Only head records matter: every commit replaces the game's head, so the head's record
+//! carries each change, including the moves appended with it and the start of a game.
+//! A head record is handled when the turn moved on: its new image has a player to move and
+//! a ply (or player to move) other than the old image's. Each game is handled once per
+//! batch. Mails are claimed in the store before they are sent, so a record delivered again
+//! (Lambda retries, a repeated event) sends nothing more.
+//!
+//! A record that cannot be handled (unreadable, store or mail failure) is reported in
+//! `batchItemFailures` with its sequence number, and handling stops there: Lambda retries
+//! the stream from that record, so the records after it come again anyway.
+
+use std::collections::HashSet;
+
+use aws_lambda_events::dynamodb::{Event, EventRecord};
+use aws_lambda_events::streams::{DynamoDbBatchItemFailure, DynamoDbEventResponse};
+use missive_notify::Notifier;
+use missive_store::GameId;
+use serde::Deserialize;
+
+/// The parts of a head item the handler reads.
+#[derive(Debug, Deserialize)]
+struct HeadImage {
+    #[serde(rename = "PK")]
+    pk: String,
+    #[serde(rename = "SK")]
+    sk: String,
+    #[serde(default)]
+    ply: Option<u32>,
+    #[serde(default)]
+    wait_player: Option<String>,
+}
+
+/// What a record asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Change {
+    /// Not a head whose turn moved on: nothing to do.
+    Nothing,
+    /// The turn moved on in this game.
+    Turn(GameId),
+}
+
+/// Handles one batch of stream records; the answer lists the first record that failed.
+pub async fn handle(notifier: &Notifier, event: Event) -> DynamoDbEventResponse {
+    let mut handled: HashSet<GameId> = HashSet::new();
+    let mut batch_item_failures = Vec::new();
+    for record in &event.records {
+        let result = match change_of(record) {
+            Ok(Change::Nothing) => continue,
+            Ok(Change::Turn(game)) if handled.contains(&game) => continue,
+            Ok(Change::Turn(game)) => notifier
+                .game_changed(&game)
+                .await
+                .map(|_| {
+                    handled.insert(game);
+                })
+                .map_err(|e| e.to_string()),
+            Err(error) => Err(error),
+        };
+        if let Err(error) = result {
+            tracing::warn!(event_id = %record.event_id, %error, "stream record failed");
+            batch_item_failures.push(DynamoDbBatchItemFailure {
+                item_identifier: record.change.sequence_number.clone(),
+            });
+            break;
+        }
+    }
+    DynamoDbEventResponse {
+        batch_item_failures,
+    }
+}
+
+/// Reads what a record says changed.
+fn change_of(record: &EventRecord) -> Result<Change, String> {
+    let keys: HeadImage = serde_dynamo::from_item(record.change.keys.clone())
+        .map_err(|e| format!("record keys: {e}"))?;
+    if keys.sk != "HEAD" || record.event_name == "REMOVE" {
+        return Ok(Change::Nothing);
+    }
+    let id = keys
+        .pk
+        .strip_prefix("GAME#")
+        .ok_or_else(|| format!("a head under {}", keys.pk))?;
+    let new: HeadImage = serde_dynamo::from_item(record.change.new_image.clone())
+        .map_err(|e| format!("new image of game {id}: {e}"))?;
+    if new.wait_player.is_none() {
+        return Ok(Change::Nothing);
+    }
+    let moved_on = if record.change.old_image.is_empty() {
+        true
+    } else {
+        let old: HeadImage = serde_dynamo::from_item(record.change.old_image.clone())
+            .map_err(|e| format!("old image of game {id}: {e}"))?;
+        (old.ply, old.wait_player) != (new.ply, new.wait_player)
+    };
+    Ok(if moved_on {
+        Change::Turn(GameId(id.to_string()))
+    } else {
+        Change::Nothing
+    })
+}

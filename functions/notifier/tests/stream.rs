@@ -1,0 +1,96 @@
+//! The notifier's handler fed DynamoDB stream events as Lambda delivers them, over a game
+//! in DynamoDB Local: a repeated event sends one mail, an unreadable record is reported as
+//! the batch's failure.
+
+use missive_notify::testing::Setup;
+use missive_store::GameId;
+use missive_store::testing::Kind;
+use serde_json::{Value, json};
+
+/// A chess game in DynamoDB Local where ann played 1. e4 and bob is to move.
+async fn setup() -> (Setup, GameId) {
+    let setup = Setup::new(Kind::Dynamo).await;
+    let game = setup.chess().await;
+    setup.play(&game, "ann", "e4", 0).await;
+    (setup, game)
+}
+
+/// A stream record of the game table, as Lambda delivers it.
+fn record(sequence: &str, name: &str, keys: Value, old: Option<Value>, new: Value) -> Value {
+    let mut change = json!({
+        "ApproximateCreationDateTime": 1_894_003_200,
+        "Keys": keys,
+        "NewImage": new,
+        "SequenceNumber": sequence,
+        "SizeBytes": 300,
+        "StreamViewType": "NEW_AND_OLD_IMAGES",
+    });
+    if let Some(old) = old {
+        change["OldImage"] = old;
+    }
+    json!({
+        "eventID": format!("event-{sequence}"),
+        "eventName": name,
+        "eventVersion": "1.1",
+        "eventSource": "aws:dynamodb",
+        "awsRegion": "us-east-1",
+        "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/missive/stream/2030-01-07T00:00:00.000",
+        "dynamodb": change,
+    })
+}
+
+/// The records one move commit writes: the move's insert and the head's change.
+fn move_commit(game: &GameId, head_ply: Value) -> Value {
+    let pk = json!({ "S": format!("GAME#{game}") });
+    let head_keys = json!({ "PK": pk, "SK": { "S": "HEAD" } });
+    let move_keys = json!({ "PK": pk, "SK": { "S": "MOVE#000000" } });
+    let head = |ply: Value, player: &str| {
+        json!({
+            "PK": pk, "SK": { "S": "HEAD" }, "ply": ply, "revision": { "N": "3" },
+            "wait_player": { "S": player }, "wait_deadline": { "N": "1894262400000" },
+        })
+    };
+    json!({ "Records": [
+        record("100", "INSERT", move_keys.clone(), None, json!({
+            "PK": pk, "SK": { "S": "MOVE#000000" }, "long": { "S": "e2e4" },
+        })),
+        record(
+            "101",
+            "MODIFY",
+            head_keys,
+            Some(head(json!({ "N": "0" }), "ann")),
+            head(head_ply, "bob"),
+        ),
+    ]})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_repeated_stream_event_sends_one_mail() {
+    let (s, game) = setup().await;
+    let event = move_commit(&game, json!({ "N": "1" }));
+    for _ in 0..2 {
+        let event = serde_json::from_value(event.clone()).unwrap();
+        let answer = missive_notifier::handle(&s.notifier, event).await;
+        assert_eq!(
+            serde_json::to_value(&answer).unwrap(),
+            json!({ "batchItemFailures": [] })
+        );
+    }
+    let mails = s.take_mail();
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].to, "bob@example.org");
+    assert!(mails[0].text.contains("ann played 1. e4"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreadable_record_is_the_batch_item_failure() {
+    let (s, game) = setup().await;
+    let event = move_commit(&game, json!({ "S": "one" }));
+    let event = serde_json::from_value(event).unwrap();
+    let answer = missive_notifier::handle(&s.notifier, event).await;
+    assert_eq!(
+        serde_json::to_value(&answer).unwrap(),
+        json!({ "batchItemFailures": [{ "itemIdentifier": "101" }] })
+    );
+    assert!(s.take_mail().is_empty());
+}

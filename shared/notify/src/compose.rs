@@ -1,0 +1,305 @@
+//! The mails themselves: pure functions from what the notifier found to a [`Mail`] with a
+//! plain-text and an HTML part and the unsubscribe headers.
+//!
+//! The board: many mail clients drop inline SVG, so the HTML part shows the position as an
+//! `<img>` of the API's `/v1/games/{id}/board.svg` seen from the recipient's seat, and the
+//! plain-text part lists every piece on its spot by side (a text picture that works for
+//! every variant's geometry, from 8x8 to the three-kingdom hexagon).
+
+use chrono::{DateTime, Duration, Utc};
+use missive_board::escape;
+use missive_mail::Mail;
+use missive_rules::{AnyGame, Diagram};
+use missive_store::{Head, Player, StoredGame};
+
+/// Which mail about a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnNotice {
+    /// It has just become the player's turn.
+    Turn,
+    /// 80% of the time for the move is gone.
+    Reminder,
+}
+
+/// What a mail about one turn is made of.
+pub struct TurnFacts<'a> {
+    /// The recipient, the player to move.
+    pub to: &'a Player,
+    /// The game as stored.
+    pub stored: &'a StoredGame,
+    /// The game replayed through the rules.
+    pub game: &'a dyn AnyGame,
+    /// Now.
+    pub now: DateTime<Utc>,
+    /// The API's public URL, without a trailing slash.
+    pub public_url: &'a str,
+    /// The move link for this turn.
+    pub move_link: String,
+    /// The recipient's unsubscribe link.
+    pub unsubscribe_link: String,
+}
+
+/// One game waiting for the recipient of a digest.
+pub struct DigestEntry {
+    /// The game's head.
+    pub head: Head,
+    /// The move link for the turn.
+    pub move_link: String,
+}
+
+/// The mail telling `facts.to` it is their turn (or reminding them).
+pub fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
+    let head = &facts.stored.head;
+    let deadline = head.waiting.as_ref().map_or(facts.now, |w| w.deadline);
+    let left = time_left(deadline - facts.now);
+    let variant = head.doc.variant.as_str();
+    let against = opponents(head, &facts.to.handle);
+    let subject = match notice {
+        TurnNotice::Turn => format!("Your move in {variant} against {against} ({})", head.id),
+        TurnNotice::Reminder => {
+            format!(
+                "Reminder: {left} left for your move in {variant} ({})",
+                head.id
+            )
+        }
+    };
+    let mut intro = last_move_text(facts.stored);
+    if notice == TurnNotice::Reminder {
+        intro = format!("80% of your time for this move is gone. {intro}");
+    }
+    let seat = head.to_move.unwrap_or(0);
+    let board_url = format!(
+        "{}/v1/games/{}/board.svg?seat={}",
+        facts.public_url,
+        head.id,
+        facts
+            .game
+            .seat_names()
+            .get(usize::from(seat))
+            .copied()
+            .unwrap_or("white")
+    );
+    let pieces = piece_list(&facts.game.diagram());
+    let until = deadline.format("%Y-%m-%d %H:%M UTC");
+    let text = format!(
+        "Hello {name},\n\n{intro}\n\n{pieces}\n\nTime left: {left} (until {until}).\n\n\
+         Make your move:\n{link}\n\nThe board: {board_url}\n\n-- \n\
+         Mail about your turns (each move, a daily digest, or none):\n{unsubscribe}\n",
+        name = facts.to.handle,
+        link = facts.move_link,
+        unsubscribe = facts.unsubscribe_link,
+    );
+    let html = format!(
+        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{intro}</p>\n\
+         <p><img src=\"{board}\" alt=\"{alt}\" width=\"360\" style=\"max-width:100%\"></p>\n\
+         <p>Time left: <b>{left}</b> (until {until}).</p>\n\
+         <p><a href=\"{link}\">Make your move</a></p>\n\
+         <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your turns</a>: \
+         each move, a daily digest, or none.</p>\n</body></html>\n",
+        name = escape(&facts.to.handle),
+        intro = escape(&intro),
+        board = escape(&board_url),
+        alt = escape(&pieces),
+        link = escape(&facts.move_link),
+        unsubscribe = escape(&facts.unsubscribe_link),
+    );
+    finish(facts.to, subject, text, html, &facts.unsubscribe_link)
+}
+
+/// The daily digest for `to`: every game waiting for them, with a link each.
+pub fn digest_mail(
+    to: &Player,
+    entries: &[DigestEntry],
+    now: DateTime<Utc>,
+    unsubscribe_link: &str,
+) -> Mail {
+    let lines: Vec<(String, &str)> = entries
+        .iter()
+        .map(|entry| {
+            let head = &entry.head;
+            let left = head.waiting.as_ref().map_or_else(
+                || time_left(Duration::zero()),
+                |w| time_left(w.deadline - now),
+            );
+            let line = format!(
+                "{} against {} ({}), move {}: {left} left",
+                head.doc.variant,
+                opponents(head, &to.handle),
+                head.id,
+                head.ply + 1
+            );
+            (line, entry.move_link.as_str())
+        })
+        .collect();
+    let subject = match entries.len() {
+        1 => "1 game is waiting for your move".to_string(),
+        n => format!("{n} games are waiting for your move"),
+    };
+    let text_list: String = lines
+        .iter()
+        .map(|(line, link)| format!("- {line}\n  {link}\n"))
+        .collect();
+    let html_list: String = lines
+        .iter()
+        .map(|(line, link)| {
+            format!(
+                "<li>{} <a href=\"{}\">Make your move</a></li>\n",
+                escape(line),
+                escape(link)
+            )
+        })
+        .collect();
+    let text = format!(
+        "Hello {name},\n\nthese games are waiting for your move:\n\n{text_list}\n-- \n\
+         Mail about your turns (each move, a daily digest, or none):\n{unsubscribe_link}\n",
+        name = to.handle,
+    );
+    let html = format!(
+        "<!doctype html><html><body>\n<p>Hello {name},</p>\n\
+         <p>These games are waiting for your move:</p>\n<ul>\n{html_list}</ul>\n\
+         <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your turns</a>: \
+         each move, a daily digest, or none.</p>\n</body></html>\n",
+        name = escape(&to.handle),
+        unsubscribe = escape(unsubscribe_link),
+    );
+    finish(to, subject, text, html, unsubscribe_link)
+}
+
+/// The mail with both parts and the RFC 8058 one-click unsubscribe headers.
+fn finish(to: &Player, subject: String, text: String, html: String, unsubscribe: &str) -> Mail {
+    Mail {
+        to: to.email.clone(),
+        subject,
+        text,
+        html: Some(html),
+        headers: vec![
+            ("List-Unsubscribe".into(), format!("<{unsubscribe}>")),
+            (
+                "List-Unsubscribe-Post".into(),
+                "List-Unsubscribe=One-Click".into(),
+            ),
+        ],
+    }
+}
+
+/// "bob played 12... Nf6 in game G." or, before the first move, that the game began.
+fn last_move_text(stored: &StoredGame) -> String {
+    let head = &stored.head;
+    let Some(last) = stored.moves.last() else {
+        return format!(
+            "Your {} game {} has begun, and you move first.",
+            head.doc.variant, head.id
+        );
+    };
+    let seats = head.doc.seats.len().max(1) as u32;
+    let number = last.ply / seats + 1;
+    let dots = if last.seat == 0 { "." } else { "..." };
+    let mover = head
+        .doc
+        .seats
+        .get(usize::from(last.seat))
+        .and_then(|seat| seat.player())
+        .unwrap_or("your opponent");
+    format!(
+        "{mover} played {number}{dots} {} in your {} game {}.",
+        last.short, head.doc.variant, head.id
+    )
+}
+
+/// The other players of the game, joined with "and".
+fn opponents(head: &Head, me: &str) -> String {
+    let others: Vec<&str> = head
+        .doc
+        .players()
+        .into_iter()
+        .filter(|player| *player != me)
+        .collect();
+    others.join(" and ")
+}
+
+/// The position as text: each side's pieces on their spots (`White: Ke1 Qd1 ...`).
+pub fn piece_list(diagram: &Diagram) -> String {
+    diagram
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(index, seat)| {
+            let pieces: Vec<String> = diagram
+                .pieces
+                .iter()
+                .filter(|piece| piece.seat.index() == index)
+                .map(|piece| format!("{}{}", piece.letter.to_ascii_uppercase(), piece.spot))
+                .collect();
+            format!("{}: {}", capitalised(seat.name), pieces.join(" "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// A duration as people say it: "2 days 5 hours", "3 hours 10 minutes", "none".
+pub fn time_left(left: Duration) -> String {
+    if left <= Duration::zero() {
+        return "no time".into();
+    }
+    let plural = |n: i64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
+    let (days, hours, minutes) = (
+        left.num_days(),
+        left.num_hours() % 24,
+        left.num_minutes() % 60,
+    );
+    match (days, hours) {
+        (0, 0) if minutes == 0 => "less than a minute".into(),
+        (0, 0) => plural(minutes, "minute"),
+        (0, _) => format!("{} {}", plural(hours, "hour"), plural(minutes, "minute")),
+        _ => format!("{} {}", plural(days, "day"), plural(hours, "hour")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_left_reads_like_speech() {
+        let cases = [
+            (Duration::days(2) + Duration::hours(5), "2 days 5 hours"),
+            (Duration::days(1), "1 day 0 hours"),
+            (
+                Duration::hours(3) + Duration::minutes(1),
+                "3 hours 1 minute",
+            ),
+            (Duration::minutes(7), "7 minutes"),
+            (Duration::seconds(20), "less than a minute"),
+            (Duration::seconds(-5), "no time"),
+        ];
+        for (left, text) in cases {
+            assert_eq!(time_left(left), text);
+        }
+    }
+
+    #[test]
+    fn piece_lists_name_every_side() {
+        let game = missive_rules::variant("chess")
+            .unwrap()
+            .new_game("", None)
+            .unwrap();
+        let text = piece_list(&game.diagram());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(
+            lines[0].starts_with("White: ") && lines[0].contains("Ke1"),
+            "{text}"
+        );
+        assert!(
+            lines[1].starts_with("Black: ") && lines[1].contains("Ke8"),
+            "{text}"
+        );
+    }
+}

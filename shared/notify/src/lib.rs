@@ -1,0 +1,26 @@
+//! Missive's notifications: who gets which mail when a game changes, and the periodic
+//! sweep (time-outs, reminders at 80% of the time for a move, daily digests, turns whose
+//! mail was never sent).
+//!
+//! - [`Notifier::game_changed`] is called for every changed game: by the notifier Lambda
+//!   for the table's stream records, by `missive serve` for the service's change feed.
+//!   When it is someone's turn and they want a mail per move, they get one: the opponent's
+//!   last move in short notation, the board, the time left, and the move link.
+//! - [`Notifier::sweep`] runs on a schedule (the sweeper Lambda; a task of `missive serve`).
+//! - Every mail is claimed in the store before it is sent (a [`missive_store::Notice`]
+//!   marker written only if absent), so a repeated event or a second sweep sends nothing
+//!   more; a failed send releases the claim. The sweep also sends any turn mail still
+//!   unclaimed, so a crash between a commit and its mail delays that mail by one sweep
+//!   instead of losing it.
+//! - Links are minted in [`links`]; mails are composed in [`compose`], each with a plain-text
+//!   and an HTML part and RFC 8058 one-click unsubscribe headers.
+
+pub mod compose;
+mod error;
+pub mod links;
+mod notifier;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use error::NotifyError;
+pub use notifier::{Notifier, NotifyConfig, SweepReport, reminder_time};

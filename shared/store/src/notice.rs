@@ -1,0 +1,86 @@
+//! What the notifier keeps: each player's mail preference, and markers of the mails sent
+//! so that a repeated event or sweep sends each mail once.
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+use crate::GameId;
+
+/// How a player wants to hear that it is their turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MailPreference {
+    /// A mail each time it becomes the player's turn (the default).
+    #[default]
+    EachMove,
+    /// One mail a day listing every game waiting for the player.
+    DailyDigest,
+    /// No notification mail at all.
+    None,
+}
+
+impl MailPreference {
+    /// Every preference, in the order a form offers them.
+    pub const ALL: [MailPreference; 3] = [
+        MailPreference::EachMove,
+        MailPreference::DailyDigest,
+        MailPreference::None,
+    ];
+
+    /// The preference's name in kebab case (`each-move`, `daily-digest`, `none`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MailPreference::EachMove => "each-move",
+            MailPreference::DailyDigest => "daily-digest",
+            MailPreference::None => "none",
+        }
+    }
+
+    /// The preference named `text` as [`MailPreference::as_str`] writes it.
+    pub fn parse(text: &str) -> Option<MailPreference> {
+        MailPreference::ALL
+            .into_iter()
+            .find(|preference| preference.as_str() == text)
+    }
+}
+
+/// A mail that is sent at most once, named by what it is about. The store keeps a marker
+/// for each one claimed ([`crate::Store::claim_notice`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Notice {
+    /// It became the turn of the seat to move at `ply` in `game`.
+    Turn {
+        /// The game.
+        game: GameId,
+        /// The ply the move will have.
+        ply: u32,
+    },
+    /// 80% of the time for the move at `ply` in `game` is gone.
+    Reminder {
+        /// The game.
+        game: GameId,
+        /// The ply the move will have.
+        ply: u32,
+    },
+    /// The daily digest of `player` for `day` (UTC).
+    Digest {
+        /// The player.
+        player: String,
+        /// The day.
+        day: NaiveDate,
+    },
+}
+
+impl Notice {
+    /// The marker's key: a scope (`game:<id>`, `player:<handle>`) and a name within it
+    /// (`turn:<ply, 6 digits>`, `reminder:<ply>`, `digest:<yyyy-mm-dd>`).
+    pub fn key(&self) -> (String, String) {
+        match self {
+            Notice::Turn { game, ply } => (format!("game:{game}"), format!("turn:{ply:06}")),
+            Notice::Reminder { game, ply } => {
+                (format!("game:{game}"), format!("reminder:{ply:06}"))
+            }
+            Notice::Digest { player, day } => (format!("player:{player}"), format!("digest:{day}")),
+        }
+    }
+}
