@@ -22,21 +22,50 @@ pub struct Chess {
 }
 
 /// Which legal moves [`Chess::generate_in`] lists: those of the pieces on `from` to the
-/// squares of `to`; with `any`, it may stop as soon as it found one.
+/// squares of `to`.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Scope {
     pub from: Bitboard,
     pub to: Bitboard,
-    pub any: bool,
 }
 
 impl Scope {
     /// Every legal move.
-    pub const ALL: Scope = Scope {
-        from: !0,
-        to: !0,
-        any: false,
-    };
+    pub const ALL: Scope = Scope { from: !0, to: !0 };
+}
+
+/// Where move generation puts the moves it finds.
+pub(super) trait MoveSink {
+    /// Takes one legal move.
+    fn push(&mut self, mv: Move);
+    /// True once the sink needs no more moves: generation may then stop early.
+    fn satisfied(&self) -> bool;
+}
+
+impl MoveSink for Vec<Move> {
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        Vec::push(self, mv);
+    }
+
+    fn satisfied(&self) -> bool {
+        false
+    }
+}
+
+/// A sink that only learns whether a legal move exists.
+#[derive(Default)]
+struct Exists(bool);
+
+impl MoveSink for Exists {
+    #[inline]
+    fn push(&mut self, _: Move) {
+        self.0 = true;
+    }
+
+    fn satisfied(&self) -> bool {
+        self.0
+    }
 }
 
 /// What two chess positions must share to be the same position for repetition:
@@ -176,14 +205,13 @@ impl Chess {
     }
 
     /// Appends the legal moves `scope` asks for to `out`.
-    pub(super) fn generate_in(&self, out: &mut Vec<Move>, scope: Scope) {
+    pub(super) fn generate_in(&self, out: &mut impl MoveSink, scope: Scope) {
         let us = self.turn;
         let them = us.other();
         let ours = self.colors[us.index()];
         let occupied = self.occupied();
         let king = self.king_of(us);
         let checkers = self.attackers(king, them, occupied);
-        let found = |out: &Vec<Move>| scope.any && !out.is_empty();
 
         if scope.from & bit(king) != 0 {
             for to in squares(attacks::king(king) & !ours & scope.to) {
@@ -196,7 +224,7 @@ impl Chess {
                 }
             }
         }
-        if checkers.count_ones() > 1 || found(out) {
+        if checkers.count_ones() > 1 || out.satisfied() {
             return;
         }
         let target = scope.to
@@ -216,7 +244,7 @@ impl Chess {
         for from in squares(self.pieces(us, Role::Knight) & !pinned & scope.from) {
             push_all(out, from, attacks::knight(from) & target);
         }
-        if found(out) {
+        if out.satisfied() {
             return;
         }
         let queens = self.pieces(us, Role::Queen);
@@ -234,7 +262,7 @@ impl Chess {
                 attacks::rook(from, occupied) & target & allowed(from),
             );
         }
-        if found(out) {
+        if out.satisfied() {
             return;
         }
         self.generate_pawns(out, target, &allowed, scope.from);
@@ -248,7 +276,7 @@ impl Chess {
 
     fn generate_pawns(
         &self,
-        out: &mut Vec<Move>,
+        out: &mut impl MoveSink,
         target: Bitboard,
         allowed: &impl Fn(Square) -> Bitboard,
         from_mask: Bitboard,
@@ -294,7 +322,7 @@ impl Chess {
     /// En passant captures by the pawns of `from_mask`, each checked by removing both pawns
     /// from the board and asking whether the king is then attacked (this covers the rank pin
     /// through two pawns).
-    fn generate_en_passant(&self, out: &mut Vec<Move>, king: Square, from_mask: Bitboard) {
+    fn generate_en_passant(&self, out: &mut impl MoveSink, king: Square, from_mask: Bitboard) {
         let Some(ep) = self.ep else { return };
         let us = self.turn;
         let them = us.other();
@@ -320,7 +348,7 @@ impl Chess {
     }
 
     /// Castling moves whose king lands on a square of `to_mask`.
-    fn generate_castling(&self, out: &mut Vec<Move>, king: Square, to_mask: Bitboard) {
+    fn generate_castling(&self, out: &mut impl MoveSink, king: Square, to_mask: Bitboard) {
         let us = self.turn;
         let back = match us {
             Color::White => RANK_1,
@@ -352,15 +380,9 @@ impl Chess {
 
     /// True when the side to move has at least one legal move.
     pub fn has_legal_moves(&self) -> bool {
-        let mut moves = Vec::with_capacity(16);
-        self.generate_in(
-            &mut moves,
-            Scope {
-                any: true,
-                ..Scope::ALL
-            },
-        );
-        !moves.is_empty()
+        let mut exists = Exists::default();
+        self.generate_in(&mut exists, Scope::ALL);
+        exists.0
     }
 
     /// The en passant target square if a legal en passant capture exists.
@@ -499,7 +521,7 @@ pub(super) fn castling_squares(king: Square, rook: Square) -> (Square, Square) {
 }
 
 #[inline]
-fn push_all(out: &mut Vec<Move>, from: Square, targets: Bitboard) {
+fn push_all(out: &mut impl MoveSink, from: Square, targets: Bitboard) {
     for to in squares(targets) {
         out.push(Move {
             from,

@@ -1,7 +1,7 @@
 //! Move notation: UCI (the long form) and SAN (the short form), written exactly and read
 //! tolerantly, but never by guessing between several legal moves.
 
-use super::board::{Chess, Scope};
+use super::board::{Chess, MoveSink, Scope};
 use super::types::{
     Move, MoveKind, Role, Square, bit, file_of, parse_square, rank_of, square_name,
 };
@@ -94,9 +94,9 @@ impl Chess {
     /// unless the text turns out ambiguous or illegal.
     pub fn parse_move_direct(&self, text: &str) -> Result<Move, MoveError> {
         let pattern = read_pattern(text)?;
-        let mut candidates = Vec::with_capacity(8);
-        self.generate_in(&mut candidates, pattern.scope(self));
-        if let Some(mv) = pattern.single_match(self, &candidates) {
+        let mut matches = Matches::new(&pattern, self);
+        self.generate_in(&mut matches, pattern.scope(self));
+        if let Some(mv) = matches.single() {
             return Ok(mv);
         }
         let mut legal = Vec::with_capacity(64);
@@ -329,7 +329,6 @@ impl SanPattern {
             (None, Some(role)) if !self.exact => Scope {
                 from: position.pieces(us, role),
                 to: bit(self.to),
-                any: false,
             },
             _ => Scope {
                 to: bit(self.to),
@@ -342,14 +341,11 @@ impl SanPattern {
     fn single_match(&self, position: &Chess, moves: &[Move]) -> Option<Move> {
         // The destination alone rules out nearly every move: a plain scan for it comes first.
         let castle = self.castle.is_some();
-        let mut hits = moves
-            .iter()
-            .filter(|m| castle || m.to == self.to)
-            .filter(|m| self.matches(position, **m));
-        match (hits.next(), hits.next()) {
-            (Some(mv), None) => Some(*mv),
-            _ => None,
+        let mut matches = Matches::new(self, position);
+        for mv in moves.iter().filter(|m| castle || m.to == self.to) {
+            matches.push(*mv);
         }
+        matches.single()
     }
 
     #[inline]
@@ -374,5 +370,44 @@ impl SanPattern {
             (Some(_), _) => false,
             (None, _) => true,
         }
+    }
+}
+
+/// The moves a pattern fits, as they are found: the first, and how many.
+struct Matches<'a> {
+    pattern: &'a SanPattern,
+    position: &'a Chess,
+    first: Option<Move>,
+    count: usize,
+}
+
+impl<'a> Matches<'a> {
+    fn new(pattern: &'a SanPattern, position: &'a Chess) -> Matches<'a> {
+        Matches {
+            pattern,
+            position,
+            first: None,
+            count: 0,
+        }
+    }
+
+    /// The move found when exactly one fits.
+    fn single(&self) -> Option<Move> {
+        self.first.filter(|_| self.count == 1)
+    }
+}
+
+impl MoveSink for Matches<'_> {
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        if self.pattern.matches(self.position, mv) {
+            self.first.get_or_insert(mv);
+            self.count += 1;
+        }
+    }
+
+    /// Two fits make the text ambiguous: the full list then explains it.
+    fn satisfied(&self) -> bool {
+        self.count > 1
     }
 }
