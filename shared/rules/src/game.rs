@@ -84,7 +84,7 @@ impl<P: Position> Game<P> {
     /// The current position's legal moves, whether or not the game is over.
     fn all_legal(&self) -> &[P::Move] {
         self.legal.get_or_init(|| {
-            let mut legal = Vec::new();
+            let mut legal = Vec::with_capacity(64);
             self.position().legal_moves(&mut legal);
             legal
         })
