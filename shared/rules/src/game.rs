@@ -1,6 +1,7 @@
 //! A game under way: the start, every position since, and the moves that led there.
 
 use std::fmt::Debug;
+use std::sync::OnceLock;
 
 use crate::{
     Claim, ClaimError, Diagram, EndRule, MoveError, Notation, Options, Outcome, Position, Seat,
@@ -25,8 +26,9 @@ pub struct Game<P: Position> {
     options: Options,
     history: Vec<P>,
     moves: Vec<P::Move>,
-    /// The legal moves of the current position (whether or not the game is over).
-    legal: Vec<P::Move>,
+    /// The legal moves of the current position (whether or not the game is over), listed
+    /// when first needed unless deciding the outcome listed them already.
+    legal: OnceLock<Vec<P::Move>>,
     /// The end the rules decided for the current position, kept up to date by every move.
     outcome: Option<Outcome>,
 }
@@ -38,7 +40,7 @@ impl<P: Position> Game<P> {
             options,
             history: vec![start],
             moves: Vec::new(),
-            legal: Vec::new(),
+            legal: OnceLock::new(),
             outcome: None,
         };
         game.settle();
@@ -66,14 +68,26 @@ impl<P: Position> Game<P> {
         self.outcome.clone()
     }
 
-    /// Lists the current position's legal moves and decides whether the game is over.
+    /// Decides whether the game is over, keeping the legal moves if that listed them.
     fn settle(&mut self) {
         let position = self.history.last().expect("a game always has a position");
-        self.legal.clear();
-        position.legal_moves(&mut self.legal);
+        let mut legal = self.legal.take().unwrap_or_default();
+        legal.clear();
         self.outcome = position
-            .outcome_among(&self.legal)
+            .outcome_listing(&mut legal)
             .or_else(|| P::history_outcome(self.relevant_history()));
+        if !legal.is_empty() {
+            self.legal = OnceLock::from(legal);
+        }
+    }
+
+    /// The current position's legal moves, whether or not the game is over.
+    fn all_legal(&self) -> &[P::Move] {
+        self.legal.get_or_init(|| {
+            let mut legal = Vec::with_capacity(64);
+            self.position().legal_moves(&mut legal);
+            legal
+        })
     }
 
     /// Plays a legal move of the current position.
@@ -92,7 +106,11 @@ impl<P: Position> Game<P> {
                 rule: outcome.rule.to_string(),
             });
         }
-        let mv = self.position().parse_move_among(text, &self.legal)?;
+        let position = self.position();
+        let mv = match self.legal.get() {
+            Some(legal) => position.parse_move_among(text, legal)?,
+            None => position.parse_move(text)?,
+        };
         self.play_move(mv);
         Ok(mv)
     }
@@ -100,7 +118,7 @@ impl<P: Position> Game<P> {
     /// The legal moves now, empty when the game is over.
     pub fn legal_moves(&self) -> &[P::Move] {
         if self.outcome.is_none() {
-            &self.legal
+            self.all_legal()
         } else {
             &[]
         }

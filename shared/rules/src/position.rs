@@ -69,6 +69,15 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         self.outcome()
     }
 
+    /// The same as [`Position::outcome`], listing this position's legal moves into `legal`
+    /// (empty) on the way when deciding needs them: the default lists them all, so that the
+    /// caller reuses them; a variant that decides more cheaply without the full list (finding
+    /// one legal move is enough) overrides this and leaves `legal` empty.
+    fn outcome_listing(&self, legal: &mut Vec<Self::Move>) -> Option<Outcome> {
+        self.legal_moves(legal);
+        self.outcome_among(legal)
+    }
+
     /// The repetition identity of this position.
     fn key(&self) -> Self::Key;
 

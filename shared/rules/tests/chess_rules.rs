@@ -312,3 +312,40 @@ fn moves_after_the_end_are_refused() {
     let mut mated = game(None, "f3 e5 g4 Qh4#");
     assert!(matches!(mated.play("a3"), Err(MoveError::GameOver { .. })));
 }
+
+/// Reading a move without the list of legal moves (what replaying a game does) finds the same
+/// move, or fails with the same error, as reading it among the full list.
+#[test]
+fn moves_read_without_the_legal_list_match_those_read_among_it() {
+    use missive_rules::Position;
+    let positions = [
+        CASTLING,
+        "4k3/P6P/8/3pP3/8/8/1p4p1/R3K2R w KQ d6 0 1",
+        "3k4/8/8/8/1N3N2/8/1N3N2/4K3 w - - 0 1",
+        "8/8/8/q2pP2K/8/8/8/4k3 w - d6 0 1",
+        "4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1",
+        "r1bqkbnr/pppp1Qpp/2n5/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4",
+    ];
+    for fen in positions {
+        let position = Chess::from_fen(fen).unwrap();
+        let mut legal = Vec::new();
+        position.legal_moves(&mut legal);
+        let texts = legal
+            .iter()
+            .flat_map(|mv| [Notation::Long, Notation::Short].map(|n| position.write_move(*mv, n)))
+            .chain(
+                [
+                    "Nd3", "N3d3", "Nbd3", "a8", "b1", "O-O", "0-0-0", "Kd1", "exd6", "e8", "zz",
+                    "",
+                ]
+                .map(String::from),
+            );
+        for text in texts {
+            assert_eq!(
+                position.parse_move(&text),
+                position.parse_move_among(&text, &legal),
+                "{fen}: {text}"
+            );
+        }
+    }
+}

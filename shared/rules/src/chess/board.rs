@@ -21,6 +21,53 @@ pub struct Chess {
     pub(super) fullmoves: u32,
 }
 
+/// Which legal moves [`Chess::generate_in`] lists: those of the pieces on `from` to the
+/// squares of `to`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Scope {
+    pub from: Bitboard,
+    pub to: Bitboard,
+}
+
+impl Scope {
+    /// Every legal move.
+    pub const ALL: Scope = Scope { from: !0, to: !0 };
+}
+
+/// Where move generation puts the moves it finds.
+pub(super) trait MoveSink {
+    /// Takes one legal move.
+    fn push(&mut self, mv: Move);
+    /// True once the sink needs no more moves: generation may then stop early.
+    fn satisfied(&self) -> bool;
+}
+
+impl MoveSink for Vec<Move> {
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        Vec::push(self, mv);
+    }
+
+    fn satisfied(&self) -> bool {
+        false
+    }
+}
+
+/// A sink that only learns whether a legal move exists.
+#[derive(Default)]
+struct Exists(bool);
+
+impl MoveSink for Exists {
+    #[inline]
+    fn push(&mut self, _: Move) {
+        self.0 = true;
+    }
+
+    fn satisfied(&self) -> bool {
+        self.0
+    }
+}
+
 /// What two chess positions must share to be the same position for repetition:
 /// pieces, side to move, castling rights and a *legal* en passant capture.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -154,6 +201,11 @@ impl Chess {
 
     /// Appends every legal move to `out`.
     pub fn generate(&self, out: &mut Vec<Move>) {
+        self.generate_in(out, Scope::ALL);
+    }
+
+    /// Appends the legal moves `scope` asks for to `out`.
+    pub(super) fn generate_in(&self, out: &mut impl MoveSink, scope: Scope) {
         let us = self.turn;
         let them = us.other();
         let ours = self.colors[us.index()];
@@ -161,22 +213,25 @@ impl Chess {
         let king = self.king_of(us);
         let checkers = self.attackers(king, them, occupied);
 
-        for to in squares(attacks::king(king) & !ours) {
-            if self.attackers(to, them, occupied ^ bit(king)) == 0 {
-                out.push(Move {
-                    from: king,
-                    to,
-                    kind: MoveKind::Normal,
-                });
+        if scope.from & bit(king) != 0 {
+            for to in squares(attacks::king(king) & !ours & scope.to) {
+                if self.attackers(to, them, occupied ^ bit(king)) == 0 {
+                    out.push(Move {
+                        from: king,
+                        to,
+                        kind: MoveKind::Normal,
+                    });
+                }
             }
         }
-        if checkers.count_ones() > 1 {
+        if checkers.count_ones() > 1 || out.satisfied() {
             return;
         }
-        let target = match checkers {
-            0 => !ours,
-            c => c | attacks::between(king, c.trailing_zeros() as Square),
-        };
+        let target = scope.to
+            & match checkers {
+                0 => !ours,
+                c => c | attacks::between(king, c.trailing_zeros() as Square),
+            };
         let pinned = self.pinned(king);
         let allowed = |from: Square| {
             if pinned & bit(from) != 0 {
@@ -186,36 +241,45 @@ impl Chess {
             }
         };
 
-        for from in squares(self.pieces(us, Role::Knight) & !pinned) {
+        for from in squares(self.pieces(us, Role::Knight) & !pinned & scope.from) {
             push_all(out, from, attacks::knight(from) & target);
         }
+        if out.satisfied() {
+            return;
+        }
         let queens = self.pieces(us, Role::Queen);
-        for from in squares(self.pieces(us, Role::Bishop) | queens) {
+        for from in squares((self.pieces(us, Role::Bishop) | queens) & scope.from) {
             push_all(
                 out,
                 from,
                 attacks::bishop(from, occupied) & target & allowed(from),
             );
         }
-        for from in squares(self.pieces(us, Role::Rook) | queens) {
+        for from in squares((self.pieces(us, Role::Rook) | queens) & scope.from) {
             push_all(
                 out,
                 from,
                 attacks::rook(from, occupied) & target & allowed(from),
             );
         }
-        self.generate_pawns(out, target, &allowed);
-        self.generate_en_passant(out, king);
-        if checkers == 0 {
-            self.generate_castling(out, king);
+        if out.satisfied() {
+            return;
+        }
+        self.generate_pawns(out, target, &allowed, scope.from);
+        if self.ep.is_some_and(|ep| scope.to & bit(ep) != 0) {
+            self.generate_en_passant(out, king, scope.from);
+        }
+        if checkers == 0 && scope.from & bit(king) != 0 {
+            self.generate_castling(out, king, scope.to);
         }
     }
 
     fn generate_pawns(
         &self,
-        out: &mut Vec<Move>,
+        out: &mut impl MoveSink,
         target: Bitboard,
         allowed: &impl Fn(Square) -> Bitboard,
+        from_mask: Bitboard,
     ) {
         let us = self.turn;
         let occupied = self.occupied();
@@ -224,7 +288,7 @@ impl Chess {
             Color::White => (8, 1),
             Color::Black => (-8, 6),
         };
-        for from in squares(self.pieces(us, Role::Pawn)) {
+        for from in squares(self.pieces(us, Role::Pawn) & from_mask) {
             let allowed = allowed(from);
             let mut targets = attacks::pawn(us, from) & theirs;
             let one = (from as i8 + forward) as Square;
@@ -255,14 +319,15 @@ impl Chess {
         }
     }
 
-    /// En passant captures, each checked by removing both pawns from the board and asking
-    /// whether the king is then attacked (this covers the rank pin through two pawns).
-    fn generate_en_passant(&self, out: &mut Vec<Move>, king: Square) {
+    /// En passant captures by the pawns of `from_mask`, each checked by removing both pawns
+    /// from the board and asking whether the king is then attacked (this covers the rank pin
+    /// through two pawns).
+    fn generate_en_passant(&self, out: &mut impl MoveSink, king: Square, from_mask: Bitboard) {
         let Some(ep) = self.ep else { return };
         let us = self.turn;
         let them = us.other();
         let captured = self.ep_victim(ep);
-        for from in squares(attacks::pawn(them, ep) & self.pieces(us, Role::Pawn)) {
+        for from in squares(attacks::pawn(them, ep) & self.pieces(us, Role::Pawn) & from_mask) {
             let occupied = self.occupied() ^ bit(from) ^ bit(captured) | bit(ep);
             if self.attackers(king, them, occupied) == 0 {
                 out.push(Move {
@@ -282,7 +347,8 @@ impl Chess {
         }
     }
 
-    fn generate_castling(&self, out: &mut Vec<Move>, king: Square) {
+    /// Castling moves whose king lands on a square of `to_mask`.
+    fn generate_castling(&self, out: &mut impl MoveSink, king: Square, to_mask: Bitboard) {
         let us = self.turn;
         let back = match us {
             Color::White => RANK_1,
@@ -291,6 +357,9 @@ impl Chess {
         let occupied = self.occupied();
         for rook in squares(self.castling & back & self.pieces(us, Role::Rook)) {
             let (king_to, rook_to) = castling_squares(king, rook);
+            if to_mask & bit(king_to) == 0 {
+                continue;
+            }
             let must_be_empty = (attacks::between(king, rook) | bit(king_to) | bit(rook_to))
                 & !bit(king)
                 & !bit(rook);
@@ -311,15 +380,15 @@ impl Chess {
 
     /// True when the side to move has at least one legal move.
     pub fn has_legal_moves(&self) -> bool {
-        let mut moves = Vec::with_capacity(64);
-        self.generate(&mut moves);
-        !moves.is_empty()
+        let mut exists = Exists::default();
+        self.generate_in(&mut exists, Scope::ALL);
+        exists.0
     }
 
     /// The en passant target square if a legal en passant capture exists.
     pub fn legal_ep(&self) -> Option<Square> {
         let mut moves = Vec::new();
-        self.generate_en_passant(&mut moves, self.king_of(self.turn));
+        self.generate_en_passant(&mut moves, self.king_of(self.turn), !0);
         moves.first().map(|m| m.to)
     }
 
@@ -452,7 +521,7 @@ pub(super) fn castling_squares(king: Square, rook: Square) -> (Square, Square) {
 }
 
 #[inline]
-fn push_all(out: &mut Vec<Move>, from: Square, targets: Bitboard) {
+fn push_all(out: &mut impl MoveSink, from: Square, targets: Bitboard) {
     for to in squares(targets) {
         out.push(Move {
             from,

@@ -83,20 +83,19 @@ impl Position for Chess {
         self.generate(out);
     }
 
+    /// Decides without the list: finding one legal move is enough.
+    fn outcome_listing(&self, _: &mut Vec<Move>) -> Option<Outcome> {
+        self.outcome()
+    }
+
     fn play(&mut self, mv: Move) {
         self.play_move(mv);
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        let mut legal = Vec::with_capacity(64);
-        self.generate(&mut legal);
-        self.outcome_among(&legal)
-    }
-
-    fn outcome_among(&self, legal: &[Move]) -> Option<Outcome> {
         classical::outcome(Facts {
             to_move: Chess::seat_of(self.turn),
-            has_moves: !legal.is_empty(),
+            has_moves: self.has_legal_moves(),
             in_check: self.is_check(),
             dead: self.is_insufficient_material(),
             halfmoves: self.halfmoves,
@@ -155,10 +154,9 @@ impl Position for Chess {
         squares.into_iter().map(square_name).collect()
     }
 
+    /// Lists only the legal moves that could fit the text.
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let mut legal = Vec::with_capacity(64);
-        self.generate(&mut legal);
-        self.parse_move_among(text, &legal)
+        self.parse_move_direct(text)
     }
 
     fn parse_move_among(&self, text: &str, legal: &[Move]) -> Result<Move, MoveError> {

@@ -1,8 +1,10 @@
 //! Move notation: UCI (the long form) and SAN (the short form), written exactly and read
 //! tolerantly, but never by guessing between several legal moves.
 
-use super::board::Chess;
-use super::types::{Move, MoveKind, Role, Square, file_of, parse_square, rank_of, square_name};
+use super::board::{Chess, MoveSink, Scope};
+use super::types::{
+    Move, MoveKind, Role, Square, bit, file_of, parse_square, rank_of, square_name,
+};
 use crate::{MoveError, choose_move};
 
 impl Chess {
@@ -87,31 +89,42 @@ impl Chess {
         self.piece_at(square).expect("a move starts on a piece").1
     }
 
+    /// Reads a move in UCI or SAN and finds the one legal move it means, listing only the
+    /// legal moves that could match (those of the named piece kind to the named square)
+    /// unless the text turns out ambiguous or illegal.
+    pub fn parse_move_direct(&self, text: &str) -> Result<Move, MoveError> {
+        let pattern = read_pattern(text)?;
+        let mut matches = Matches::new(&pattern, self);
+        self.generate_in(&mut matches, pattern.scope(self));
+        if let Some(mv) = matches.single() {
+            return Ok(mv);
+        }
+        let mut legal = Vec::with_capacity(64);
+        self.generate(&mut legal);
+        self.choose_move(text, &pattern, &legal)
+    }
+
     /// Reads a move in UCI or SAN and finds the one move of `legal` (this position's legal
     /// moves) it means.
     pub fn parse_move_text(&self, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
-        let trimmed = text.trim();
-        if trimmed.is_empty() {
-            return Err(unreadable(text, "empty move"));
+        let pattern = read_pattern(text)?;
+        match pattern.single_match(self, legal) {
+            Some(mv) => Ok(mv),
+            None => self.choose_move(text, &pattern, legal),
         }
-        let pattern = if let Some(uci) = UciPattern::read(trimmed) {
-            uci.into()
-        } else {
-            SanPattern::read(trimmed).map_err(|reason| unreadable(text, reason))?
-        };
-        // The destination alone rules out nearly every move: a plain scan for it comes first.
-        let castle = pattern.castle.is_some();
-        let mut hits = legal
-            .iter()
-            .filter(|m| castle || m.to == pattern.to)
-            .filter(|m| pattern.matches(self, **m));
-        if let (Some(mv), None) = (hits.next(), hits.next()) {
-            return Ok(*mv);
-        }
+    }
+
+    /// The one move of `legal` that `pattern` (read from `text`) fits, or why there is none.
+    fn choose_move(
+        &self,
+        text: &str,
+        pattern: &SanPattern,
+        legal: &[Move],
+    ) -> Result<Move, MoveError> {
         choose_move(
             text,
             legal.iter().copied().filter(|m| pattern.matches(self, *m)),
-            || self.explain_illegal(&pattern, legal),
+            || self.explain_illegal(pattern, legal),
             |m| self.uci(m),
         )
     }
@@ -146,6 +159,18 @@ impl Chess {
 fn push_square(text: &mut String, square: Square) {
     text.push(char::from(b'a' + file_of(square)));
     text.push(char::from(b'1' + rank_of(square)));
+}
+
+/// What a move text in UCI or SAN says about the move.
+fn read_pattern(text: &str) -> Result<SanPattern, MoveError> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(unreadable(text, "empty move"));
+    }
+    match UciPattern::read(trimmed) {
+        Some(uci) => Ok(uci.into()),
+        None => SanPattern::read(trimmed).map_err(|reason| unreadable(text, reason)),
+    }
 }
 
 fn unreadable(text: &str, reason: impl Into<String>) -> MoveError {
@@ -293,6 +318,36 @@ impl SanPattern {
         }
     }
 
+    /// The legal moves that can fit: those of the named piece kind to the named square.
+    fn scope(&self, position: &Chess) -> Scope {
+        let us = position.turn();
+        match (self.castle, self.role) {
+            (Some(_), _) => Scope {
+                from: position.pieces(us, Role::King),
+                ..Scope::ALL
+            },
+            (None, Some(role)) if !self.exact => Scope {
+                from: position.pieces(us, role),
+                to: bit(self.to),
+            },
+            _ => Scope {
+                to: bit(self.to),
+                ..Scope::ALL
+            },
+        }
+    }
+
+    /// The move of `moves` the pattern fits when exactly one does.
+    fn single_match(&self, position: &Chess, moves: &[Move]) -> Option<Move> {
+        // The destination alone rules out nearly every move: a plain scan for it comes first.
+        let castle = self.castle.is_some();
+        let mut matches = Matches::new(self, position);
+        for mv in moves.iter().filter(|m| castle || m.to == self.to) {
+            matches.push(*mv);
+        }
+        matches.single()
+    }
+
     #[inline]
     fn matches(&self, position: &Chess, mv: Move) -> bool {
         if let Some(king_side) = self.castle {
@@ -315,5 +370,44 @@ impl SanPattern {
             (Some(_), _) => false,
             (None, _) => true,
         }
+    }
+}
+
+/// The moves a pattern fits, as they are found: the first, and how many.
+struct Matches<'a> {
+    pattern: &'a SanPattern,
+    position: &'a Chess,
+    first: Option<Move>,
+    count: usize,
+}
+
+impl<'a> Matches<'a> {
+    fn new(pattern: &'a SanPattern, position: &'a Chess) -> Matches<'a> {
+        Matches {
+            pattern,
+            position,
+            first: None,
+            count: 0,
+        }
+    }
+
+    /// The move found when exactly one fits.
+    fn single(&self) -> Option<Move> {
+        self.first.filter(|_| self.count == 1)
+    }
+}
+
+impl MoveSink for Matches<'_> {
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        if self.pattern.matches(self.position, mv) {
+            self.first.get_or_insert(mv);
+            self.count += 1;
+        }
+    }
+
+    /// Two fits make the text ambiguous: the full list then explains it.
+    fn satisfied(&self) -> bool {
+        self.count > 1
     }
 }
