@@ -13,6 +13,7 @@ use missive_api::App;
 use missive_auth::{Authority, SigningKey};
 use missive_game::{GameService, ManualClock};
 use missive_mail::Outbox;
+use missive_notify::Notifier;
 use missive_store::testing::{Kind, TestStore, unique_name};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -41,6 +42,16 @@ impl Drop for Server {
 impl Server {
     /// Starts a server over a fresh store of `kind`.
     pub async fn start(kind: Kind) -> Server {
+        Server::start_with(kind, false).await
+    }
+
+    /// Starts a server over a fresh store of `kind` that mails players as `missive serve`
+    /// does: a notifier follows the service's changes and writes turn mails to the outbox.
+    pub async fn start_mailing(kind: Kind) -> Server {
+        Server::start_with(kind, true).await
+    }
+
+    async fn start_with(kind: Kind, mailing: bool) -> Server {
         let store = TestStore::new(kind).await;
         let clock = Arc::new(ManualClock::new(
             Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap(),
@@ -55,6 +66,7 @@ impl Server {
             public_url: "http://missive.test".into(),
             cors_origins: vec!["https://app.example.org".into()],
         };
+        let app = if mailing { follow_changes(app) } else { app };
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let router = app.clone().router();
@@ -182,6 +194,21 @@ impl Server {
             .expect("a token header")
             .to_string()
     }
+}
+
+/// `app` with a notifier following its service's changes, as `missive serve` runs it.
+fn follow_changes(mut app: App) -> App {
+    let (changes, feed) = tokio::sync::mpsc::unbounded_channel();
+    app.service = app.service.with_changes(changes);
+    let notifier = Notifier::new(
+        app.service.clone(),
+        Arc::clone(&app.authority),
+        Arc::clone(&app.mailer),
+        Arc::clone(&app.clock),
+        &app.public_url,
+    );
+    tokio::spawn(async move { notifier.follow(feed).await });
+    app
 }
 
 /// A signed-in player.
