@@ -12,6 +12,7 @@
 //!   `x-request-id` (kept if the client sent one) that is logged and returned.
 //! - Time comes from the [`Clock`] the [`App`] is built with, so tests drive deadlines.
 
+pub mod archives;
 pub mod error;
 mod games;
 mod players;
@@ -82,6 +83,7 @@ impl App {
             .merge(session::routes())
             .merge(games::routes())
             .merge(rules::routes())
+            .merge(archives::routes())
             .route("/v1/openapi.json", axum::routing::get(openapi_json))
             .fallback(|| async { ApiError::not_found("no such resource") })
             .with_state(self)
@@ -221,6 +223,8 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
         games::resign,
         games::abort,
         games::conditional,
+        archives::player_archive,
+        archives::import,
         rules::variants,
         rules::legal_moves,
         openapi_json,

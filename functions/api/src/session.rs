@@ -50,6 +50,15 @@ impl Caller {
             .verify(token.trim(), Purpose::Access, app.now_seconds())?;
         Ok(Caller(claims.sub))
     }
+
+    /// The caller named by a bearer access token if `headers` carry one (which must then be
+    /// valid), `None` for an anonymous request.
+    pub fn optional(headers: &HeaderMap, app: &App) -> Result<Option<String>, ApiError> {
+        if !headers.contains_key(axum::http::header::AUTHORIZATION) {
+            return Ok(None);
+        }
+        Caller::from_headers(headers, app).map(|caller| Some(caller.0))
+    }
 }
 
 /// An access token for `handle`, as `missive token` and the token route mint it.

@@ -152,6 +152,7 @@ async fn create_games(service: &GameService, count: usize) -> Result<Vec<GameId>
                 ],
                 time_control: TimeControl::DaysPerMove { days: 14 },
                 rated: false,
+                private: false,
             })
             .await
             .map_err(|e| e.to_string())?;

@@ -7,15 +7,15 @@ use missive_store::{GameId, StoredGame};
 use crate::{GameService, ServiceError};
 
 impl GameService {
-    /// The archive record of `game`: its players, every move with the time it was
-    /// received, the draw offers made with moves, and the result once it has one.
-    pub async fn archive_record(&self, game: &GameId) -> Result<GameRecord, ServiceError> {
-        let stored = self
-            .store
-            .load(game)
-            .await?
-            .ok_or_else(|| ServiceError::NotFound(game.clone()))?;
-        Ok(record_of(&stored))
+    /// The archive record of `game` as `viewer` may see it: its players, every move with
+    /// the time it was received, the draw offers made with moves, and the result once it
+    /// has one.
+    pub async fn archive_record(
+        &self,
+        game: &GameId,
+        viewer: Option<&str>,
+    ) -> Result<GameRecord, ServiceError> {
+        Ok(record_of(&self.stored_for(game, viewer).await?))
     }
 }
 
@@ -59,11 +59,7 @@ pub fn record_of(stored: &StoredGame) -> GameRecord {
     GameRecord {
         variant: doc.variant.clone(),
         options: doc.options.clone(),
-        players: doc
-            .seats
-            .iter()
-            .map(|s| s.player().unwrap_or("?").to_string())
-            .collect(),
+        players: doc.seats.iter().map(|s| s.name().to_string()).collect(),
         start: doc.start_position.clone(),
         tags: vec![
             ("Site".into(), "Missive".into()),

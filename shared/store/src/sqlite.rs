@@ -42,6 +42,7 @@ struct Job {
 enum Write {
     Create(Box<Head>),
     Commit(Box<Commit>),
+    Import(Box<Commit>),
     Vacation(String, VacationRecord),
     Player(Player),
 }
@@ -204,6 +205,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
     match write {
         Write::Create(head) => insert_head(conn, head),
         Write::Commit(commit) => apply_commit(conn, commit),
+        Write::Import(commit) => apply_import(conn, commit),
         Write::Vacation(player, record) => put_vacation(conn, player, record),
         Write::Player(player) => insert_player(conn, player),
     }
@@ -251,6 +253,18 @@ fn apply_commit(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
     if changed == 0 {
         return Err(StoreError::Conflict);
     }
+    append_moves(conn, commit)
+}
+
+/// Inserts a whole game: its head, then the rest as a commit's.
+fn apply_import(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
+    insert_head(conn, &commit.head)?;
+    append_moves(conn, commit)
+}
+
+/// Inserts the commit's moves and, if it finishes the game, the players' finished entries.
+fn append_moves(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
+    let head = &commit.head;
     let mut insert = conn
         .prepare_cached(
             "INSERT INTO moves (game, ply, seat, long, short, at, key, draw_offer, prev_hash, hash)
@@ -404,6 +418,11 @@ impl Store for SqliteStore {
 
     async fn commit(&self, commit: &Commit) -> Result<(), StoreError> {
         self.write(Write::Commit(Box::new(commit.clone()))).await
+    }
+
+    async fn import_game(&self, game: &StoredGame) -> Result<(), StoreError> {
+        let commit = game.as_first_commit()?;
+        self.write(Write::Import(Box::new(commit))).await
     }
 
     async fn waiting_for(&self, player: &str, limit: usize) -> Result<Vec<Head>, StoreError> {

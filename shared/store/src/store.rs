@@ -22,6 +22,12 @@ pub trait Store: Send + Sync {
     /// Applies `commit` atomically: replaces the head and appends the moves, or nothing.
     async fn commit(&self, commit: &Commit) -> Result<(), StoreError>;
 
+    /// Stores a whole game at once: its head (revision 1), every move, and the finished
+    /// entries if it is finished. Readers see all of it or nothing: a game without its head
+    /// does not exist. A conflict if the id is taken; invalid if the game is not well formed
+    /// (see [`StoredGame::as_first_commit`]).
+    async fn import_game(&self, game: &StoredGame) -> Result<(), StoreError>;
+
     /// Heads of the active games where `player` is to move, earliest deadline first.
     async fn waiting_for(&self, player: &str, limit: usize) -> Result<Vec<Head>, StoreError>;
 

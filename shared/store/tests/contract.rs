@@ -5,7 +5,7 @@ use chrono::{DateTime, Duration, Utc};
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{
     Commit, Ending, GameDoc, GameId, Head, MoveRecord, Period, Player, SeatDoc, Status, Store,
-    StoreError, TimeControl, VacationRecord, Waiting, contract_tests,
+    StoreError, StoredGame, TimeControl, VacationRecord, Waiting, contract_tests,
 };
 
 fn at(minutes: i64) -> DateTime<Utc> {
@@ -42,6 +42,8 @@ fn head(id: &str) -> Head {
             ending: None,
             draw_offers: Vec::new(),
             conditional: Vec::new(),
+            private: false,
+            imported: false,
         },
     }
 }
@@ -333,7 +335,82 @@ async fn players_are_unique_by_handle_and_email(kind: Kind) {
     );
 }
 
+/// A finished game of `plies` moves as an import writes it: head at revision 1, the moves,
+/// an ending, and a seat named only by the archive.
+fn whole_game(id: &str, plies: u32) -> StoredGame {
+    let texts: Vec<String> = (0..plies).map(|ply| format!("m{ply}")).collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let mut commit = append(&head(id), &texts, None);
+    commit.head.waiting = None;
+    commit.head.to_move = None;
+    commit.head.doc.seats[1] = SeatDoc::Named {
+        name: "Morphy".into(),
+    };
+    commit.head.doc.imported = true;
+    commit.head.doc.status = Status::Finished;
+    commit.head.doc.ending = Some(Ending {
+        at: at(500),
+        rule: "checkmate".into(),
+        results: vec!["win".into(), "loss".into()],
+        by: None,
+    });
+    StoredGame {
+        head: commit.head,
+        moves: commit.moves,
+    }
+}
+
+async fn imported_games_are_written_whole_once(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let game = whole_game("imp", 3);
+    store.import_game(&game).await.unwrap();
+    assert_eq!(store.load(&game.head.id).await.unwrap(), Some(game.clone()));
+    let finished = store.finished_by("ann", 10).await.unwrap();
+    assert_eq!(finished, std::slice::from_ref(&game.head));
+    assert!(store.finished_by("Morphy", 10).await.unwrap().is_empty());
+    assert!(matches!(
+        store.import_game(&game).await,
+        Err(StoreError::Conflict)
+    ));
+    let created = created(store, "taken").await;
+    let mut clash = whole_game("taken", 2);
+    clash.head.id = created.id.clone();
+    assert!(store.import_game(&clash).await.is_err());
+    assert_eq!(
+        store.load(&created.id).await.unwrap().unwrap().head,
+        created
+    );
+}
+
+async fn long_imported_games_are_whole_or_absent(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let game = whole_game("long", 300);
+    store.import_game(&game).await.unwrap();
+    let loaded = store.load(&game.head.id).await.unwrap().unwrap();
+    assert_eq!(loaded.moves.len(), 300);
+    assert_eq!(loaded, game);
+    let mut broken = whole_game("broken", 4);
+    broken.moves[2].prev_hash = "x".into();
+    assert!(matches!(
+        store.import_game(&broken).await,
+        Err(StoreError::Invalid(_))
+    ));
+    let mut unended = whole_game("unended", 4);
+    unended.head.revision = 2;
+    assert!(matches!(
+        store.import_game(&unended).await,
+        Err(StoreError::Invalid(_))
+    ));
+    assert!(store.load(&broken.head.id).await.unwrap().is_none());
+    let ids = store.game_ids().await.unwrap();
+    assert_eq!(ids, [game.head.id]);
+}
+
 contract_tests!(
+    imported_games_are_written_whole_once,
+    long_imported_games_are_whole_or_absent,
     players_are_unique_by_handle_and_email,
     create_then_load_gives_the_head_back,
     creating_an_existing_game_conflicts,

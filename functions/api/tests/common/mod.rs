@@ -179,6 +179,7 @@ impl Server {
 }
 
 /// A signed-in player.
+#[derive(Clone)]
 pub struct Player<'s> {
     pub server: &'s Server,
     pub handle: String,
