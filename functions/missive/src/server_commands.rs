@@ -47,7 +47,10 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
             args.settings.store,
             args.settings.outbox.display()
         );
-        axum::serve(listener, app.router())
+        let service = app
+            .router()
+            .into_make_service_with_connect_info::<std::net::SocketAddr>();
+        axum::serve(listener, service)
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })

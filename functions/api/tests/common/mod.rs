@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use chrono::{TimeZone, Utc};
-use missive_api::App;
+use missive_api::{App, RateLimiter};
 use missive_auth::{Authority, SigningKey};
 use missive_game::{GameService, ManualClock};
 use missive_mail::Outbox;
@@ -35,8 +35,13 @@ impl Drop for Server {
 }
 
 impl Server {
-    /// Starts a server over a fresh store of `kind`.
+    /// Starts a server over a fresh store of `kind`, without rate limits.
     pub async fn start(kind: Kind) -> Server {
+        Server::start_limited(kind, RateLimiter::off()).await
+    }
+
+    /// Starts a server over a fresh store of `kind` with `limiter`.
+    pub async fn start_limited(kind: Kind, limiter: RateLimiter) -> Server {
         let store = TestStore::new(kind).await;
         let clock = Arc::new(ManualClock::new(
             Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap(),
@@ -50,10 +55,14 @@ impl Server {
             clock: clock.clone(),
             public_url: "http://missive.test".into(),
             cors_origins: vec!["https://app.example.org".into()],
+            rate_limiter: Arc::new(limiter),
         };
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app.router()).await });
+        let service = app
+            .router()
+            .into_make_service_with_connect_info::<std::net::SocketAddr>();
+        tokio::spawn(async move { axum::serve(listener, service).await });
         Server {
             base: format!("http://{addr}"),
             clock,
