@@ -8,6 +8,7 @@
 //! | vacation | `PLAYER#<player>` | `VACATION` | `revision`, `body` |
 //! | player | `PLAYER#<player>` | `PROFILE` | `body` |
 //! | e-mail | `EMAIL#<lower-cased address>` | `EMAIL` | `handle` |
+//! | used token | `TOKEN#<token id>` | `USED` | `expires_at` (seconds; the table's TTL attribute) |
 //!
 //! A game is one partition, so loading it is one strongly consistent `Query` (head first,
 //! since `HEAD` sorts before `MOVE#`), and a commit is one `TransactWriteItems`: the head
@@ -467,6 +468,27 @@ impl Store for DynamoStore {
             Some(item) => self.player(&get_s(item, "handle")?).await,
             None => Ok(None),
         }
+    }
+
+    /// The marker's `expires_at` is the table's TTL attribute: DynamoDB deletes it some
+    /// time after the token expired.
+    async fn use_token(
+        &self,
+        id: &str,
+        _at: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let item = Item::from([
+            ("PK".into(), s(&format!("TOKEN#{id}"))),
+            ("SK".into(), s("USED")),
+            ("expires_at".into(), n(expires_at.timestamp())),
+        ]);
+        self.put(item)
+            .condition_expression("attribute_not_exists(PK)")
+            .send()
+            .await
+            .map_err(sdk)?;
+        Ok(())
     }
 
     fn round_trips(&self) -> u64 {

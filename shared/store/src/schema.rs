@@ -55,6 +55,12 @@ const MIGRATIONS: &[&str] = &[
          email TEXT NOT NULL UNIQUE,
          body TEXT NOT NULL
      );",
+    // 3: markers of single-use tokens already used, until the token expires.
+    "CREATE TABLE used_tokens (
+         id TEXT PRIMARY KEY,
+         expires_at INTEGER NOT NULL
+     );
+     CREATE INDEX used_tokens_expiry ON used_tokens (expires_at);",
 ];
 
 /// The schema version this code writes.

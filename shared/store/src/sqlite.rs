@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use tokio::sync::oneshot;
 
@@ -45,6 +46,11 @@ enum Write {
     Import(Box<Commit>),
     Vacation(String, VacationRecord),
     Player(Player),
+    UsedToken {
+        id: String,
+        at: i64,
+        expires_at: i64,
+    },
 }
 
 impl SqliteStore {
@@ -208,6 +214,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
         Write::Import(commit) => apply_import(conn, commit),
         Write::Vacation(player, record) => put_vacation(conn, player, record),
         Write::Player(player) => insert_player(conn, player),
+        Write::UsedToken { id, at, expires_at } => insert_used_token(conn, id, *at, *expires_at),
     }
 }
 
@@ -337,6 +344,23 @@ fn insert_player(conn: &Connection, player: &Player) -> Result<(), StoreError> {
             Player::email_key(&player.email),
             serde_json::to_string(player)?
         ],
+    )
+    .map_err(conflict_or_backend)?;
+    Ok(())
+}
+
+/// Records a token used at `at`, forgetting the markers of tokens expired by then.
+fn insert_used_token(
+    conn: &Connection,
+    id: &str,
+    at: i64,
+    expires_at: i64,
+) -> Result<(), StoreError> {
+    conn.execute("DELETE FROM used_tokens WHERE expires_at < ?1", params![at])
+        .map_err(backend)?;
+    conn.execute(
+        "INSERT INTO used_tokens (id, expires_at) VALUES (?1, ?2)",
+        params![id, expires_at],
     )
     .map_err(conflict_or_backend)?;
     Ok(())
@@ -502,6 +526,20 @@ impl Store for SqliteStore {
 
     async fn player_by_email(&self, email: &str) -> Result<Option<Player>, StoreError> {
         self.player_where("email", Player::email_key(email)).await
+    }
+
+    async fn use_token(
+        &self,
+        id: &str,
+        at: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.write(Write::UsedToken {
+            id: id.to_string(),
+            at: at.timestamp(),
+            expires_at: expires_at.timestamp(),
+        })
+        .await
     }
 
     fn round_trips(&self) -> u64 {

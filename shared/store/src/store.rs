@@ -1,6 +1,7 @@
 //! The store trait: what the game service needs from storage, and nothing else.
 
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 
 use crate::{Commit, GameId, Head, Player, StoreError, StoredGame, VacationRecord};
 
@@ -52,6 +53,16 @@ pub trait Store: Send + Sync {
 
     /// The player with this e-mail address (compared lower-cased), if any.
     async fn player_by_email(&self, email: &str) -> Result<Option<Player>, StoreError>;
+
+    /// Marks the single-use token `id` used at `at`, until `expires_at` (when the token
+    /// itself expires; markers expired by `at` may be forgotten). A conflict if it was used
+    /// already: of concurrent uses exactly one succeeds.
+    async fn use_token(
+        &self,
+        id: &str,
+        at: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
 
     /// Requests sent to the backend so far: HTTP requests (retries included) for DynamoDB,
     /// reads and writes handed to the database threads for SQLite. Used to count round

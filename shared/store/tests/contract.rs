@@ -408,7 +408,36 @@ async fn long_imported_games_are_whole_or_absent(kind: Kind) {
     assert_eq!(ids, [game.head.id]);
 }
 
+async fn a_single_use_token_is_used_once(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let expires = at(15);
+    store.use_token("t1", at(0), expires).await.unwrap();
+    assert!(matches!(
+        store.use_token("t1", at(1), expires).await,
+        Err(StoreError::Conflict)
+    ));
+    store.use_token("t2", at(2), expires).await.unwrap();
+    let mut racers = tokio::task::JoinSet::new();
+    for _ in 0..8 {
+        let store = test.store.clone();
+        racers.spawn(async move { store.use_token("t3", at(3), expires).await });
+    }
+    let results = racers.join_all().await;
+    assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1);
+    assert!(
+        results
+            .iter()
+            .all(|r| matches!(r, Ok(()) | Err(StoreError::Conflict)))
+    );
+    assert!(matches!(
+        store.use_token("t1", at(14), expires).await,
+        Err(StoreError::Conflict)
+    ));
+}
+
 contract_tests!(
+    a_single_use_token_is_used_once,
     imported_games_are_written_whole_once,
     long_imported_games_are_whole_or_absent,
     players_are_unique_by_handle_and_email,

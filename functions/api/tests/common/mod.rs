@@ -141,14 +141,7 @@ impl Server {
             .await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
         let token = self.sign_in_token(&email).await;
-        let (status, body) = self
-            .call(
-                Method::POST,
-                "/v1/auth/token",
-                None,
-                Some(json!({ "token": token })),
-            )
-            .await;
+        let (status, body) = self.exchange(&token).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["handle"], handle);
         Player {
@@ -156,6 +149,17 @@ impl Server {
             handle: handle.to_string(),
             token: body["access_token"].as_str().unwrap().to_string(),
         }
+    }
+
+    /// Exchanges a sign-in token for an access token.
+    pub async fn exchange(&self, token: &str) -> (StatusCode, Value) {
+        self.call(
+            Method::POST,
+            "/v1/auth/token",
+            None,
+            Some(json!({ "token": token })),
+        )
+        .await
     }
 
     /// Asks for a sign-in link for `email` and reads its token from the outbox.
