@@ -105,12 +105,21 @@ impl Bucket {
 }
 
 /// The middleware: answers 429 when the caller's bucket is empty, else passes the request on.
-pub(crate) async fn throttle(State(app): State<App>, request: Request, next: Next) -> Response {
+/// The caller is `player:<handle>` for a valid access token, else `ip:<address>`; a caller it
+/// verified is left in the request's extensions for the routes.
+pub(crate) async fn throttle(State(app): State<App>, mut request: Request, next: Next) -> Response {
     if !app.rate_limiter.is_on() {
         return next.run(request).await;
     }
-    let caller = caller_key(&app, &request);
-    match app.rate_limiter.take(&caller, Instant::now()) {
+    let key = match Caller::from_headers(request.headers(), &app) {
+        Ok(caller) => {
+            let key = format!("player:{}", caller.0);
+            request.extensions_mut().insert(caller);
+            key
+        }
+        Err(_) => format!("ip:{}", client_address(&request)),
+    };
+    match app.rate_limiter.take(&key, Instant::now()) {
         Ok(()) => next.run(request).await,
         Err(seconds) => {
             let mut response = ApiError::new(
@@ -124,14 +133,6 @@ pub(crate) async fn throttle(State(app): State<App>, request: Request, next: Nex
                 .insert(RETRY_AFTER, HeaderValue::from(seconds));
             response
         }
-    }
-}
-
-/// Who is asking: `player:<handle>` for a valid access token, else `ip:<address>`.
-fn caller_key(app: &App, request: &Request) -> String {
-    match Caller::from_headers(request.headers(), app) {
-        Ok(Caller(player)) => format!("player:{player}"),
-        Err(_) => format!("ip:{}", client_address(request)),
     }
 }
 

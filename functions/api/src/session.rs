@@ -26,7 +26,8 @@ pub const SIGN_IN_LIFETIME: i64 = 15 * 60;
 /// How long an access token works, in seconds.
 pub const ACCESS_LIFETIME: i64 = 30 * 24 * 3600;
 
-/// The player a request acts for: the subject of its bearer access token.
+/// The player a request acts for: the subject of its bearer access token (verified once per
+/// request: the rate limiter leaves the caller it verified in the request's extensions).
 #[derive(Clone, Debug)]
 pub struct Caller(pub String);
 
@@ -34,7 +35,10 @@ impl FromRequestParts<App> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Caller, ApiError> {
-        Caller::from_headers(&parts.headers, app)
+        match parts.extensions.get::<Caller>() {
+            Some(verified) => Ok(verified.clone()),
+            None => Caller::from_headers(&parts.headers, app),
+        }
     }
 }
 
