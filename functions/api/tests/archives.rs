@@ -147,6 +147,10 @@ async fn archives_import_game_by_game(kind: Kind) {
     let morphy = games[0]["id"].as_str().unwrap();
     let view = ann.game(morphy).await;
     assert_eq!(view["status"], "finished");
+    assert_eq!(
+        (view["imported"].as_bool(), view["private"].as_bool()),
+        (Some(true), Some(false))
+    );
     assert_eq!(view["ply"], 33);
     assert_eq!(view["ending"]["rule"], "checkmate");
     assert_eq!(view["ending"]["results"], json!(["win", "loss"]));

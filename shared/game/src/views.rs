@@ -52,6 +52,10 @@ pub struct GameView {
     pub ending: Option<Ending>,
     /// The viewer's own conditional lines (nobody else's).
     pub conditional: Vec<ConditionalLine>,
+    /// Whether only the game's players may see it.
+    pub private: bool,
+    /// Whether the game was imported from an archive.
+    pub imported: bool,
 }
 
 /// A line in a list of games.
@@ -133,6 +137,8 @@ impl GameService {
                 .filter(|line| Some(line.owner) == viewer_seat)
                 .cloned()
                 .collect(),
+            private: doc.private,
+            imported: doc.imported,
         })
     }
 
