@@ -175,6 +175,7 @@ async fn archives_import_game_by_game(kind: Kind) {
     let (_, _, text) = get_text(&server, &format!("/v1/games/{morphy}/archive"), None).await;
     assert!(text.contains("[White \"Morphy\"]") && text.contains("[Black \"ann\"]"));
     assert!(text.contains("Rd8#"), "{text}");
+    assert!(text.contains("[Event \"Paris\"]") && text.contains("[Site \"?\"]"));
 
     let (status, body) = import(&server, Some(&ann.token), b"1. e4 e5 *\n".to_vec()).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);

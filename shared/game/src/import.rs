@@ -5,7 +5,8 @@
 //! (compared without case, the first such seat) is the importer's; every other seat is a
 //! name-only seat ([`SeatDoc::Named`]) that no registered player acts or is listed for.
 //! Moves keep the times the archive gives (the import time where it gives none); a draw
-//! offer recorded right after its seat's move is kept with that move.
+//! offer recorded right after its seat's move is kept with that move. The archive's tags are
+//! kept for the game's export (its `GameId` becomes the new one).
 
 use chrono::{DateTime, Utc};
 use missive_archive::{Entry, EventKind, GameRecord, ImportError, Imported};
@@ -20,6 +21,9 @@ use crate::{GameService, ServiceError};
 /// The time control of an imported game whose archive names none (it has no effect on a
 /// finished game).
 const UNKNOWN_TIME_CONTROL: TimeControl = TimeControl::DaysPerMove { days: 3 };
+
+/// The tag naming a game's id here: an imported game gets its new one.
+const GAME_ID_TAG: &str = "GameId";
 
 /// What became of one game of an archive: its new id, or why it was refused and where.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -143,6 +147,12 @@ impl GameService {
             conditional: Vec::new(),
             private: false,
             imported: true,
+            archive_tags: record
+                .tags
+                .iter()
+                .filter(|(name, _)| name != GAME_ID_TAG)
+                .cloned()
+                .collect(),
         };
         let head = Head {
             id,

@@ -71,6 +71,7 @@ impl GameService {
             conditional: Vec::new(),
             private: new.private,
             imported: false,
+            archive_tags: Vec::new(),
         };
         let id = GameId(ulid::Ulid::new().to_string());
         let head = Head {

@@ -19,6 +19,22 @@ impl GameService {
     }
 }
 
+/// The tags of a stored game: an imported game's own, else where and when it was created;
+/// then its id.
+fn tags(stored: &StoredGame) -> Vec<(String, String)> {
+    let doc = &stored.head.doc;
+    let mut tags = if doc.imported {
+        doc.archive_tags.clone()
+    } else {
+        vec![
+            ("Site".into(), "Missive".into()),
+            ("Date".into(), doc.created_at.format("%Y.%m.%d").to_string()),
+        ]
+    };
+    tags.push(("GameId".into(), stored.head.id.0.clone()));
+    tags
+}
+
 /// The archive record of a stored game.
 pub fn record_of(stored: &StoredGame) -> GameRecord {
     let doc = &stored.head.doc;
@@ -61,11 +77,7 @@ pub fn record_of(stored: &StoredGame) -> GameRecord {
         options: doc.options.clone(),
         players: doc.seats.iter().map(|s| s.name().to_string()).collect(),
         start: doc.start_position.clone(),
-        tags: vec![
-            ("Site".into(), "Missive".into()),
-            ("Date".into(), doc.created_at.format("%Y.%m.%d").to_string()),
-            ("GameId".into(), stored.head.id.0.clone()),
-        ],
+        tags: tags(stored),
         entries,
         result,
         signature: None,

@@ -165,6 +165,10 @@ pub struct GameDoc {
     /// Whether the game was imported from an archive rather than played here.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub imported: bool,
+    /// An imported game's archive tags (`Event`, `Site`, `Date`, ...), kept for its export;
+    /// empty for games played here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub archive_tags: Vec<(String, String)>,
 }
 
 impl GameDoc {

@@ -44,6 +44,7 @@ fn head(id: &str) -> Head {
             conditional: Vec::new(),
             private: false,
             imported: false,
+            archive_tags: Vec::new(),
         },
     }
 }
@@ -347,6 +348,7 @@ fn whole_game(id: &str, plies: u32) -> StoredGame {
         name: "Morphy".into(),
     };
     commit.head.doc.imported = true;
+    commit.head.doc.archive_tags = vec![("Event".into(), "Paris".into())];
     commit.head.doc.status = Status::Finished;
     commit.head.doc.ending = Some(Ending {
         at: at(500),
