@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::archives::{archive_response, archive_text};
 use crate::session::Caller;
 use crate::{ApiError, App, JsonBody};
 
@@ -55,6 +56,10 @@ pub(crate) struct CreateGame {
     time_control: TimeControl,
     #[serde(default)]
     rated: bool,
+    /// Visible to its players (seated or invited) only; anyone else is told it does not
+    /// exist.
+    #[serde(default)]
+    private: bool,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -78,6 +83,7 @@ pub(crate) async fn create(
             seats: request.seats,
             time_control: request.time_control,
             rated: request.rated,
+            private: request.private,
         })
         .await?;
     Ok((StatusCode::CREATED, Json(Created { id })))
@@ -118,7 +124,12 @@ pub(crate) async fn list(
             let Caller(me) = Caller::from_headers(&headers, &app)?;
             app.service.waiting_for(&me, wanted).await?
         }
-        (None, Some(player), Some("finished")) => app.service.finished_by(player, wanted).await?,
+        (None, Some(player), Some("finished")) => {
+            let viewer = Caller::optional(&headers, &app)?;
+            app.service
+                .finished_by(player, wanted, viewer.as_deref())
+                .await?
+        }
         _ => {
             return Err(ApiError::bad_request(
                 "list with ?waiting=me or ?player=HANDLE&status=finished",
@@ -153,10 +164,7 @@ pub(crate) async fn view(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let viewer = match headers.contains_key(axum::http::header::AUTHORIZATION) {
-        true => Some(Caller::from_headers(&headers, &app)?.0),
-        false => None,
-    };
+    let viewer = Caller::optional(&headers, &app)?;
     let view = app
         .service
         .game_view(&GameId(id), viewer.as_deref())
@@ -203,10 +211,12 @@ pub(crate) struct BoardQuery {
 #[utoipa::path(get, path = "/v1/games/{id}/board.svg", tag = "games", params(("id" = String, Path, description = "The game id"), BoardQuery), responses((status = 200, description = "The current position as SVG", content_type = "image/svg+xml", body = String), (status = 400, description = "Unknown seat", body = crate::error::ErrorBody), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
 pub(crate) async fn board(
     State(app): State<App>,
+    headers: HeaderMap,
     Path(id): Path<String>,
     Query(query): Query<BoardQuery>,
 ) -> Result<Response, ApiError> {
-    let game = app.service.replayed(&GameId(id)).await?;
+    let viewer = Caller::optional(&headers, &app)?;
+    let game = app.service.replayed(&GameId(id), viewer.as_deref()).await?;
     let diagram = game.diagram();
     let seat = match &query.seat {
         None => None,
@@ -239,30 +249,15 @@ pub(crate) async fn board(
 #[utoipa::path(get, path = "/v1/games/{id}/archive", tag = "games", params(("id" = String, Path, description = "The game id")), responses((status = 200, description = "The game in the archive format (docs/archive.md)", content_type = "application/x-chess-pgn", body = String), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
 pub(crate) async fn archive(
     State(app): State<App>,
+    headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let record = app.service.archive_record(&GameId(id)).await?;
-    let text = missive_archive::export(
-        &record,
-        missive_archive::ExportOptions::default(),
-        &missive_archive::Registry,
-    )
-    .map_err(|e| {
-        tracing::error!(error = %e, "stored game does not export");
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "internal error",
-        )
-    })?;
-    Ok((
-        [(
-            axum::http::header::CONTENT_TYPE,
-            HeaderValue::from_static("application/x-chess-pgn; charset=utf-8"),
-        )],
-        text,
-    )
-        .into_response())
+    let viewer = Caller::optional(&headers, &app)?;
+    let record = app
+        .service
+        .archive_record(&GameId(id), viewer.as_deref())
+        .await?;
+    Ok(archive_response(archive_text(&record)?))
 }
 
 /// A seat to take (any free one if absent).
@@ -371,6 +366,7 @@ pub(crate) struct MovesQuery {
 #[utoipa::path(get, path = "/v1/games/{id}/moves", tag = "games", params(("id" = String, Path, description = "The game id"), MovesQuery), responses((status = 200, description = "A page of the move log", body = Page<missive_store::MoveRecord>), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
 pub(crate) async fn moves(
     State(app): State<App>,
+    headers: HeaderMap,
     Path(id): Path<String>,
     Query(query): Query<MovesQuery>,
 ) -> Result<Json<Page<MoveRecord>>, ApiError> {
@@ -379,7 +375,8 @@ pub(crate) async fn moves(
         Some(cursor) => read_cursor(cursor)?,
         None => 0,
     };
-    let log = app.service.move_log(&GameId(id)).await?;
+    let viewer = Caller::optional(&headers, &app)?;
+    let log = app.service.move_log(&GameId(id), viewer.as_deref()).await?;
     Ok(Json(page(log, offset, limit)))
 }
 

@@ -10,10 +10,14 @@
 //! - Game state carries an `ETag` (`If-None-Match` answers 304); lists page with opaque
 //!   cursors; bodies are limited ([`BODY_LIMIT`], 413 beyond); each request gets an
 //!   `x-request-id` (kept if the client sent one) that is logged and returned.
+//! - Each caller (access token subject, else client address) has a token bucket
+//!   ([`limits`]): beyond it, 429 with `Retry-After`.
 //! - Time comes from the [`Clock`] the [`App`] is built with, so tests drive deadlines.
 
+pub mod archives;
 pub mod error;
 mod games;
+pub mod limits;
 pub mod page;
 mod players;
 mod rules;
@@ -42,6 +46,7 @@ use tower_http::request_id::{
 use tower_http::trace::TraceLayer;
 
 pub use error::ApiError;
+pub use limits::{Rate, RateLimiter};
 pub use session::{Caller, access_token};
 pub use settings::Settings;
 
@@ -67,6 +72,8 @@ pub struct App {
     pub public_url: String,
     /// Origins CORS allows (`*` for any).
     pub cors_origins: Vec<String>,
+    /// Each caller's token bucket ([`limits`]).
+    pub rate_limiter: Arc<RateLimiter>,
 }
 
 impl App {
@@ -79,6 +86,7 @@ impl App {
     pub fn router(self) -> Router {
         let cors = cors_layer(&self.cors_origins);
         let request_id = HeaderName::from_static(REQUEST_ID);
+        let throttle = axum::middleware::from_fn_with_state(self.clone(), limits::throttle);
         Router::new()
             .merge(players::routes())
             .merge(session::routes())
@@ -86,9 +94,11 @@ impl App {
             .merge(rules::routes())
             .merge(page::routes())
             .merge(unsubscribe::routes())
+            .merge(archives::routes())
             .route("/v1/openapi.json", axum::routing::get(openapi_json))
             .fallback(|| async { ApiError::not_found("no such resource") })
             .with_state(self)
+            .layer(throttle)
             .layer(DefaultBodyLimit::max(BODY_LIMIT))
             .layer(axum::middleware::map_response(json_errors))
             .layer(CatchPanicLayer::custom(|_| {
@@ -254,6 +264,8 @@ pub async fn lambda_notifier(name: &str) -> Result<missive_notify::Notifier, Str
         games::resign,
         games::abort,
         games::conditional,
+        archives::player_archive,
+        archives::import,
         rules::variants,
         rules::legal_moves,
         openapi_json,

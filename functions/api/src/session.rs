@@ -2,17 +2,21 @@
 //!
 //! `POST /v1/auth/login` mails a sign-in link to a registered address (and answers the same
 //! whether or not the address is known, so it tells nobody who plays here);
-//! `POST /v1/auth/token` exchanges the link's token for an access token. Routes that act for
-//! a player take a [`Caller`]: the handle of a valid access token.
+//! `POST /v1/auth/token` exchanges the link's token for an access token, once only: the
+//! token's use is recorded in the store until it expires, and a second exchange is refused
+//! (401). Routes that act for a player take a [`Caller`]: the handle of a valid access
+//! token.
 
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use axum::{Json, Router};
-use missive_auth::{Grant, Purpose};
+use chrono::DateTime;
+use missive_auth::{Claims, Grant, Purpose};
 use missive_mail::Mail;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use crate::{ApiError, App, JsonBody};
@@ -22,7 +26,8 @@ pub const SIGN_IN_LIFETIME: i64 = 15 * 60;
 /// How long an access token works, in seconds.
 pub const ACCESS_LIFETIME: i64 = 30 * 24 * 3600;
 
-/// The player a request acts for: the subject of its bearer access token.
+/// The player a request acts for: the subject of its bearer access token (verified once per
+/// request: the rate limiter leaves the caller it verified in the request's extensions).
 #[derive(Clone, Debug)]
 pub struct Caller(pub String);
 
@@ -30,7 +35,10 @@ impl FromRequestParts<App> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Caller, ApiError> {
-        Caller::from_headers(&parts.headers, app)
+        match parts.extensions.get::<Caller>() {
+            Some(verified) => Ok(verified.clone()),
+            None => Caller::from_headers(&parts.headers, app),
+        }
     }
 }
 
@@ -49,6 +57,15 @@ impl Caller {
             .authority
             .verify(token.trim(), Purpose::Access, app.now_seconds())?;
         Ok(Caller(claims.sub))
+    }
+
+    /// The caller named by a bearer access token if `headers` carry one (which must then be
+    /// valid), `None` for an anonymous request.
+    pub fn optional(headers: &HeaderMap, app: &App) -> Result<Option<String>, ApiError> {
+        if !headers.contains_key(axum::http::header::AUTHORIZATION) {
+            return Ok(None);
+        }
+        Caller::from_headers(headers, app).map(|caller| Some(caller.0))
     }
 }
 
@@ -133,6 +150,19 @@ pub(crate) async fn login(
     ))
 }
 
+/// The identity of a single-use token: a digest of its claims, so every encoding of the
+/// same signed claims is the same token.
+fn token_id(claims: &Claims) -> String {
+    let text = format!(
+        "{:?}\n{}\n{}\n{}",
+        claims.purpose, claims.sub, claims.iat, claims.exp
+    );
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// The configured public URL, else `https://` and the request's host.
 fn public_url(app: &App, headers: &HeaderMap) -> String {
     if !app.public_url.is_empty() {
@@ -153,6 +183,17 @@ pub(crate) async fn exchange(
     let claims = app
         .authority
         .verify(&request.token, Purpose::SignIn, app.now_seconds())?;
+    let expires_at = DateTime::from_timestamp(claims.exp, 0)
+        .ok_or_else(|| ApiError::unauthorized("the token's expiry is out of range"))?;
+    if !app
+        .service
+        .spend_token(&token_id(&claims), expires_at)
+        .await?
+    {
+        return Err(ApiError::unauthorized(
+            "this sign-in link was used already: ask for a new one",
+        ));
+    }
     Ok(Json(TokenAnswer {
         access_token: access_token(&app, &claims.sub)?,
         token_type: "Bearer",

@@ -11,7 +11,7 @@ use missive_mail::{Mailer, Outbox, Ses, Smtp};
 use missive_notify::{Notifier, NotifyConfig};
 use missive_store::StoreSetting;
 
-use crate::App;
+use crate::{App, Rate, RateLimiter};
 
 /// Name of the key file written into the data folder on first local start.
 pub const KEY_FILE: &str = "missive.key";
@@ -55,6 +55,13 @@ pub struct Settings {
     /// Origins allowed by CORS, comma-separated; `*` for any; none by default.
     #[arg(long, env = "MISSIVE_CORS_ORIGINS", value_delimiter = ',')]
     pub cors_origins: Vec<String>,
+    /// Requests per second each caller (player, else client address) may make on average;
+    /// 0 turns rate limiting off.
+    #[arg(long, env = "MISSIVE_RATE_PER_SECOND", default_value_t = 100.0)]
+    pub rate_per_second: f64,
+    /// Requests each caller may make at once.
+    #[arg(long, env = "MISSIVE_RATE_BURST", default_value_t = 500)]
+    pub rate_burst: u32,
     /// Token issuer and audience name.
     #[arg(long, env = "MISSIVE_ISSUER", default_value = "missive")]
     pub issuer: String,
@@ -96,6 +103,10 @@ impl Settings {
             clock,
             public_url: self.public_url.trim_end_matches('/').to_string(),
             cors_origins: self.cors_origins.clone(),
+            rate_limiter: Arc::new(RateLimiter::new(Rate {
+                per_second: self.rate_per_second,
+                burst: self.rate_burst,
+            })),
         })
     }
 }

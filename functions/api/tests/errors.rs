@@ -185,11 +185,11 @@ async fn tokens_are_checked(kind: Kind) {
         .await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
     // An access token is no sign-in token, and a sign-in token expires.
-    let (status, _) = exchange(&server, ann.token.clone()).await;
+    let (status, _) = server.exchange(&ann.token).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     let link = server.sign_in_token("ann@example.org").await;
     server.clock.advance(chrono::Duration::minutes(16));
-    let (status, _) = exchange(&server, link).await;
+    let (status, _) = server.exchange(&link).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     // Unknown addresses get the same answer and no mail.
     let before = std::fs::read_dir(&server.outbox).unwrap().count();
@@ -477,17 +477,6 @@ async fn vacations_are_taken_by_the_caller(kind: Kind) {
         )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
-}
-
-async fn exchange(server: &Server, token: String) -> (StatusCode, Value) {
-    server
-        .call(
-            Method::POST,
-            "/v1/auth/token",
-            None,
-            Some(json!({ "token": token })),
-        )
-        .await
 }
 
 per_store!(

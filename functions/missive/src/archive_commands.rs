@@ -1,5 +1,5 @@
-//! The archive tools: `missive archive convert|verify|keygen`. Importing into and exporting
-//! from the game store come with the store.
+//! The archive tools: `missive archive convert|verify|keygen`, and `import|export` between
+//! archives and the game store.
 
 use std::fs::File;
 use std::io::{self, BufReader, IsTerminal as _, Write as _};
@@ -9,8 +9,11 @@ use clap::{Args, Subcommand, ValueEnum};
 use missive_archive::{
     ExportOptions, Format, Imported, KeyPair, PublicKey, Reader, Registry, export, sign, verify,
 };
+use missive_game::record_of;
+use missive_store::GameId;
 
 use crate::rules_commands::NotationArg;
+use crate::store_commands::{StoreArgs, open, runtime};
 
 /// `missive archive ...`.
 #[derive(Subcommand)]
@@ -22,6 +25,38 @@ pub enum ArchiveCommand {
     Verify(VerifyArgs),
     /// Print a new Ed25519 key pair: the secret key line, then the public key line.
     Keygen,
+    /// Store every finished game of FILE (archive or PGN) as an imported game: each stored
+    /// game's new id on stdout, each rejected game on stderr with game, line and column.
+    Import(ImportArgs),
+    /// Write stored games to stdout as one archive: a player's finished games, one game, or
+    /// every game in the store. Operators see every game, private ones too.
+    Export(ExportArgs),
+}
+
+/// Arguments of `missive archive import`.
+#[derive(Args)]
+pub struct ImportArgs {
+    /// The archive or PGN file (`-` for stdin).
+    file: PathBuf,
+    /// The player importing: the seats the archive gives this name become theirs (others
+    /// keep the archive's names).
+    #[arg(long, value_name = "HANDLE")]
+    player: Option<String>,
+    #[command(flatten)]
+    store: StoreArgs,
+}
+
+/// Arguments of `missive archive export`.
+#[derive(Args)]
+pub struct ExportArgs {
+    /// Every finished game of this player, oldest first.
+    #[arg(long, value_name = "HANDLE", conflicts_with = "game")]
+    player: Option<String>,
+    /// This game only.
+    #[arg(long, value_name = "ID")]
+    game: Option<String>,
+    #[command(flatten)]
+    store: StoreArgs,
 }
 
 /// Arguments of `missive archive convert`.
@@ -64,6 +99,8 @@ pub fn run(command: &ArchiveCommand) -> Result<(), String> {
     match command {
         ArchiveCommand::Convert(args) => convert(args),
         ArchiveCommand::Verify(args) => verify_file(args),
+        ArchiveCommand::Import(args) => import(args),
+        ArchiveCommand::Export(args) => export_games(args),
         ArchiveCommand::Keygen => {
             let pair = KeyPair::generate();
             println!("{}", pair.secret_text());
@@ -122,6 +159,55 @@ fn verify_file(args: &VerifyArgs) -> Result<(), String> {
         Err(format!("{}: {}", describe(&game), reasons.join("; ")))
     })?;
     summary.finish("verified")
+}
+
+fn import(args: &ImportArgs) -> Result<(), String> {
+    let runtime = runtime()?;
+    let service = runtime.block_on(open(&args.store))?;
+    let player = args.player.as_deref();
+    let summary = each_game(&args.file, |game| {
+        let outcome = runtime.block_on(service.import_game(player, Ok(game)));
+        match outcome.id {
+            Some(_) => {
+                println!("{outcome}");
+                Ok(())
+            }
+            None => Err(outcome.to_string()),
+        }
+    })?;
+    summary.finish("imported")
+}
+
+fn export_games(args: &ExportArgs) -> Result<(), String> {
+    runtime()?.block_on(async {
+        let service = open(&args.store).await?;
+        let store = service.store();
+        let ids = match (&args.player, &args.game) {
+            (_, Some(game)) => vec![GameId(game.clone())],
+            (Some(player), None) => {
+                let heads = store
+                    .finished_by(player, usize::MAX)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                heads.iter().rev().map(|head| head.id.clone()).collect()
+            }
+            (None, None) => store.game_ids().await.map_err(|e| e.to_string())?,
+        };
+        let mut out = io::BufWriter::new(io::stdout().lock());
+        for id in &ids {
+            let stored = store
+                .load(id)
+                .await
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("no game {id}"))?;
+            let text = export(&record_of(&stored), ExportOptions::default(), &Registry)
+                .map_err(|e| format!("game {id}: {e}"))?;
+            out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+        }
+        out.flush().map_err(|e| e.to_string())?;
+        eprintln!("{} games exported", ids.len());
+        Ok(())
+    })
 }
 
 /// `game 3 (line 40, Alice - Bob)`.

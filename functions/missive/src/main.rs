@@ -2,7 +2,7 @@
 //!
 //! Rules tools (`variants`, `moves`, `perft`, `play`, `board`) work on every registered
 //! variant with the same flags. Archive tools (`archive convert|verify|keygen`) read and write
-//! game archives. Store tools (`table create`, `check`, `bench`) take the store as
+//! game archives; `archive import|export` move games between archives and the store. Store tools (`table create`, `check`, `bench`) take the store as
 //! `--store sqlite:PATH` or `--store dynamodb:TABLE` (or `MISSIVE_STORE`). `serve` runs the
 //! HTTP API on one machine; `token` prints an access token for a player; `loadtest` plays
 //! games over HTTP. Errors go to stderr with a non-zero exit status.
@@ -52,7 +52,8 @@ enum Command {
     Loadtest(loadtest::LoadtestArgs),
     /// Print an access token for a registered player.
     Token(server_commands::TokenArgs),
-    /// Game archives: convert, verify, make signing keys.
+    /// Game archives: convert, verify, make signing keys, import into and export from the
+    /// store.
     #[command(subcommand)]
     Archive(archive_commands::ArchiveCommand),
 }

@@ -64,7 +64,10 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
             "missive: serving http://{local} (store {}, mail to {mail})",
             args.settings.store,
         );
-        axum::serve(listener, app.router())
+        let service = app
+            .router()
+            .into_make_service_with_connect_info::<std::net::SocketAddr>();
+        axum::serve(listener, service)
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })

@@ -121,12 +121,14 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
     })
 }
 
-async fn open(args: &StoreArgs) -> Result<GameService, String> {
+/// The game service over the store the arguments name, on the system clock.
+pub(crate) async fn open(args: &StoreArgs) -> Result<GameService, String> {
     let store = args.store.open().await.map_err(|e| e.to_string())?;
     Ok(GameService::new(store, Arc::new(SystemClock)))
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
+/// A runtime for the store commands.
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -152,6 +154,7 @@ async fn create_games(service: &GameService, count: usize) -> Result<Vec<GameId>
                 ],
                 time_control: TimeControl::DaysPerMove { days: 14 },
                 rated: false,
+                private: false,
             })
             .await
             .map_err(|e| e.to_string())?;

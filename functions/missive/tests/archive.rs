@@ -124,3 +124,55 @@ fn a_bad_key_is_refused() {
     assert!(!output.status.success());
     assert!(text(&output.stderr).contains("invalid public key: expected 32 bytes, found 3"));
 }
+
+#[test]
+fn import_stores_finished_games_and_export_writes_them_back() {
+    let games = file("import.pgn", GAMES);
+    let db = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{}-archive.db", std::process::id()));
+    let store = format!("sqlite:{}", db.display());
+    let output = missive(&[
+        "archive",
+        "import",
+        games.to_str().unwrap(),
+        "--player",
+        "ed",
+        "--store",
+        &store,
+    ]);
+    assert!(!output.status.success(), "rejected games fail the command");
+    let err = text(&output.stderr);
+    assert!(
+        err.contains("game 1, line 1, column 1: refused: the game has no result"),
+        "{err}"
+    );
+    assert!(err.contains("game 2, line 11, column 13: move 3"), "{err}");
+    assert!(err.contains("1 games imported, 2 rejected"), "{err}");
+    let out = text(&output.stdout);
+    let id = out
+        .trim()
+        .strip_prefix("game 3, line 13: imported as ")
+        .unwrap_or_else(|| panic!("{out}"));
+
+    let export = |args: &[&str]| {
+        let mut all = vec!["archive", "export", "--store", &store];
+        all.extend(args);
+        let output = missive(&all);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        text(&output.stdout)
+    };
+    let everything = export(&[]);
+    assert!(everything.contains("[White \"ed\"]"), "{everything}");
+    assert!(everything.contains("[Black \"Flo\"]"), "{everything}");
+    assert!(everything.contains(&format!("[GameId \"{id}\"]")));
+    assert_eq!(export(&["--game", id]), everything);
+    assert_eq!(export(&["--player", "ed"]), everything);
+    assert_eq!(export(&["--player", "Flo"]), "");
+    let output = missive(&["archive", "export", "--store", &store, "--game", "nope"]);
+    assert!(text(&output.stderr).contains("no game nope"));
+    let output = missive(&["check", "--store", &store]);
+    assert!(output.status.success(), "{}", text(&output.stdout));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+}

@@ -35,7 +35,11 @@
 //!   [`GameService::player_by_email`]): unique handles and e-mail addresses.
 //! - **Read models** ([`GameService::game_view`], [`GameService::move_log`],
 //!   [`GameService::waiting_for`], [`GameService::finished_by`]).
-//! - **Archive** ([`GameService::archive_record`]): a game as an archive record.
+//! - **Archive** ([`GameService::archive_record`], [`GameService::import_game`]): a game as
+//!   an archive record; a finished game read from an archive stored whole, flagged as
+//!   imported, with the archive's player names.
+//! - **Privacy**: a game created private is visible to its players only; every read model
+//!   takes the viewer and answers `NotFound` to anyone else.
 //! - **Check** ([`GameService::check_all`]): every stored log replays through the rules to
 //!   exactly its head.
 //!
@@ -52,6 +56,7 @@ mod check;
 mod clock;
 mod ending;
 mod error;
+mod import;
 mod lobby;
 mod play;
 mod players;
@@ -64,6 +69,7 @@ mod views;
 pub use check::{CheckReport, check_game};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
+pub use import::ImportOutcome;
 pub use lobby::{NewGame, SeatRequest};
 pub use play::{MoveAccepted, MoveRequest};
 pub use players::check_handle;

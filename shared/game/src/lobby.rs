@@ -40,6 +40,9 @@ pub struct NewGame {
     pub time_control: TimeControl,
     /// Whether the result counts for ratings.
     pub rated: bool,
+    /// Whether only the game's players may see it.
+    #[serde(default)]
+    pub private: bool,
 }
 
 impl GameService {
@@ -66,6 +69,9 @@ impl GameService {
             ending: None,
             draw_offers: Vec::new(),
             conditional: Vec::new(),
+            private: new.private,
+            imported: false,
+            archive_tags: Vec::new(),
         };
         let id = GameId(ulid::Ulid::new().to_string());
         let head = Head {

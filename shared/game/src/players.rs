@@ -1,5 +1,6 @@
 //! Players: signing up with a handle and an e-mail address, and finding players again.
 
+use chrono::{DateTime, Utc};
 use missive_store::{MailPreference, Player, StoreError};
 
 use crate::{GameService, ServiceError};
@@ -56,6 +57,20 @@ impl GameService {
     ) -> Result<(), ServiceError> {
         self.player(handle).await?;
         Ok(self.store.set_mail_preference(handle, preference).await?)
+    }
+
+    /// Spends the single-use token `id`, valid until `expires_at`: `true` the first time,
+    /// `false` for every later use (of concurrent uses exactly one gets `true`).
+    pub async fn spend_token(
+        &self,
+        id: &str,
+        expires_at: DateTime<Utc>,
+    ) -> Result<bool, ServiceError> {
+        match self.store.use_token(id, self.now(), expires_at).await {
+            Ok(()) => Ok(true),
+            Err(StoreError::Conflict) => Ok(false),
+            Err(error) => Err(error.into()),
+        }
     }
 }
 

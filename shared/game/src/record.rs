@@ -7,16 +7,32 @@ use missive_store::{GameId, StoredGame};
 use crate::{GameService, ServiceError};
 
 impl GameService {
-    /// The archive record of `game`: its players, every move with the time it was
-    /// received, the draw offers made with moves, and the result once it has one.
-    pub async fn archive_record(&self, game: &GameId) -> Result<GameRecord, ServiceError> {
-        let stored = self
-            .store
-            .load(game)
-            .await?
-            .ok_or_else(|| ServiceError::NotFound(game.clone()))?;
-        Ok(record_of(&stored))
+    /// The archive record of `game` as `viewer` may see it: its players, every move with
+    /// the time it was received, the draw offers made with moves, and the result once it
+    /// has one.
+    pub async fn archive_record(
+        &self,
+        game: &GameId,
+        viewer: Option<&str>,
+    ) -> Result<GameRecord, ServiceError> {
+        Ok(record_of(&self.stored_for(game, viewer).await?))
     }
+}
+
+/// The tags of a stored game: an imported game's own, else where and when it was created;
+/// then its id.
+fn tags(stored: &StoredGame) -> Vec<(String, String)> {
+    let doc = &stored.head.doc;
+    let mut tags = if doc.imported {
+        doc.archive_tags.clone()
+    } else {
+        vec![
+            ("Site".into(), "Missive".into()),
+            ("Date".into(), doc.created_at.format("%Y.%m.%d").to_string()),
+        ]
+    };
+    tags.push(("GameId".into(), stored.head.id.0.clone()));
+    tags
 }
 
 /// The archive record of a stored game.
@@ -59,17 +75,9 @@ pub fn record_of(stored: &StoredGame) -> GameRecord {
     GameRecord {
         variant: doc.variant.clone(),
         options: doc.options.clone(),
-        players: doc
-            .seats
-            .iter()
-            .map(|s| s.player().unwrap_or("?").to_string())
-            .collect(),
+        players: doc.seats.iter().map(|s| s.name().to_string()).collect(),
         start: doc.start_position.clone(),
-        tags: vec![
-            ("Site".into(), "Missive".into()),
-            ("Date".into(), doc.created_at.format("%Y.%m.%d").to_string()),
-            ("GameId".into(), stored.head.id.0.clone()),
-        ],
+        tags: tags(stored),
         entries,
         result,
         signature: None,

@@ -95,13 +95,32 @@ impl GameService {
 
     /// Reads a game and replays it; `NotFound` if there is none.
     pub(crate) async fn load(&self, id: &GameId) -> Result<Loaded, ServiceError> {
-        let stored = self
-            .store
-            .load(id)
-            .await?
-            .ok_or_else(|| ServiceError::NotFound(id.clone()))?;
+        let stored = self.stored(id).await?;
         let game = replay(self.catalog, &stored)?;
         Ok(Loaded { stored, game })
+    }
+
+    /// Reads a game; `NotFound` if there is none.
+    pub(crate) async fn stored(&self, id: &GameId) -> Result<StoredGame, ServiceError> {
+        self.store
+            .load(id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(id.clone()))
+    }
+
+    /// Reads a game as `viewer` (a player, or `None` for anyone) may see it: `NotFound` if
+    /// there is none, or if it is private and `viewer` is not one of its players, so its
+    /// existence does not leak.
+    pub(crate) async fn stored_for(
+        &self,
+        id: &GameId,
+        viewer: Option<&str>,
+    ) -> Result<StoredGame, ServiceError> {
+        let stored = self.stored(id).await?;
+        if !stored.head.doc.visible_to(viewer) {
+            return Err(ServiceError::NotFound(id.clone()));
+        }
+        Ok(stored)
     }
 
     /// Runs `decide` on a fresh draft of game `id` and commits what it changed, retrying on

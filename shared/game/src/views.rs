@@ -8,7 +8,7 @@ use missive_store::{
 };
 use serde::Serialize;
 
-use crate::service::seat_of;
+use crate::service::{replay, seat_of};
 use crate::timing::{current_turn, deadline};
 use crate::{GameService, ServiceError};
 
@@ -52,6 +52,10 @@ pub struct GameView {
     pub ending: Option<Ending>,
     /// The viewer's own conditional lines (nobody else's).
     pub conditional: Vec<ConditionalLine>,
+    /// Whether only the game's players may see it.
+    pub private: bool,
+    /// Whether the game was imported from an archive.
+    pub imported: bool,
 }
 
 /// A line in a list of games.
@@ -80,8 +84,9 @@ impl GameService {
         game: &GameId,
         viewer: Option<&str>,
     ) -> Result<GameView, ServiceError> {
-        let loaded = self.load(game).await?;
-        let (head, log, game) = (&loaded.stored.head, &loaded.stored.moves, &loaded.game);
+        let stored = self.stored_for(game, viewer).await?;
+        let game = replay(self.catalog, &stored)?;
+        let (head, log) = (&stored.head, &stored.moves);
         let doc = &head.doc;
         let active = doc.status == Status::Active;
         let to_move = active.then(|| game.to_move().map(|s| s.0)).flatten();
@@ -132,22 +137,28 @@ impl GameService {
                 .filter(|line| Some(line.owner) == viewer_seat)
                 .cloned()
                 .collect(),
+            private: doc.private,
+            imported: doc.imported,
         })
     }
 
-    /// `game` replayed through the rules: its position, history and diagram.
-    pub async fn replayed(&self, game: &GameId) -> Result<Box<dyn AnyGame>, ServiceError> {
-        Ok(self.load(game).await?.game)
+    /// `game` replayed through the rules, as `viewer` may see it: its position, history and
+    /// diagram.
+    pub async fn replayed(
+        &self,
+        game: &GameId,
+        viewer: Option<&str>,
+    ) -> Result<Box<dyn AnyGame>, ServiceError> {
+        replay(self.catalog, &self.stored_for(game, viewer).await?)
     }
 
-    /// Every move of `game` with the time it was accepted.
-    pub async fn move_log(&self, game: &GameId) -> Result<Vec<MoveRecord>, ServiceError> {
-        let stored = self
-            .store
-            .load(game)
-            .await?
-            .ok_or_else(|| ServiceError::NotFound(game.clone()))?;
-        Ok(stored.moves)
+    /// Every move of `game` with the time it was accepted, as `viewer` may see it.
+    pub async fn move_log(
+        &self,
+        game: &GameId,
+        viewer: Option<&str>,
+    ) -> Result<Vec<MoveRecord>, ServiceError> {
+        Ok(self.stored_for(game, viewer).await?.moves)
     }
 
     /// The games where `player` is to move, earliest deadline first (vacations in the
@@ -174,14 +185,20 @@ impl GameService {
         Ok(summaries)
     }
 
-    /// The games `player` finished, most recent first.
+    /// The games `player` finished that `viewer` may see, most recent first: at most
+    /// `limit` of the player's games are read, private ones not shown to others.
     pub async fn finished_by(
         &self,
         player: &str,
         limit: usize,
+        viewer: Option<&str>,
     ) -> Result<Vec<GameSummary>, ServiceError> {
         let heads = self.store.finished_by(player, limit).await?;
-        Ok(heads.iter().map(summary).collect())
+        Ok(heads
+            .iter()
+            .filter(|head| head.doc.visible_to(viewer))
+            .map(summary)
+            .collect())
     }
 }
 

@@ -32,7 +32,7 @@ async fn fifty_concurrent_submitters_one_accepted(kind: Kind) {
         }
     }
     assert_eq!((accepted, conflicts), (1, 49));
-    let log = s.service.move_log(&id).await.unwrap();
+    let log = s.service.move_log(&id, None).await.unwrap();
     assert_eq!(log.len(), 1);
     assert_eq!(log[0].ply, 0);
     s.assert_consistent().await;
@@ -56,7 +56,7 @@ async fn concurrent_retries_of_one_request_play_one_move(kind: Kind) {
         answers.push(retry.await.unwrap().unwrap());
     }
     assert!(answers.windows(2).all(|pair| pair[0] == pair[1]));
-    assert_eq!(s.service.move_log(&id).await.unwrap().len(), 1);
+    assert_eq!(s.service.move_log(&id, None).await.unwrap().len(), 1);
 }
 
 /// An accepted move costs at most two round trips: read the game, write the transaction.

@@ -4,7 +4,8 @@ mod common;
 
 use chrono::Duration;
 use common::{THREE_DAYS, chess_game, invite, request, setup, start};
-use missive_game::{NewGame, SeatRequest, ServiceError};
+use missive_archive::Registry;
+use missive_game::{MoveRequest, NewGame, SeatRequest, ServiceError};
 use missive_rules::Claim;
 use missive_store::testing::Kind;
 use missive_store::{SeatDoc, Status, TimeControl, contract_tests};
@@ -52,7 +53,7 @@ async fn a_game_forms_starts_and_takes_moves(kind: Kind) {
         view.deadline,
         Some(start() + Duration::hours(5) + Duration::days(3))
     );
-    let log = s.service.move_log(&id).await.unwrap();
+    let log = s.service.move_log(&id, None).await.unwrap();
     let shorts: Vec<&str> = log.iter().map(|m| m.short.as_str()).collect();
     assert_eq!(shorts, ["e4", "c5"]);
     let waiting = s.service.waiting_for("ann", 10).await.unwrap();
@@ -133,7 +134,7 @@ async fn a_retried_key_gets_the_same_answer_and_one_move(kind: Kind) {
     s.play(&id, "bob", "e5").await;
     // Even after the game moved on, the key still finds its first answer.
     assert_eq!(s.service.submit_move(&id, &first).await.unwrap(), answer);
-    assert_eq!(s.service.move_log(&id).await.unwrap().len(), 2);
+    assert_eq!(s.service.move_log(&id, None).await.unwrap().len(), 2);
 }
 
 async fn fools_mate_ends_the_game_by_checkmate(kind: Kind) {
@@ -152,7 +153,7 @@ async fn fools_mate_ends_the_game_by_checkmate(kind: Kind) {
     assert!(view.legal_moves.is_empty());
     assert!(s.service.waiting_for("ann", 10).await.unwrap().is_empty());
     for player in ["ann", "bob"] {
-        let finished = s.service.finished_by(player, 10).await.unwrap();
+        let finished = s.service.finished_by(player, 10, None).await.unwrap();
         assert_eq!(finished.len(), 1);
         assert_eq!(finished[0].id, id);
     }
@@ -252,7 +253,7 @@ async fn time_runs_out_for_the_seat_to_move(kind: Kind) {
     };
     assert_eq!((ending.rule.as_str(), ending.by), ("timeout", Some(1)));
     assert_eq!(ending.results, ["win", "loss"]);
-    assert_eq!(s.service.move_log(&id).await.unwrap().len(), 1);
+    assert_eq!(s.service.move_log(&id, None).await.unwrap().len(), 1);
 }
 
 async fn a_timeout_against_bare_king_is_a_draw(kind: Kind) {
@@ -472,7 +473,13 @@ async fn games_can_be_declined_or_aborted_before_the_first_move(kind: Kind) {
         s.service.abort(&played, "ann").await,
         Err(ServiceError::Refused(_))
     ));
-    assert!(s.service.finished_by("bob", 10).await.unwrap().is_empty());
+    assert!(
+        s.service
+            .finished_by("bob", 10, None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 async fn three_seat_games_take_turns_and_end(kind: Kind) {
@@ -521,7 +528,10 @@ async fn three_seat_games_take_turns_and_end(kind: Kind) {
     let ending = view.ending.unwrap();
     assert_eq!(ending.results, ["loss", "win", "loss"]);
     for player in players {
-        assert_eq!(s.service.finished_by(player, 10).await.unwrap().len(), 1);
+        assert_eq!(
+            s.service.finished_by(player, 10, None).await.unwrap().len(),
+            1
+        );
     }
     s.assert_consistent().await;
 }
@@ -562,7 +572,87 @@ async fn a_nation_already_out_has_no_say(kind: Kind) {
     s.assert_consistent().await;
 }
 
+async fn exported_games_import_as_finished_games_that_check(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s.chess(THREE_DAYS).await;
+    s.play(&id, "ann", "f3").await;
+    let offer = MoveRequest {
+        offer_draw: true,
+        ..request("bob", 1, "e5")
+    };
+    s.service.submit_move(&id, &offer).await.unwrap();
+    s.play(&id, "ann", "g4").await;
+    s.play(&id, "bob", "Qh4#").await;
+    let record = s.service.archive_record(&id, None).await.unwrap();
+    let text = missive_archive::export(&record, Default::default(), &Registry).unwrap();
+    let read: Vec<_> = missive_archive::read(text.as_bytes()).collect();
+    assert_eq!(read.len(), 1);
+    s.advance(Duration::days(10));
+    let outcome = s
+        .service
+        .import_game(Some("BOB"), read.into_iter().next().unwrap())
+        .await;
+    let copy = outcome.id.clone().unwrap_or_else(|| panic!("{outcome}"));
+    let view = s.service.game_view(&copy, None).await.unwrap();
+    assert_eq!(view.status, Status::Finished);
+    assert_eq!(view.ending.as_ref().unwrap().rule, "checkmate");
+    assert_eq!(
+        view.seats,
+        [
+            SeatDoc::Named { name: "ann".into() },
+            SeatDoc::Taken {
+                player: "BOB".into()
+            }
+        ]
+    );
+    let original = s.service.move_log(&id, None).await.unwrap();
+    let imported = s.service.move_log(&copy, None).await.unwrap();
+    let shape = |log: &[missive_store::MoveRecord]| {
+        log.iter()
+            .map(|m| (m.long.clone(), m.at.timestamp(), m.draw_offer))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shape(&original), shape(&imported));
+    s.assert_consistent().await;
+
+    let unfinished = missive_archive::read("1. e4 e5 *\n".as_bytes())
+        .next()
+        .unwrap();
+    let refused = s.service.import_game(None, unfinished).await;
+    assert!(refused.id.is_none(), "{refused}");
+    assert!(refused.to_string().contains("no result"), "{refused}");
+}
+
+async fn private_games_are_hidden_from_everyone_else(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s
+        .service
+        .create_game(NewGame {
+            private: true,
+            ..chess_game(vec![SeatRequest::Creator, invite("bob")])
+        })
+        .await
+        .unwrap();
+    for viewer in [Some("ann"), Some("bob")] {
+        s.service.game_view(&id, viewer).await.unwrap();
+        s.service.move_log(&id, viewer).await.unwrap();
+    }
+    for viewer in [None, Some("eve")] {
+        assert!(matches!(
+            s.service.game_view(&id, viewer).await,
+            Err(ServiceError::NotFound(_))
+        ));
+        assert!(matches!(
+            s.service.archive_record(&id, viewer).await,
+            Err(ServiceError::NotFound(_))
+        ));
+        assert!(s.service.replayed(&id, viewer).await.is_err());
+    }
+}
+
 contract_tests!(
+    exported_games_import_as_finished_games_that_check,
+    private_games_are_hidden_from_everyone_else,
     a_game_forms_starts_and_takes_moves,
     bad_requests_are_refused_with_reasons,
     a_stale_move_is_a_conflict_naming_the_current_ply,

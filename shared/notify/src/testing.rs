@@ -111,6 +111,7 @@ impl Setup {
                 seats: vec![SeatRequest::Creator, SeatRequest::Open],
                 time_control: TimeControl::DaysPerMove { days: 3 },
                 rated: false,
+                private: false,
             })
             .await
             .expect("create a game");

@@ -10,6 +10,7 @@
 //! | e-mail | `EMAIL#<lower-cased address>` | `EMAIL` | `handle` |
 //! | mail preference | `PLAYER#<player>` | `MAIL` | `preference` |
 //! | notice marker | `NOTICE#<scope>` | `<name>` (see [`Notice::key`]) | `at` |
+//! | used token | `TOKEN#<token id>` | `USED` | `expires_at` (seconds; the table's TTL attribute) |
 //!
 //! A game is one partition, so loading it is one strongly consistent `Query` (head first,
 //! since `HEAD` sorts before `MOVE#`), and a commit is one `TransactWriteItems`: the head
@@ -183,7 +184,47 @@ impl DynamoStore {
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
         Ok(TransactWriteItem::builder().put(put).build())
     }
+
+    /// The puts of the commit's moves, each only if no move is at its ply.
+    fn move_puts(&self, commit: &Commit) -> Result<Vec<TransactWriteItem>, StoreError> {
+        commit
+            .moves
+            .iter()
+            .map(|mv| {
+                self.transact_put(
+                    move_item(&commit.head.id, mv),
+                    Some("attribute_not_exists(PK)"),
+                    None,
+                )
+            })
+            .collect()
+    }
+
+    /// The players' finished entries, if the commit finishes the game.
+    fn finished_puts(&self, commit: &Commit) -> Result<Vec<TransactWriteItem>, StoreError> {
+        if !commit.finishes {
+            return Ok(Vec::new());
+        }
+        let head = &commit.head;
+        let at = commit.finished_at()?.timestamp_millis();
+        let body = s(&serde_json::to_string(head)?);
+        head.doc
+            .players()
+            .into_iter()
+            .map(|player| {
+                let item = Item::from([
+                    ("PK".into(), s(&player_pk(player))),
+                    ("SK".into(), s(&format!("FINISHED#{at:013}#{}", head.id))),
+                    ("body".into(), body.clone()),
+                ]);
+                self.transact_put(item, None, None)
+            })
+            .collect()
+    }
 }
+
+/// Most items DynamoDB takes in one transaction.
+const MAX_TRANSACTION: usize = 100;
 
 fn game_pk(id: &GameId) -> String {
     format!("GAME#{}", id.0)
@@ -278,9 +319,8 @@ impl Store for DynamoStore {
             return Ok(None);
         };
         if get_s(first, "SK")? != "HEAD" {
-            return Err(StoreError::Corrupt(format!(
-                "game {id} has moves but no head"
-            )));
+            // Moves of an import whose head is not written (yet): no game.
+            return Ok(None);
         }
         let head = read_body(first)?;
         let moves = rest.iter().map(read_move).collect::<Result<_, _>>()?;
@@ -298,26 +338,32 @@ impl Store for DynamoStore {
                 (":ply".into(), n(commit.expected_ply)),
             ])),
         )?];
-        for mv in &commit.moves {
-            items.push(self.transact_put(
-                move_item(&head.id, mv),
-                Some("attribute_not_exists(PK)"),
-                None,
-            )?);
-        }
-        if commit.finishes {
-            let at = commit.finished_at()?.timestamp_millis();
-            let body = s(&serde_json::to_string(head)?);
-            for player in head.doc.players() {
-                let item = Item::from([
-                    ("PK".into(), s(&player_pk(player))),
-                    ("SK".into(), s(&format!("FINISHED#{at:013}#{}", head.id))),
-                    ("body".into(), body.clone()),
-                ]);
-                items.push(self.transact_put(item, None, None)?);
-            }
-        }
+        items.extend(self.move_puts(commit)?);
+        items.extend(self.finished_puts(commit)?);
         self.transact(items).await
+    }
+
+    async fn import_game(&self, game: &StoredGame) -> Result<(), StoreError> {
+        let commit = game.as_first_commit()?;
+        let mut last = vec![self.transact_put(
+            head_item(&commit.head)?,
+            Some("attribute_not_exists(PK)"),
+            None,
+        )?];
+        last.extend(self.finished_puts(&commit)?);
+        let moves = self.move_puts(&commit)?;
+        if moves.len() + last.len() <= MAX_TRANSACTION {
+            last.extend(moves);
+            return self.transact(last).await;
+        }
+        // Too many for one transaction: the moves first, then the head, which makes the game
+        // exist. Until then loads find no head and see nothing.
+        let mut moves = moves.into_iter().peekable();
+        while moves.peek().is_some() {
+            self.transact(moves.by_ref().take(MAX_TRANSACTION).collect())
+                .await?;
+        }
+        self.transact(last).await
     }
 
     async fn waiting_for(&self, player: &str, limit: usize) -> Result<Vec<Head>, StoreError> {
@@ -336,19 +382,30 @@ impl Store for DynamoStore {
     }
 
     async fn finished_by(&self, player: &str, limit: usize) -> Result<Vec<Head>, StoreError> {
-        let page = self
-            .client
-            .query()
-            .table_name(&self.table)
-            .key_condition_expression("PK = :pk AND begins_with(SK, :sk)")
-            .expression_attribute_values(":pk", s(&player_pk(player)))
-            .expression_attribute_values(":sk", s("FINISHED#"))
-            .scan_index_forward(false)
-            .limit(limit.clamp(1, 1000) as i32)
-            .send()
-            .await
-            .map_err(sdk)?;
-        page.items().iter().map(read_body).collect()
+        let mut heads = Vec::new();
+        let mut start = None;
+        loop {
+            let page = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("PK = :pk AND begins_with(SK, :sk)")
+                .expression_attribute_values(":pk", s(&player_pk(player)))
+                .expression_attribute_values(":sk", s("FINISHED#"))
+                .scan_index_forward(false)
+                .limit((limit - heads.len()).clamp(1, 1000) as i32)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(sdk)?;
+            for item in page.items() {
+                heads.push(read_body(item)?);
+            }
+            start = page.last_evaluated_key;
+            if start.is_none() || heads.len() >= limit {
+                return Ok(heads);
+            }
+        }
     }
 
     async fn game_ids(&self) -> Result<Vec<GameId>, StoreError> {
@@ -482,6 +539,27 @@ impl Store for DynamoStore {
             .delete_item()
             .table_name(&self.table)
             .set_key(Some(notice_key(notice)))
+            .send()
+            .await
+            .map_err(sdk)?;
+        Ok(())
+    }
+
+    /// The marker's `expires_at` is the table's TTL attribute: DynamoDB deletes it some
+    /// time after the token expired.
+    async fn use_token(
+        &self,
+        id: &str,
+        _at: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let item = Item::from([
+            ("PK".into(), s(&format!("TOKEN#{id}"))),
+            ("SK".into(), s("USED")),
+            ("expires_at".into(), n(expires_at.timestamp())),
+        ]);
+        self.put(item)
+            .condition_expression("attribute_not_exists(PK)")
             .send()
             .await
             .map_err(sdk)?;

@@ -36,6 +36,12 @@ pub enum SeatDoc {
         /// The player sitting there.
         player: String,
     },
+    /// In an imported game: the name the archive gives, which need not be a registered
+    /// player's handle (nobody acts or is listed for it).
+    Named {
+        /// The name in the archive.
+        name: String,
+    },
 }
 
 impl SeatDoc {
@@ -43,7 +49,16 @@ impl SeatDoc {
     pub fn player(&self) -> Option<&str> {
         match self {
             SeatDoc::Taken { player } => Some(player),
-            SeatDoc::Open | SeatDoc::Invited { .. } => None,
+            SeatDoc::Open | SeatDoc::Invited { .. } | SeatDoc::Named { .. } => None,
+        }
+    }
+
+    /// The name to show for the seat: its player, the archive's name, or `?`.
+    pub fn name(&self) -> &str {
+        match self {
+            SeatDoc::Taken { player } => player,
+            SeatDoc::Named { name } => name,
+            SeatDoc::Open | SeatDoc::Invited { .. } => "?",
         }
     }
 }
@@ -144,12 +159,34 @@ pub struct GameDoc {
     pub draw_offers: Vec<u8>,
     /// Conditional lines of every seat.
     pub conditional: Vec<ConditionalLine>,
+    /// Whether only the game's players may see it (everyone else is told it does not exist).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
+    /// Whether the game was imported from an archive rather than played here.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub imported: bool,
+    /// An imported game's archive tags (`Event`, `Site`, `Date`, ...), kept for its export;
+    /// empty for games played here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub archive_tags: Vec<(String, String)>,
 }
 
 impl GameDoc {
     /// Every player sitting in the game, in seat order.
     pub fn players(&self) -> Vec<&str> {
         self.seats.iter().filter_map(SeatDoc::player).collect()
+    }
+
+    /// Whether `viewer` (a player's handle, or `None` for anyone) may see the game: anyone
+    /// may see a public game, only the players seated or invited in a private one.
+    pub fn visible_to(&self, viewer: Option<&str>) -> bool {
+        !self.private
+            || viewer.is_some_and(|viewer| {
+                self.seats.iter().any(|seat| match seat {
+                    SeatDoc::Taken { player } | SeatDoc::Invited { player } => player == viewer,
+                    SeatDoc::Open | SeatDoc::Named { .. } => false,
+                })
+            })
     }
 }
 
@@ -248,6 +285,23 @@ pub struct StoredGame {
     pub head: Head,
     /// Every move, ply 0 first.
     pub moves: Vec<MoveRecord>,
+}
+
+impl StoredGame {
+    /// Checks a whole game written at once ([`crate::Store::import_game`]) is well formed:
+    /// the head at revision 1 and past every move, the moves numbered from 0 and chained,
+    /// an ending if it is finished. Gives the commit that would have produced it from nothing.
+    pub fn as_first_commit(&self) -> Result<Commit, StoreError> {
+        let commit = Commit {
+            head: self.head.clone(),
+            expected_revision: 0,
+            expected_ply: 0,
+            moves: self.moves.clone(),
+            finishes: self.head.doc.status == Status::Finished,
+        };
+        commit.check()?;
+        Ok(commit)
+    }
 }
 
 /// One atomic change to a game: the new head and the moves appended with it.

@@ -68,6 +68,12 @@ const MIGRATIONS: &[&str] = &[
      ) WITHOUT ROWID;
      CREATE INDEX games_deadlines ON games (wait_deadline)
          WHERE wait_player IS NOT NULL;",
+    // 4: markers of single-use tokens already used, until the token expires.
+    "CREATE TABLE used_tokens (
+         id TEXT PRIMARY KEY,
+         expires_at INTEGER NOT NULL
+     );
+     CREATE INDEX used_tokens_expiry ON used_tokens (expires_at);",
 ];
 
 /// The schema version this code writes.

@@ -15,10 +15,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use tokio::sync::oneshot;
-
-use chrono::{DateTime, Utc};
 
 use crate::{
     Commit, GameId, Head, MailPreference, MoveRecord, Notice, Player, Store, StoreError,
@@ -45,11 +44,17 @@ struct Job {
 enum Write {
     Create(Box<Head>),
     Commit(Box<Commit>),
+    Import(Box<Commit>),
     Vacation(String, VacationRecord),
     Player(Player),
     Preference(String, MailPreference),
     ClaimNotice(Notice, i64),
     ReleaseNotice(Notice),
+    UsedToken {
+        id: String,
+        at: i64,
+        expires_at: i64,
+    },
 }
 
 impl SqliteStore {
@@ -210,6 +215,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
     match write {
         Write::Create(head) => insert_head(conn, head),
         Write::Commit(commit) => apply_commit(conn, commit),
+        Write::Import(commit) => apply_import(conn, commit),
         Write::Vacation(player, record) => put_vacation(conn, player, record),
         Write::Player(player) => insert_player(conn, player),
         Write::Preference(player, preference) => conn
@@ -237,6 +243,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
             .map(drop)
             .map_err(backend)
         }
+        Write::UsedToken { id, at, expires_at } => insert_used_token(conn, id, *at, *expires_at),
     }
 }
 
@@ -282,6 +289,18 @@ fn apply_commit(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
     if changed == 0 {
         return Err(StoreError::Conflict);
     }
+    append_moves(conn, commit)
+}
+
+/// Inserts a whole game: its head, then the rest as a commit's.
+fn apply_import(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
+    insert_head(conn, &commit.head)?;
+    append_moves(conn, commit)
+}
+
+/// Inserts the commit's moves and, if it finishes the game, the players' finished entries.
+fn append_moves(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
+    let head = &commit.head;
     let mut insert = conn
         .prepare_cached(
             "INSERT INTO moves (game, ply, seat, long, short, at, key, draw_offer, prev_hash, hash)
@@ -354,6 +373,23 @@ fn insert_player(conn: &Connection, player: &Player) -> Result<(), StoreError> {
             Player::email_key(&player.email),
             serde_json::to_string(player)?
         ],
+    )
+    .map_err(conflict_or_backend)?;
+    Ok(())
+}
+
+/// Records a token used at `at`, forgetting the markers of tokens expired by then.
+fn insert_used_token(
+    conn: &Connection,
+    id: &str,
+    at: i64,
+    expires_at: i64,
+) -> Result<(), StoreError> {
+    conn.execute("DELETE FROM used_tokens WHERE expires_at < ?1", params![at])
+        .map_err(backend)?;
+    conn.execute(
+        "INSERT INTO used_tokens (id, expires_at) VALUES (?1, ?2)",
+        params![id, expires_at],
     )
     .map_err(conflict_or_backend)?;
     Ok(())
@@ -435,6 +471,11 @@ impl Store for SqliteStore {
 
     async fn commit(&self, commit: &Commit) -> Result<(), StoreError> {
         self.write(Write::Commit(Box::new(commit.clone()))).await
+    }
+
+    async fn import_game(&self, game: &StoredGame) -> Result<(), StoreError> {
+        let commit = game.as_first_commit()?;
+        self.write(Write::Import(Box::new(commit))).await
     }
 
     async fn waiting_for(&self, player: &str, limit: usize) -> Result<Vec<Head>, StoreError> {
@@ -566,6 +607,20 @@ impl Store for SqliteStore {
                  ORDER BY wait_deadline, id",
                 [until],
             )
+        })
+        .await
+    }
+
+    async fn use_token(
+        &self,
+        id: &str,
+        at: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.write(Write::UsedToken {
+            id: id.to_string(),
+            at: at.timestamp(),
+            expires_at: expires_at.timestamp(),
         })
         .await
     }

@@ -1,7 +1,6 @@
 //! The store trait: what the game service needs from storage, and nothing else.
 
 use async_trait::async_trait;
-
 use chrono::{DateTime, Utc};
 
 use crate::{
@@ -25,6 +24,12 @@ pub trait Store: Send + Sync {
 
     /// Applies `commit` atomically: replaces the head and appends the moves, or nothing.
     async fn commit(&self, commit: &Commit) -> Result<(), StoreError>;
+
+    /// Stores a whole game at once: its head (revision 1), every move, and the finished
+    /// entries if it is finished. Readers see all of it or nothing: a game without its head
+    /// does not exist. A conflict if the id is taken; invalid if the game is not well formed
+    /// (see [`StoredGame::as_first_commit`]).
+    async fn import_game(&self, game: &StoredGame) -> Result<(), StoreError>;
 
     /// Heads of the active games where `player` is to move, earliest deadline first.
     async fn waiting_for(&self, player: &str, limit: usize) -> Result<Vec<Head>, StoreError>;
@@ -72,6 +77,16 @@ pub trait Store: Send + Sync {
     /// Heads of every active game someone is to move in whose stored deadline (before any
     /// vacation) is at or before `until`, earliest deadline first: what the sweeper walks.
     async fn waiting_games(&self, until: DateTime<Utc>) -> Result<Vec<Head>, StoreError>;
+
+    /// Marks the single-use token `id` used at `at`, until `expires_at` (when the token
+    /// itself expires; markers expired by `at` may be forgotten). A conflict if it was used
+    /// already: of concurrent uses exactly one succeeds.
+    async fn use_token(
+        &self,
+        id: &str,
+        at: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
 
     /// Requests sent to the backend so far: HTTP requests (retries included) for DynamoDB,
     /// reads and writes handed to the database threads for SQLite. Used to count round

@@ -5,7 +5,8 @@ use chrono::{DateTime, Duration, Utc};
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{
     Commit, Ending, GameDoc, GameId, Head, MailPreference, MoveRecord, Notice, Period, Player,
-    SeatDoc, Status, Store, StoreError, TimeControl, VacationRecord, Waiting, contract_tests,
+    SeatDoc, Status, Store, StoreError, StoredGame, TimeControl, VacationRecord, Waiting,
+    contract_tests,
 };
 
 fn at(minutes: i64) -> DateTime<Utc> {
@@ -42,6 +43,9 @@ fn head(id: &str) -> Head {
             ending: None,
             draw_offers: Vec::new(),
             conditional: Vec::new(),
+            private: false,
+            imported: false,
+            archive_tags: Vec::new(),
         },
     }
 }
@@ -425,10 +429,115 @@ async fn waiting_games_lists_every_turn_by_deadline(kind: Kind) {
     assert!(all.iter().all(|head| expected.contains(head)));
 }
 
+/// A finished game of `plies` moves as an import writes it: head at revision 1, the moves,
+/// an ending, and a seat named only by the archive.
+fn whole_game(id: &str, plies: u32) -> StoredGame {
+    let texts: Vec<String> = (0..plies).map(|ply| format!("m{ply}")).collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let mut commit = append(&head(id), &texts, None);
+    commit.head.waiting = None;
+    commit.head.to_move = None;
+    commit.head.doc.seats[1] = SeatDoc::Named {
+        name: "Morphy".into(),
+    };
+    commit.head.doc.imported = true;
+    commit.head.doc.archive_tags = vec![("Event".into(), "Paris".into())];
+    commit.head.doc.status = Status::Finished;
+    commit.head.doc.ending = Some(Ending {
+        at: at(500),
+        rule: "checkmate".into(),
+        results: vec!["win".into(), "loss".into()],
+        by: None,
+    });
+    StoredGame {
+        head: commit.head,
+        moves: commit.moves,
+    }
+}
+
+async fn imported_games_are_written_whole_once(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let game = whole_game("imp", 3);
+    store.import_game(&game).await.unwrap();
+    assert_eq!(store.load(&game.head.id).await.unwrap(), Some(game.clone()));
+    let finished = store.finished_by("ann", 10).await.unwrap();
+    assert_eq!(finished, std::slice::from_ref(&game.head));
+    assert!(store.finished_by("Morphy", 10).await.unwrap().is_empty());
+    assert!(matches!(
+        store.import_game(&game).await,
+        Err(StoreError::Conflict)
+    ));
+    let created = created(store, "taken").await;
+    let mut clash = whole_game("taken", 2);
+    clash.head.id = created.id.clone();
+    assert!(store.import_game(&clash).await.is_err());
+    assert_eq!(
+        store.load(&created.id).await.unwrap().unwrap().head,
+        created
+    );
+}
+
+async fn long_imported_games_are_whole_or_absent(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let game = whole_game("long", 300);
+    store.import_game(&game).await.unwrap();
+    let loaded = store.load(&game.head.id).await.unwrap().unwrap();
+    assert_eq!(loaded.moves.len(), 300);
+    assert_eq!(loaded, game);
+    let mut broken = whole_game("broken", 4);
+    broken.moves[2].prev_hash = "x".into();
+    assert!(matches!(
+        store.import_game(&broken).await,
+        Err(StoreError::Invalid(_))
+    ));
+    let mut unended = whole_game("unended", 4);
+    unended.head.revision = 2;
+    assert!(matches!(
+        store.import_game(&unended).await,
+        Err(StoreError::Invalid(_))
+    ));
+    assert!(store.load(&broken.head.id).await.unwrap().is_none());
+    let ids = store.game_ids().await.unwrap();
+    assert_eq!(ids, [game.head.id]);
+}
+
+async fn a_single_use_token_is_used_once(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let expires = at(15);
+    store.use_token("t1", at(0), expires).await.unwrap();
+    assert!(matches!(
+        store.use_token("t1", at(1), expires).await,
+        Err(StoreError::Conflict)
+    ));
+    store.use_token("t2", at(2), expires).await.unwrap();
+    let mut racers = tokio::task::JoinSet::new();
+    for _ in 0..8 {
+        let store = test.store.clone();
+        racers.spawn(async move { store.use_token("t3", at(3), expires).await });
+    }
+    let results = racers.join_all().await;
+    assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1);
+    assert!(
+        results
+            .iter()
+            .all(|r| matches!(r, Ok(()) | Err(StoreError::Conflict)))
+    );
+    assert!(matches!(
+        store.use_token("t1", at(14), expires).await,
+        Err(StoreError::Conflict)
+    ));
+}
+
 contract_tests!(
     mail_preferences_default_to_each_move_and_are_replaced,
     a_notice_is_claimed_once_until_released,
     waiting_games_lists_every_turn_by_deadline,
+    a_single_use_token_is_used_once,
+    imported_games_are_written_whole_once,
+    long_imported_games_are_whole_or_absent,
     players_are_unique_by_handle_and_email,
     create_then_load_gives_the_head_back,
     creating_an_existing_game_conflicts,

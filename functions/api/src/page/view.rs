@@ -31,7 +31,7 @@ pub async fn load(
     seat: Option<u8>,
 ) -> Result<Shown, ApiError> {
     let view = app.service.game_view(game, viewer).await?;
-    let diagram = app.service.replayed(game).await?.diagram();
+    let diagram = app.service.replayed(game, viewer).await?.diagram();
     let options = missive_board::Options {
         seat: seat.map(Seat),
         ..Default::default()
@@ -39,7 +39,7 @@ pub async fn load(
     Ok(Shown {
         view,
         board: missive_board::render(&diagram, &options),
-        log: app.service.move_log(game).await?,
+        log: app.service.move_log(game, viewer).await?,
         now: app.clock.now(),
     })
 }

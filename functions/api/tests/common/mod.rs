@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use chrono::{TimeZone, Utc};
-use missive_api::App;
+use missive_api::{App, RateLimiter};
 use missive_auth::{Authority, SigningKey};
 use missive_game::{GameService, ManualClock};
 use missive_mail::Outbox;
@@ -40,18 +40,24 @@ impl Drop for Server {
 }
 
 impl Server {
-    /// Starts a server over a fresh store of `kind`.
+    /// Starts a server over a fresh store of `kind`, without rate limits.
     pub async fn start(kind: Kind) -> Server {
-        Server::start_with(kind, false).await
+        Server::start_with(kind, RateLimiter::off(), false).await
     }
 
-    /// Starts a server over a fresh store of `kind` that mails players as `missive serve`
-    /// does: a notifier follows the service's changes and writes turn mails to the outbox.
+    /// Starts a server over a fresh store of `kind` with `limiter`.
+    pub async fn start_limited(kind: Kind, limiter: RateLimiter) -> Server {
+        Server::start_with(kind, limiter, false).await
+    }
+
+    /// Starts a server over a fresh store of `kind`, without rate limits, that mails
+    /// players as `missive serve` does: a notifier follows the service's changes and
+    /// writes turn mails to the outbox.
     pub async fn start_mailing(kind: Kind) -> Server {
-        Server::start_with(kind, true).await
+        Server::start_with(kind, RateLimiter::off(), true).await
     }
 
-    async fn start_with(kind: Kind, mailing: bool) -> Server {
+    async fn start_with(kind: Kind, limiter: RateLimiter, mailing: bool) -> Server {
         let store = TestStore::new(kind).await;
         let clock = Arc::new(ManualClock::new(
             Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap(),
@@ -65,12 +71,16 @@ impl Server {
             clock: clock.clone(),
             public_url: "http://missive.test".into(),
             cors_origins: vec!["https://app.example.org".into()],
+            rate_limiter: Arc::new(limiter),
         };
         let app = if mailing { follow_changes(app) } else { app };
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let router = app.clone().router();
-        tokio::spawn(async move { axum::serve(listener, router).await });
+        let service = app
+            .clone()
+            .router()
+            .into_make_service_with_connect_info::<std::net::SocketAddr>();
+        tokio::spawn(async move { axum::serve(listener, service).await });
         Server {
             base: format!("http://{addr}"),
             clock,
@@ -150,14 +160,7 @@ impl Server {
             .await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
         let token = self.sign_in_token(&email).await;
-        let (status, body) = self
-            .call(
-                Method::POST,
-                "/v1/auth/token",
-                None,
-                Some(json!({ "token": token })),
-            )
-            .await;
+        let (status, body) = self.exchange(&token).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["handle"], handle);
         Player {
@@ -165,6 +168,17 @@ impl Server {
             handle: handle.to_string(),
             token: body["access_token"].as_str().unwrap().to_string(),
         }
+    }
+
+    /// Exchanges a sign-in token for an access token.
+    pub async fn exchange(&self, token: &str) -> (StatusCode, Value) {
+        self.call(
+            Method::POST,
+            "/v1/auth/token",
+            None,
+            Some(json!({ "token": token })),
+        )
+        .await
     }
 
     /// Asks for a sign-in link for `email` and reads its token from the outbox.
@@ -212,6 +226,7 @@ fn follow_changes(mut app: App) -> App {
 }
 
 /// A signed-in player.
+#[derive(Clone)]
 pub struct Player<'s> {
     pub server: &'s Server,
     pub handle: String,

@@ -106,6 +106,7 @@ pub fn chess_game(seats: Vec<SeatRequest>) -> NewGame {
         seats,
         time_control: THREE_DAYS,
         rated: false,
+        private: false,
     }
 }
 
