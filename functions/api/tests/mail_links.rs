@@ -3,7 +3,8 @@
 //! follows its move link, reads the legal moves off the page and submits the form. Chess
 //! ends in a checkmate typed into the form; every other variant plays random moves from the
 //! page, then its players resign through their links until the game has a result. No move
-//! reaches the server any other way.
+//! reaches the server any other way. After the mate both chess players are mailed how the
+//! game ended.
 
 mod common;
 
@@ -170,6 +171,30 @@ async fn chess_by_mail(kind: Kind) {
         inbox.unread_move_mails().is_empty(),
         "no move mail after the end"
     );
+    let told = game_over_mails(&server, 2).await;
+    assert!(told.iter().any(|mail| mail.contains("You won")), "{told:?}");
+    assert!(
+        told.iter().any(|mail| mail.contains("You lost")),
+        "{told:?}"
+    );
+}
+
+/// The `count` game-over mails in the outbox, waiting up to ten seconds for them.
+async fn game_over_mails(server: &Server, count: usize) -> Vec<String> {
+    for _ in 0..200 {
+        let mails: Vec<String> = std::fs::read_dir(&server.outbox)
+            .into_iter()
+            .flatten()
+            .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
+            .filter(|text| text.contains("Subject: Game over"))
+            .collect();
+        if mails.len() >= count {
+            assert_eq!(mails.len(), count, "one game-over mail per player");
+            return mails;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("no game-over mails in {}", server.outbox.display());
 }
 
 /// Every other variant by mail: random moves from the pages, then resignations through the

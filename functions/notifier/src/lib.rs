@@ -4,7 +4,8 @@
 //! Only head records matter: every commit replaces the game's head, so the head's record
 //! carries each change, including the moves appended with it and the start of a game.
 //! A head record is handled when the turn moved on: its new image has a player to move and
-//! a ply (or player to move) other than the old image's. Each game is handled once per
+//! a ply (or player to move) other than the old image's; or when the game ended: the old
+//! image had a player to move and the new one has none. Each game is handled once per
 //! batch. Mails are claimed in the store before they are sent, so a record delivered again
 //! (Lambda retries, a repeated event) sends nothing more.
 //!
@@ -38,7 +39,7 @@ struct HeadImage {
 enum Change {
     /// Not a head whose turn moved on: nothing to do.
     Nothing,
-    /// The turn moved on in this game.
+    /// The turn moved on in this game, or it ended.
     Turn(GameId),
 }
 
@@ -85,15 +86,21 @@ fn change_of(record: &EventRecord) -> Result<Change, String> {
         .ok_or_else(|| format!("a head under {}", keys.pk))?;
     let new: HeadImage = serde_dynamo::from_item(record.change.new_image.clone())
         .map_err(|e| format!("new image of game {id}: {e}"))?;
-    if new.wait_player.is_none() {
-        return Ok(Change::Nothing);
-    }
-    let moved_on = if record.change.old_image.is_empty() {
-        true
+    let old: Option<HeadImage> = if record.change.old_image.is_empty() {
+        None
     } else {
-        let old: HeadImage = serde_dynamo::from_item(record.change.old_image.clone())
+        let old = serde_dynamo::from_item(record.change.old_image.clone())
             .map_err(|e| format!("old image of game {id}: {e}"))?;
-        (old.ply, old.wait_player) != (new.ply, new.wait_player)
+        Some(old)
+    };
+    let moved_on = match (&old, &new.wait_player) {
+        // A game created with someone to move already.
+        (None, Some(_)) => true,
+        // A game still forming, or one imported finished.
+        (None, None) => false,
+        (Some(old), Some(_)) => (old.ply, &old.wait_player) != (new.ply, &new.wait_player),
+        // Nobody is to move any more: the game has just ended.
+        (Some(old), None) => old.wait_player.is_some(),
     };
     Ok(if moved_on {
         Change::Turn(GameId(id.to_string()))

@@ -1,6 +1,6 @@
 //! The notifier's handler fed DynamoDB stream events as Lambda delivers them, over a game
-//! in DynamoDB Local: a repeated event sends one mail, an unreadable record is reported as
-//! the batch's failure.
+//! in DynamoDB Local: a repeated event sends one mail, the end of a game tells both players
+//! once, an unreadable record is reported as the batch's failure.
 
 use missive_notify::testing::Setup;
 use missive_store::GameId;
@@ -64,10 +64,8 @@ fn move_commit(game: &GameId, head_ply: Value) -> Value {
     ]})
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_repeated_stream_event_sends_one_mail() {
-    let (s, game) = setup().await;
-    let event = move_commit(&game, json!({ "N": "1" }));
+/// Hands `event` to the handler twice, as a Lambda retry would; both times without failure.
+async fn deliver_twice(s: &Setup, event: &Value) {
     for _ in 0..2 {
         let event = serde_json::from_value(event.clone()).unwrap();
         let answer = missive_notifier::handle(&s.notifier, event).await;
@@ -76,6 +74,13 @@ async fn a_repeated_stream_event_sends_one_mail() {
             json!({ "batchItemFailures": [] })
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_repeated_stream_event_sends_one_mail() {
+    let (s, game) = setup().await;
+    let event = move_commit(&game, json!({ "N": "1" }));
+    deliver_twice(&s, &event).await;
     let mails = s.take_mail();
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, "bob@example.org");
@@ -93,4 +98,30 @@ async fn an_unreadable_record_is_the_batch_item_failure() {
         json!({ "batchItemFailures": [{ "itemIdentifier": "101" }] })
     );
     assert!(s.take_mail().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_end_of_a_game_tells_each_player_once() {
+    let (s, game) = setup().await;
+    s.take_mail();
+    s.service.resign(&game, "bob").await.unwrap();
+    let pk = json!({ "S": format!("GAME#{game}") });
+    let keys = json!({ "PK": pk, "SK": { "S": "HEAD" } });
+    let old = json!({
+        "PK": pk, "SK": { "S": "HEAD" }, "ply": { "N": "1" }, "revision": { "N": "3" },
+        "wait_player": { "S": "bob" }, "wait_deadline": { "N": "1894262400000" },
+    });
+    let new = json!({
+        "PK": pk, "SK": { "S": "HEAD" }, "ply": { "N": "1" }, "revision": { "N": "4" },
+    });
+    let event = json!({ "Records": [record("200", "MODIFY", keys, Some(old), new)] });
+    deliver_twice(&s, &event).await;
+    let mut told: Vec<String> = s
+        .take_mail()
+        .into_iter()
+        .filter(|mail| mail.subject.starts_with("Game over"))
+        .map(|mail| mail.to)
+        .collect();
+    told.sort();
+    assert_eq!(told, ["ann@example.org", "bob@example.org"]);
 }

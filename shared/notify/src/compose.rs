@@ -165,6 +165,79 @@ pub fn digest_mail(
     finish(to, subject, text, html, unsubscribe_link)
 }
 
+/// The mail telling `to` how the finished game in `stored` ended: the rule, who ended it,
+/// their own result, and links to the game's page and its archive.
+pub fn ending_mail(
+    to: &Player,
+    stored: &StoredGame,
+    public_url: &str,
+    unsubscribe_link: &str,
+) -> Mail {
+    let head = &stored.head;
+    let outcome = outcome_text(head, &to.handle);
+    let subject = format!(
+        "Game over in {} against {} ({}): {outcome}",
+        head.doc.variant,
+        opponents(head, &to.handle),
+        head.id
+    );
+    let how = ending_text(head);
+    let page = format!("{public_url}/games/{}", head.id);
+    let archive = format!("{public_url}/v1/games/{}/archive", head.id);
+    let text = format!(
+        "Hello {name},\n\n{how}\n{outcome}.\n\nThe game: {page}\n\
+         Its record (PGN, with the date of every move): {archive}\n\n-- \n\
+         Mail about your games (each move, a daily digest, or none):\n{unsubscribe_link}\n",
+        name = to.handle,
+    );
+    let html = format!(
+        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{how}<br><b>{outcome}.</b></p>\n\
+         <p><a href=\"{page}\">The game</a> · <a href=\"{archive}\">its record (PGN)</a></p>\n\
+         <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your games</a>: \
+         each move, a daily digest, or none.</p>\n</body></html>\n",
+        name = escape(&to.handle),
+        how = escape(&how),
+        outcome = escape(&outcome),
+        page = escape(&page),
+        archive = escape(&archive),
+        unsubscribe = escape(unsubscribe_link),
+    );
+    finish(to, subject, text, html, unsubscribe_link)
+}
+
+/// "Your chess game G has ended: resignation by bob."
+fn ending_text(head: &Head) -> String {
+    let Some(ending) = &head.doc.ending else {
+        return format!("Your {} game {} has ended.", head.doc.variant, head.id);
+    };
+    let by = ending
+        .by
+        .and_then(|seat| head.doc.seats.get(usize::from(seat)))
+        .and_then(|seat| seat.player())
+        .map(|player| format!(" by {player}"))
+        .unwrap_or_default();
+    format!(
+        "Your {} game {} has ended: {}{by}.",
+        head.doc.variant, head.id, ending.rule
+    )
+}
+
+/// The recipient's own result: "You won", "You share the win", "A draw", "You lost".
+fn outcome_text(head: &Head, me: &str) -> String {
+    let result = head.doc.ending.as_ref().and_then(|ending| {
+        let seat = head.doc.seats.iter().position(|s| s.player() == Some(me))?;
+        ending.results.get(seat).map(String::as_str)
+    });
+    match result {
+        Some("win") => "You won",
+        Some("shared-win") => "You share the win",
+        Some("draw") => "A draw",
+        Some("loss") => "You lost",
+        _ => "No result",
+    }
+    .to_string()
+}
+
 /// The mail with both parts and the RFC 8058 one-click unsubscribe headers.
 fn finish(to: &Player, subject: String, text: String, html: String, unsubscribe: &str) -> Mail {
     Mail {

@@ -14,7 +14,7 @@ use missive_rules::registry;
 use missive_store::{GameId, Head, MailPreference, Notice, Status, Store, StoredGame};
 
 use crate::NotifyError;
-use crate::compose::{DigestEntry, TurnFacts, TurnNotice, digest_mail, turn_mail};
+use crate::compose::{DigestEntry, TurnFacts, TurnNotice, digest_mail, ending_mail, turn_mail};
 use crate::links::{MoveLinkFor, move_link, unsubscribe_link};
 
 /// Settings of the notifier.
@@ -89,15 +89,47 @@ impl Notifier {
     }
 
     /// Handles a change of game `id`: if someone is now to move (after a move, conditional
-    /// replies, or the start) and wants a mail for each move, mails them once. Returns
+    /// replies, or the start) and wants a mail for each move, mails them once; if the game
+    /// has just finished, tells each of its players how it ended, once each. Returns
     /// whether a mail was sent.
     pub async fn game_changed(&self, id: &GameId) -> Result<bool, NotifyError> {
         let Some(stored) = self.store().load(id).await? else {
             return Ok(false);
         };
+        if stored.head.doc.status == Status::Finished {
+            return self.ending_notices(&stored).await;
+        }
         let head = stored.head.clone();
         self.turn_notice(&head, TurnNotice::Turn, Some(stored))
             .await
+    }
+
+    /// Tells every registered player of the finished game in `stored` how it ended, once
+    /// each, unless they want no mail; nothing for a game that was imported finished.
+    /// Whether a mail was sent.
+    async fn ending_notices(&self, stored: &StoredGame) -> Result<bool, NotifyError> {
+        let doc = &stored.head.doc;
+        if doc.imported {
+            return Ok(false);
+        }
+        let mut sent = false;
+        for handle in doc.players() {
+            if self.store().mail_preference(handle).await? == MailPreference::None {
+                continue;
+            }
+            let Some(player) = self.store().player(handle).await? else {
+                continue;
+            };
+            let unsubscribe =
+                unsubscribe_link(&self.authority, &self.public_url, handle, self.clock.now())?;
+            let mail = ending_mail(&player, stored, &self.public_url, &unsubscribe);
+            let notice = Notice::Ended {
+                game: stored.head.id.clone(),
+                player: player.handle.clone(),
+            };
+            sent |= self.send_once(&notice, async { Ok(Some(mail)) }).await?;
+        }
+        Ok(sent)
     }
 
     /// Sends `notice` about the turn in `head` if the player wants it and it was not sent

@@ -183,6 +183,56 @@ async fn players_who_want_no_mail_get_none(kind: Kind) {
     assert!(s.take_mail().is_empty());
 }
 
+async fn a_finished_game_tells_each_player_how_it_ended_once(kind: Kind) {
+    let s = Setup::new(kind).await;
+    let id = s.chess().await;
+    s.play(&id, "ann", "e4", 0).await;
+    s.take_mail();
+    s.service.resign(&id, "bob").await.unwrap();
+    assert!(s.notifier.game_changed(&id).await.unwrap());
+    assert!(!s.notifier.game_changed(&id).await.unwrap());
+    let mut mails = s.take_mail();
+    mails.sort_by(|a, b| a.to.cmp(&b.to));
+    let told: Vec<(&str, bool)> = mails
+        .iter()
+        .map(|mail| {
+            (
+                mail.to.as_str(),
+                mail.subject.starts_with("Game over in chess"),
+            )
+        })
+        .collect();
+    assert_eq!(told, [("ann@example.org", true), ("bob@example.org", true)]);
+    for (mail, result) in mails.iter().zip(["You won", "You lost"]) {
+        for part in [
+            result,
+            "has ended: resignation by bob",
+            "http://missive.test/games/",
+            "/archive",
+            "List-Unsubscribe: <http://missive.test/unsubscribe/",
+        ] {
+            assert!(
+                mail.text.contains(part),
+                "{part} missing from\n{}",
+                mail.text
+            );
+        }
+        assert!(!mail.text.contains("/play/"), "no move link after the end");
+    }
+
+    s.service
+        .set_mail_preference("ann", MailPreference::None)
+        .await
+        .unwrap();
+    let second = s.chess().await;
+    s.service.resign(&second, "ann").await.unwrap();
+    s.take_mail();
+    assert!(s.notifier.game_changed(&second).await.unwrap());
+    let mails = s.take_mail();
+    assert_eq!(mails.len(), 1, "ann wants no mail");
+    assert!(mails[0].text.contains("You won"), "{}", mails[0].text);
+}
+
 async fn a_mail_that_fails_is_claimed_again(kind: Kind) {
     let s = Setup::new(kind).await;
     let id = s.chess().await;
@@ -206,6 +256,7 @@ async fn a_mail_that_fails_is_claimed_again(kind: Kind) {
 }
 
 contract_tests!(
+    a_finished_game_tells_each_player_how_it_ended_once,
     a_mail_that_fails_is_claimed_again,
     a_turn_mails_the_player_to_move_once,
     a_conditional_reply_mails_the_next_player_only,

@@ -62,6 +62,13 @@ pub enum Notice {
         /// The ply the move will have.
         ply: u32,
     },
+    /// `player` was told how `game` ended.
+    Ended {
+        /// The game.
+        game: GameId,
+        /// The player told.
+        player: String,
+    },
     /// The daily digest of `player` for `day` (UTC).
     Digest {
         /// The player.
@@ -73,13 +80,14 @@ pub enum Notice {
 
 impl Notice {
     /// The marker's key: a scope (`game:<id>`, `player:<handle>`) and a name within it
-    /// (`turn:<ply, 6 digits>`, `reminder:<ply>`, `digest:<yyyy-mm-dd>`).
+    /// (`turn:<ply, 6 digits>`, `reminder:<ply>`, `ended:<player>`, `digest:<yyyy-mm-dd>`).
     pub fn key(&self) -> (String, String) {
         match self {
             Notice::Turn { game, ply } => (format!("game:{game}"), format!("turn:{ply:06}")),
             Notice::Reminder { game, ply } => {
                 (format!("game:{game}"), format!("reminder:{ply:06}"))
             }
+            Notice::Ended { game, player } => (format!("game:{game}"), format!("ended:{player}")),
             Notice::Digest { player, day } => (format!("player:{player}"), format!("digest:{day}")),
         }
     }

@@ -367,6 +367,10 @@ async fn a_notice_is_claimed_once_until_released(kind: Kind) {
             game: game.clone(),
             ply: 3,
         },
+        Notice::Ended {
+            game: game.clone(),
+            player: "ann".into(),
+        },
         Notice::Turn { game, ply: 4 },
         Notice::Digest {
             player: "ann".into(),
