@@ -75,4 +75,4 @@ pub use play::{MoveAccepted, MoveRequest};
 pub use players::check_handle;
 pub use record::record_of;
 pub use service::{Catalog, Changes, Config, GameService, replay};
-pub use views::{GameSummary, GameView};
+pub use views::{GameDetail, GameSummary, GameView};

@@ -4,13 +4,24 @@
 use chrono::{DateTime, Utc};
 use missive_rules::{AnyGame, Notation};
 use missive_store::{
-    ConditionalLine, Ending, GameId, Head, MoveRecord, SeatDoc, Status, TimeControl,
+    ConditionalLine, Ending, GameId, Head, MoveRecord, SeatDoc, Status, StoredGame, TimeControl,
 };
 use serde::Serialize;
 
 use crate::service::{replay, seat_of};
 use crate::timing::{current_turn, deadline};
 use crate::{GameService, ServiceError};
+
+/// A game as a page shows it: the state, the game replayed through the rules (position,
+/// history, diagram) and every move with its time.
+pub struct GameDetail {
+    /// The state as the viewer sees it.
+    pub view: GameView,
+    /// The game replayed.
+    pub game: Box<dyn AnyGame>,
+    /// Every move, in order.
+    pub moves: Vec<MoveRecord>,
+}
 
 /// A game as a player sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -84,8 +95,33 @@ impl GameService {
         game: &GameId,
         viewer: Option<&str>,
     ) -> Result<GameView, ServiceError> {
+        Ok(self.game_detail(game, viewer).await?.view)
+    }
+
+    /// `game` as `viewer` sees it, replayed, with its move log: everything a page about the
+    /// game shows, from one read and one replay.
+    pub async fn game_detail(
+        &self,
+        game: &GameId,
+        viewer: Option<&str>,
+    ) -> Result<GameDetail, ServiceError> {
         let stored = self.stored_for(game, viewer).await?;
-        let game = replay(self.catalog, &stored)?;
+        let replayed = replay(self.catalog, &stored)?;
+        let view = self.view_of(&stored, replayed.as_ref(), viewer).await?;
+        Ok(GameDetail {
+            view,
+            game: replayed,
+            moves: stored.moves,
+        })
+    }
+
+    /// The state of the replayed `game` of `stored` as `viewer` sees it.
+    async fn view_of(
+        &self,
+        stored: &StoredGame,
+        game: &dyn AnyGame,
+        viewer: Option<&str>,
+    ) -> Result<GameView, ServiceError> {
         let (head, log) = (&stored.head, &stored.moves);
         let doc = &head.doc;
         let active = doc.status == Status::Active;

@@ -30,16 +30,16 @@ pub async fn load(
     viewer: Option<&str>,
     seat: Option<u8>,
 ) -> Result<Shown, ApiError> {
-    let view = app.service.game_view(game, viewer).await?;
-    let diagram = app.service.replayed(game, viewer).await?.diagram();
+    let detail = app.service.game_detail(game, viewer).await?;
+    let diagram = detail.game.diagram();
     let options = missive_board::Options {
         seat: seat.map(Seat),
         ..Default::default()
     };
     Ok(Shown {
-        view,
+        view: detail.view,
         board: missive_board::render(&diagram, &options),
-        log: app.service.move_log(game, viewer).await?,
+        log: detail.moves,
         now: app.clock.now(),
     })
 }
