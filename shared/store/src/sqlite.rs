@@ -127,17 +127,18 @@ impl SqliteStore {
         column: &'static str,
         value: String,
     ) -> Result<Option<Player>, StoreError> {
+        let sql = format!("SELECT body FROM players WHERE {column} = ?1");
+        let body = self.read_text(sql, value).await?;
+        body.map(|body| serde_json::from_str(&body).map_err(StoreError::from))
+            .transpose()
+    }
+
+    /// The text in the first column of the row `sql` finds with `key` as `?1`, if any.
+    async fn read_text(&self, sql: String, key: String) -> Result<Option<String>, StoreError> {
         self.read(move |conn| {
-            let body: Option<String> = conn
-                .query_row(
-                    &format!("SELECT body FROM players WHERE {column} = ?1"),
-                    [&value],
-                    |row| row.get(0),
-                )
+            conn.query_row(&sql, [&key], |row| row.get(0))
                 .optional()
-                .map_err(backend)?;
-            body.map(|body| serde_json::from_str(&body).map_err(StoreError::from))
-                .transpose()
+                .map_err(backend)
         })
         .await
     }
@@ -520,22 +521,11 @@ impl Store for SqliteStore {
     }
 
     async fn vacation(&self, player: &str) -> Result<VacationRecord, StoreError> {
-        let player = player.to_string();
-        self.read(move |conn| {
-            let body: Option<String> = conn
-                .query_row(
-                    "SELECT body FROM vacations WHERE player = ?1",
-                    [&player],
-                    |row| row.get(0),
-                )
-                .optional()
-                .map_err(backend)?;
-            match body {
-                Some(body) => Ok(serde_json::from_str(&body)?),
-                None => Ok(VacationRecord::default()),
-            }
-        })
-        .await
+        let sql = "SELECT body FROM vacations WHERE player = ?1".to_string();
+        match self.read_text(sql, player.to_string()).await? {
+            Some(body) => Ok(serde_json::from_str(&body)?),
+            None => Ok(VacationRecord::default()),
+        }
     }
 
     async fn put_vacation(&self, player: &str, record: &VacationRecord) -> Result<(), StoreError> {
@@ -556,22 +546,12 @@ impl Store for SqliteStore {
     }
 
     async fn mail_preference(&self, player: &str) -> Result<MailPreference, StoreError> {
-        let player = player.to_string();
-        self.read(move |conn| {
-            let text: Option<String> = conn
-                .query_row(
-                    "SELECT preference FROM mail_preferences WHERE player = ?1",
-                    [&player],
-                    |row| row.get(0),
-                )
-                .optional()
-                .map_err(backend)?;
-            text.map_or(Ok(MailPreference::default()), |text| {
-                MailPreference::parse(&text)
-                    .ok_or_else(|| StoreError::Corrupt(format!("mail preference `{text}`")))
-            })
+        let sql = "SELECT preference FROM mail_preferences WHERE player = ?1".to_string();
+        let text = self.read_text(sql, player.to_string()).await?;
+        text.map_or(Ok(MailPreference::default()), |text| {
+            MailPreference::parse(&text)
+                .ok_or_else(|| StoreError::Corrupt(format!("mail preference `{text}`")))
         })
-        .await
     }
 
     async fn set_mail_preference(
