@@ -100,7 +100,11 @@ impl Notifier {
             return self.ending_notices(&stored).await;
         }
         let head = stored.head.clone();
-        self.turn_notice(&head, TurnNotice::Turn, Some(stored))
+        let Some(waiting) = &head.waiting else {
+            return Ok(false);
+        };
+        let preference = self.store().mail_preference(&waiting.player).await?;
+        self.turn_notice(&head, TurnNotice::Turn, preference, Some(stored))
             .await
     }
 
@@ -132,22 +136,19 @@ impl Notifier {
         Ok(sent)
     }
 
-    /// Sends `notice` about the turn in `head` if the player wants it and it was not sent
-    /// before; `loaded` is the game if the caller has it already.
+    /// Sends `notice` about the turn in `head` if the player to move wants it (their mail
+    /// `preference`) and it was not sent before; `loaded` is the game if the caller has it
+    /// already.
     async fn turn_notice(
         &self,
         head: &Head,
         notice: TurnNotice,
+        preference: MailPreference,
         loaded: Option<StoredGame>,
     ) -> Result<bool, NotifyError> {
-        let Some(waiting) = head
-            .waiting
-            .as_ref()
-            .filter(|_| head.doc.status == Status::Active)
-        else {
+        if head.waiting.is_none() || head.doc.status != Status::Active {
             return Ok(false);
-        };
-        let preference = self.store().mail_preference(&waiting.player).await?;
+        }
         let wanted = match notice {
             TurnNotice::Turn => preference == MailPreference::EachMove,
             TurnNotice::Reminder => preference != MailPreference::None,
@@ -286,7 +287,8 @@ impl Notifier {
                         &mut report.turns,
                         &mut report.failures,
                         &head.id.0,
-                        self.turn_notice(&head, TurnNotice::Turn, None).await,
+                        self.turn_notice(&head, TurnNotice::Turn, preference, None)
+                            .await,
                     );
                 }
                 MailPreference::DailyDigest => {
@@ -302,7 +304,8 @@ impl Notifier {
                     &mut report.reminders,
                     &mut report.failures,
                     &head.id.0,
-                    self.turn_notice(&head, TurnNotice::Reminder, None).await,
+                    self.turn_notice(&head, TurnNotice::Reminder, preference, None)
+                        .await,
                 );
             }
         }
