@@ -84,6 +84,14 @@ pub enum SetupError {
     /// The start position is wrong.
     #[error(transparent)]
     Position(#[from] PositionError),
+    /// A move of a window taken up again ([`crate::Variant::resume`]) does not play.
+    #[error("move {index} of the window: {error}")]
+    Window {
+        /// The move's index in the window, from 0.
+        index: usize,
+        /// Why it does not play.
+        error: MoveError,
+    },
 }
 
 /// A draw claim that the position does not support.

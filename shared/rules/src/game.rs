@@ -19,11 +19,33 @@ pub struct PlayedMove {
     pub short: String,
 }
 
+/// Where a game can be taken up again without replaying it from its start: the position
+/// from which the history rules can still look back (every position since the last
+/// irreversible move, and at least the last move, which the diagram marks), the moves played
+/// since, and how many plies came before that position.
+///
+/// A game resumed from its window ([`crate::Variant::resume`]) decides everything the whole
+/// game would: legal moves, outcomes, claims, repetitions, the diagram of the last move.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Window {
+    /// The ply of `position`: moves played before it.
+    pub ply: usize,
+    /// The position text where the window starts.
+    pub position: String,
+    /// The moves played from there, in long notation.
+    pub moves: Vec<String>,
+}
+
 /// A game of one variant: the start position, the moves played and every position reached.
 /// Replaying the same moves from the same start always gives the same game.
+///
+/// A game taken up from a [`Window`] starts at the window's position instead: it knows the
+/// plies before it only by number.
 #[derive(Clone, Debug)]
 pub struct Game<P: Position> {
     options: Options,
+    /// Plies played before `history[0]`: 0 unless the game was resumed from a window.
+    first_ply: usize,
     history: Vec<P>,
     moves: Vec<P::Move>,
     /// The legal moves of the current position (whether or not the game is over), listed
@@ -36,9 +58,16 @@ pub struct Game<P: Position> {
 impl<P: Position> Game<P> {
     /// A game from `start` under `options`.
     pub fn new(start: P, options: Options) -> Game<P> {
+        Game::resumed(start, options, 0)
+    }
+
+    /// A game taken up at `position`, reached after `first_ply` plies, under `options`: the
+    /// positions before it are not known, so it must be a window's start (see [`Window`]).
+    pub fn resumed(position: P, options: Options, first_ply: usize) -> Game<P> {
         let mut game = Game {
             options,
-            history: vec![start],
+            first_ply,
+            history: vec![position],
             moves: Vec::new(),
             legal: OnceLock::new(),
             outcome: None,
@@ -137,9 +166,30 @@ impl<P: Position> Game<P> {
 
     /// The history a repetition can reach: positions since the last irreversible move.
     fn relevant_history(&self) -> &[P] {
+        &self.history[self.window_start()..]
+    }
+
+    /// The index in `history` where the window starts: the first position a history rule
+    /// can reach, or the one before the last move if that is earlier.
+    fn window_start(&self) -> usize {
         let reach = self.position().reversible_plies().saturating_add(1);
-        let from = self.history.len().saturating_sub(reach);
-        &self.history[from..]
+        self.history.len().saturating_sub(reach)
+    }
+
+    /// The window that takes this game up again (see [`Window`]).
+    pub fn window(&self) -> Window {
+        let last = self.history.len() - 1;
+        let from = self.window_start().min(last.saturating_sub(1));
+        let moves = self.history[from..last]
+            .iter()
+            .zip(&self.moves[from..])
+            .map(|(position, mv)| position.write_move(*mv, Notation::Long))
+            .collect();
+        Window {
+            ply: self.first_ply + from,
+            position: self.history[from].to_text(),
+            moves,
+        }
     }
 }
 
@@ -152,12 +202,15 @@ pub trait AnyGame: Debug + Send + Sync {
     fn options(&self) -> String;
     /// Seat names in turn order.
     fn seat_names(&self) -> &'static [&'static str];
-    /// The start position's text.
+    /// The start position's text (for a game resumed from a window, the window's start).
     fn start_text(&self) -> String;
     /// The current position's text.
     fn position_text(&self) -> String;
-    /// How many moves have been played.
+    /// How many moves have been played (before a window's start too).
     fn ply(&self) -> usize;
+    /// The window that takes this game up again without its earlier moves (see
+    /// [`Window`]).
+    fn window(&self) -> Window;
     /// The seat to move, `None` once the game is over.
     fn to_move(&self) -> Option<Seat>;
     /// The legal moves in `notation`, sorted; empty once the game is over.
@@ -170,7 +223,8 @@ pub trait AnyGame: Debug + Send + Sync {
     /// Makes room for `plies` more moves: a caller that knows how many will follow (a
     /// record being replayed) saves the growing of the history on the way.
     fn reserve(&mut self, plies: usize);
-    /// Every move played so far, in both notations.
+    /// Every move played so far, in both notations (since the window's start, for a game
+    /// resumed from one).
     fn played(&self) -> Vec<PlayedMove>;
     /// The end the rules decided, if any.
     fn outcome(&self) -> Option<Outcome>;
@@ -227,7 +281,11 @@ impl<P: Position> AnyGame for Game<P> {
     }
 
     fn ply(&self) -> usize {
-        self.moves.len()
+        self.first_ply + self.moves.len()
+    }
+
+    fn window(&self) -> Window {
+        Game::window(self)
     }
 
     fn to_move(&self) -> Option<Seat> {

@@ -29,7 +29,7 @@ pub use diagram::{
     Stroke, Xy,
 };
 pub use error::{ClaimError, MoveError, OptionsError, PositionError, SetupError};
-pub use game::{AnyGame, Game, PlayedMove};
+pub use game::{AnyGame, Game, PlayedMove, Window};
 pub use options::{OptionSpec, Options};
 pub use outcome::{Claim, EndRule, Outcome, SeatResult};
 pub use position::{Notation, Position, choose_move, perft};

@@ -1,7 +1,7 @@
 //! The variants Missive plays, by id.
 
 use crate::{
-    AnyGame, Game, OptionSpec, Options, Position, SetupError,
+    AnyGame, Game, OptionSpec, Options, Position, SetupError, Window,
     chess::Chess,
     dynamo::Dynamo,
     sanguo::Sanguo,
@@ -27,6 +27,9 @@ pub trait Variant: Send + Sync {
         options: &str,
         position: Option<&str>,
     ) -> Result<Box<dyn AnyGame>, SetupError>;
+    /// Takes a game under `options` up again from its `window` (see [`Window`]): the same
+    /// game, as far as every rule can tell, as the one that made the window.
+    fn resume(&self, options: &str, window: &Window) -> Result<Box<dyn AnyGame>, SetupError>;
 }
 
 /// The registry entry of position type `P`: what makes any [`Position`] a [`Variant`]. The
@@ -61,6 +64,17 @@ impl<P: Position> Variant for Entry<P> {
             None => P::start(&options),
         };
         Ok(Box::new(Game::new(start, options)))
+    }
+
+    fn resume(&self, options: &str, window: &Window) -> Result<Box<dyn AnyGame>, SetupError> {
+        let options = Options::parse(options, P::option_specs())?;
+        let position = P::from_text(&window.position, &options)?;
+        let mut game = Game::resumed(position, options, window.ply);
+        for (index, text) in window.moves.iter().enumerate() {
+            game.play_text(text)
+                .map_err(|error| SetupError::Window { index, error })?;
+        }
+        Ok(Box::new(game))
     }
 }
 
