@@ -2,11 +2,12 @@
 //! archive or PGN text as finished games.
 //!
 //! `GET /v1/players/{handle}/archive` writes the games one after another as each is loaded,
-//! oldest first; it never holds more than one game's text. `POST /v1/archive` takes up to
+//! most recent first (as the store lists them, a page at a time); it never holds more than
+//! one page of ids and one game's text. `POST /v1/archive` takes up to
 //! [`ARCHIVE_LIMIT`] bytes of text, replays every game through the rules and stores each
 //! finished one whole; the answer says, game by game, what became of it.
 
-use std::io::Cursor;
+use std::io::Cursor as ByteCursor;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -16,8 +17,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use missive_archive::{ExportOptions, GameRecord, Reader, Registry};
+use missive_domain::{Cursor, GameId};
 use missive_game::{GameService, ImportOutcome};
-use missive_store::GameId;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -27,8 +28,8 @@ use crate::{ApiError, App};
 /// Largest archive accepted by `POST /v1/archive`, in bytes.
 pub const ARCHIVE_LIMIT: usize = 8 * 1024 * 1024;
 
-/// Most games in a player's archive (the most recent ones).
-pub const PLAYER_ARCHIVE_GAMES: usize = 10_000;
+/// Finished games read from the store at a time while a player's archive streams.
+const ARCHIVE_PAGE: usize = 100;
 
 /// The media type of archive text.
 pub const ARCHIVE_TYPE: &str = "application/x-chess-pgn; charset=utf-8";
@@ -71,23 +72,65 @@ pub(crate) async fn player_archive(
 ) -> Result<Response, ApiError> {
     let viewer = Caller::optional(&headers, &app)?;
     app.service.player(&handle).await?;
-    let mut ids: Vec<GameId> = app
-        .service
-        .finished_by(&handle, PLAYER_ARCHIVE_GAMES, viewer.as_deref())
-        .await?
-        .into_iter()
-        .map(|summary| summary.id)
-        .collect();
-    ids.reverse();
-    let games = futures_util::stream::unfold(
-        (app.service, viewer, ids.into_iter()),
-        |(service, viewer, mut ids)| async move {
-            let id = ids.next()?;
-            let text = game_text(&service, &id, viewer.as_deref()).await;
-            Some((text, (service, viewer, ids)))
+    let games = futures_util::stream::try_unfold(
+        ArchiveWalk {
+            service: app.service,
+            handle,
+            viewer,
+            ids: Vec::new(),
+            cursor: None,
+            started: false,
+        },
+        |mut walk| async move {
+            let Some(id) = walk.next_id().await? else {
+                return Ok::<_, std::io::Error>(None);
+            };
+            let text = game_text(&walk.service, &id, walk.viewer.as_deref()).await?;
+            Ok(Some((text, walk)))
         },
     );
     Ok(archive_response(Body::from_stream(games)))
+}
+
+/// Where a player's archive stream is: the page of finished games being written, and the
+/// store's cursor to the next one.
+struct ArchiveWalk {
+    service: GameService,
+    handle: String,
+    viewer: Option<String>,
+    /// The ids of the current page not yet written, next last.
+    ids: Vec<GameId>,
+    cursor: Option<Cursor>,
+    started: bool,
+}
+
+impl ArchiveWalk {
+    /// The next game to write, reading the next page of the player's finished games when
+    /// the current one is done; a failure cuts the stream off.
+    async fn next_id(&mut self) -> Result<Option<GameId>, std::io::Error> {
+        while self.ids.is_empty() {
+            if self.started && self.cursor.is_none() {
+                return Ok(None);
+            }
+            self.started = true;
+            let page = self
+                .service
+                .finished_by(
+                    &self.handle,
+                    self.cursor.as_ref(),
+                    ARCHIVE_PAGE,
+                    self.viewer.as_deref(),
+                )
+                .await
+                .map_err(|e| {
+                    tracing::error!(player = %self.handle, error = %e, "archive stream cut off");
+                    std::io::Error::other(e.to_string())
+                })?;
+            self.ids = page.items.into_iter().rev().map(|s| s.id).collect();
+            self.cursor = page.next;
+        }
+        Ok(self.ids.pop())
+    }
 }
 
 /// One game of a streamed archive. A game that cannot be read or written ends the stream
@@ -125,7 +168,7 @@ pub(crate) async fn import(
     let text = String::from_utf8(body.to_vec())
         .map_err(|e| ApiError::bad_request(format!("the archive is not UTF-8 text: {e}")))?;
     let read = tokio::task::spawn_blocking(move || {
-        Reader::new(Cursor::new(text), &Registry).collect::<Vec<_>>()
+        Reader::new(ByteCursor::new(text), &Registry).collect::<Vec<_>>()
     })
     .await
     .map_err(|e| {

@@ -121,6 +121,8 @@ impl From<ServiceError> for ApiError {
             ServiceError::Setup(_) => (S::BAD_REQUEST, "invalid-setup"),
             ServiceError::Refused(_) => (S::UNPROCESSABLE_ENTITY, "refused"),
             ServiceError::Contended => (S::TOO_MANY_REQUESTS, "contended"),
+            ServiceError::KeyReused => (S::UNPROCESSABLE_ENTITY, "idempotency-key-reused"),
+            ServiceError::BadCursor => (S::BAD_REQUEST, "invalid-cursor"),
             ServiceError::Corrupt { .. } | ServiceError::Store(_) => {
                 tracing::error!(error = %message, "service failure");
                 return ApiError::new(S::INTERNAL_SERVER_ERROR, "internal", "internal error");

@@ -10,9 +10,9 @@ use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use missive_game::{GameSummary, MoveRequest, NewGame, SeatRequest};
+use missive_domain::{ConditionalLine, Cursor, Ending, GameId, MoveRecord, Seat, TimeControl};
+use missive_game::{GameSummary, Membership, MoveRequest, NewGame, SeatRequest};
 use missive_rules::Claim;
-use missive_store::{ConditionalLine, Ending, GameId, MoveRecord, TimeControl};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -89,7 +89,8 @@ pub(crate) async fn create(
     Ok((StatusCode::CREATED, Json(Created { id })))
 }
 
-/// Which games to list: `waiting=me`, or `player=H&status=finished`.
+/// Which games to list: `waiting=me` (the caller's turn), `player=me&status=active` or
+/// `player=me&status=forming` (the caller's current games), or `player=H&status=finished`.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
@@ -107,36 +108,55 @@ pub(crate) struct Page<T> {
     next_cursor: Option<String>,
 }
 
-#[utoipa::path(get, path = "/v1/games", tag = "games", params(ListQuery), responses((status = 200, description = "A page of games", body = Page<missive_game::GameSummary>), (status = 400, description = "Bad query or cursor", body = crate::error::ErrorBody), (status = 401, description = "waiting=me needs an access token", body = crate::error::ErrorBody)))]
+impl<T> From<missive_domain::Page<T>> for Page<T> {
+    fn from(page: missive_domain::Page<T>) -> Page<T> {
+        Page {
+            items: page.items,
+            next_cursor: page.next.map(|cursor| cursor.0),
+        }
+    }
+}
+
+#[utoipa::path(get, path = "/v1/games", tag = "games", params(ListQuery), responses((status = 200, description = "A page of games", body = Page<missive_game::GameSummary>), (status = 400, description = "Bad query or cursor", body = crate::error::ErrorBody), (status = 401, description = "waiting=me and player=me need an access token", body = crate::error::ErrorBody)))]
 pub(crate) async fn list(
     State(app): State<App>,
     headers: HeaderMap,
     Query(query): Query<ListQuery>,
 ) -> Result<Json<Page<GameSummary>>, ApiError> {
     let limit = query.limit.unwrap_or(PAGE).clamp(1, MAX_PAGE);
-    let offset = match &query.cursor {
-        Some(cursor) => read_cursor(cursor)?,
-        None => 0,
-    };
-    let wanted = offset + limit + 1;
-    let games = match (&query.waiting, &query.player, query.status.as_deref()) {
+    let cursor = query.cursor.map(Cursor);
+    let cursor = cursor.as_ref();
+    let me = || Caller::from_headers(&headers, &app).map(|Caller(me)| me);
+    let games = match (
+        &query.waiting,
+        query.player.as_deref(),
+        query.status.as_deref(),
+    ) {
         (Some(who), None, None) if who == "me" => {
-            let Caller(me) = Caller::from_headers(&headers, &app)?;
-            app.service.waiting_for(&me, wanted).await?
+            app.service.waiting_for(&me()?, cursor, limit).await?
+        }
+        (None, Some("me"), Some(status @ ("active" | "forming"))) => {
+            let membership = match status {
+                "active" => Membership::Active,
+                _ => Membership::Forming,
+            };
+            let me = me()?;
+            app.service.games_of(&me, membership, cursor, limit).await?
         }
         (None, Some(player), Some("finished")) => {
             let viewer = Caller::optional(&headers, &app)?;
             app.service
-                .finished_by(player, wanted, viewer.as_deref())
+                .finished_by(player, cursor, limit, viewer.as_deref())
                 .await?
         }
         _ => {
             return Err(ApiError::bad_request(
-                "list with ?waiting=me or ?player=HANDLE&status=finished",
+                "list with ?waiting=me, ?player=me&status=active|forming or \
+                 ?player=HANDLE&status=finished",
             ));
         }
     };
-    Ok(Json(page(games, offset, limit)))
+    Ok(Json(games.into()))
 }
 
 /// The page of `items` from `offset`, with a cursor if more follow.
@@ -279,8 +299,11 @@ pub(crate) async fn join(
     Path(id): Path<String>,
     OptionalJson(request): OptionalJson<Join>,
 ) -> Result<Json<Seated>, ApiError> {
-    let seat = app.service.join(&GameId(id), &me, request.seat).await?;
-    Ok(Json(Seated { seat }))
+    let seat = app
+        .service
+        .join(&GameId(id), &me, request.seat.map(Seat))
+        .await?;
+    Ok(Json(Seated { seat: seat.0 }))
 }
 
 #[utoipa::path(post, path = "/v1/games/{id}/decline", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), responses((status = 204, description = "Declined: the game is cancelled"), (status = 404, description = "No such game", body = crate::error::ErrorBody), (status = 409, description = "Not forming", body = crate::error::ErrorBody), (status = 422, description = "No invitation", body = crate::error::ErrorBody)))]
@@ -363,7 +386,7 @@ pub(crate) struct MovesQuery {
     limit: Option<usize>,
 }
 
-#[utoipa::path(get, path = "/v1/games/{id}/moves", tag = "games", params(("id" = String, Path, description = "The game id"), MovesQuery), responses((status = 200, description = "A page of the move log", body = Page<missive_store::MoveRecord>), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
+#[utoipa::path(get, path = "/v1/games/{id}/moves", tag = "games", params(("id" = String, Path, description = "The game id"), MovesQuery), responses((status = 200, description = "A page of the move log", body = Page<missive_domain::MoveRecord>), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
 pub(crate) async fn moves(
     State(app): State<App>,
     headers: HeaderMap,

@@ -5,7 +5,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use chrono::{DateTime, Utc};
-use missive_store::{Period, Player};
+use missive_domain::{Period, Player};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

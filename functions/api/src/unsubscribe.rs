@@ -17,7 +17,7 @@ use axum::routing::get;
 use axum::{Form, Router};
 use missive_auth::Purpose;
 use missive_board::escape;
-use missive_store::MailPreference;
+use missive_domain::MailPreference;
 
 use crate::{ApiError, App};
 

@@ -9,8 +9,8 @@ use clap::{Args, Subcommand, ValueEnum};
 use missive_archive::{
     ExportOptions, Format, Imported, KeyPair, PublicKey, Reader, Registry, export, sign, verify,
 };
-use missive_game::record_of;
-use missive_store::GameId;
+use missive_domain::{Cursor, GameId};
+use missive_game::GameService;
 
 use crate::rules_commands::NotationArg;
 use crate::store_commands::{StoreArgs, open, runtime};
@@ -178,29 +178,38 @@ fn import(args: &ImportArgs) -> Result<(), String> {
     summary.finish("imported")
 }
 
+/// Every game `player` finished, most recent first, private ones too.
+async fn finished_ids(service: &GameService, player: &str) -> Result<Vec<GameId>, String> {
+    let mut ids = Vec::new();
+    let mut cursor: Option<Cursor> = None;
+    loop {
+        let page = service
+            .finished_by(player, cursor.as_ref(), 500, Some(player))
+            .await
+            .map_err(|e| e.to_string())?;
+        ids.extend(page.items.into_iter().map(|summary| summary.id));
+        match page.next {
+            Some(next) => cursor = Some(next),
+            None => return Ok(ids),
+        }
+    }
+}
+
 fn export_games(args: &ExportArgs) -> Result<(), String> {
     runtime()?.block_on(async {
         let service = open(&args.store).await?;
-        let store = service.store();
         let ids = match (&args.player, &args.game) {
             (_, Some(game)) => vec![GameId(game.clone())],
-            (Some(player), None) => {
-                let heads = store
-                    .finished_by(player, usize::MAX)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                heads.iter().rev().map(|head| head.id.clone()).collect()
-            }
-            (None, None) => store.game_ids().await.map_err(|e| e.to_string())?,
+            (Some(player), None) => finished_ids(&service, player).await?,
+            (None, None) => service.all_game_ids().await.map_err(|e| e.to_string())?,
         };
         let mut out = io::BufWriter::new(io::stdout().lock());
         for id in &ids {
-            let stored = store
-                .load(id)
+            let record = service
+                .operator_record(id)
                 .await
-                .map_err(|e| e.to_string())?
-                .ok_or_else(|| format!("no game {id}"))?;
-            let text = export(&record_of(&stored), ExportOptions::default(), &Registry)
+                .map_err(|e| e.to_string())?;
+            let text = export(&record, ExportOptions::default(), &Registry)
                 .map_err(|e| format!("game {id}: {e}"))?;
             out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
         }

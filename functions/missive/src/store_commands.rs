@@ -5,9 +5,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
+use missive_domain::{GameId, TimeControl};
 use missive_game::{GameService, MoveRequest, NewGame, SeatRequest, SystemClock};
 use missive_rules::{Notation, registry};
-use missive_store::{DynamoStore, GameId, StoreSetting, TimeControl};
+use missive_store::{DynamoStore, StoreSetting};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tokio::sync::Mutex;
@@ -91,7 +92,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
     runtime()?.block_on(async {
         let service = open(&args.store).await?;
         let games = create_games(&service, args.games).await?;
-        let before = service.store().round_trips();
+        let before = service.store().usage().round_trips;
         let queue = Arc::new(Mutex::new(games.into_iter().enumerate()));
         let started = Instant::now();
         let workers: Vec<_> = (0..args.concurrency.max(1))
@@ -115,7 +116,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
             latencies.extend(worker.await.map_err(|e| e.to_string())??);
         }
         let elapsed = started.elapsed();
-        let round_trips = service.store().round_trips() - before;
+        let round_trips = service.store().usage().round_trips - before;
         report(&latencies, elapsed, round_trips);
         Ok(())
     })

@@ -5,9 +5,10 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
+use missive_domain::GameId;
 use missive_game::{GameService, SystemClock};
 use missive_store::testing::temp_db_path;
-use missive_store::{GameId, SqliteStore, Store};
+use missive_store::{SqliteStore, Store};
 
 /// Acknowledgements to wait for before the kill.
 const ACKS_BEFORE_KILL: usize = 400;

@@ -17,8 +17,9 @@ use std::collections::HashSet;
 
 use aws_lambda_events::dynamodb::{Event, EventRecord};
 use aws_lambda_events::streams::{DynamoDbBatchItemFailure, DynamoDbEventResponse};
+use missive_domain::GameId;
 use missive_notify::Notifier;
-use missive_store::GameId;
+use missive_store::dynamo::keys;
 use serde::Deserialize;
 
 /// The parts of a head item the handler reads.
@@ -75,15 +76,12 @@ pub async fn handle(notifier: &Notifier, event: Event) -> DynamoDbEventResponse 
 
 /// Reads what a record says changed.
 fn change_of(record: &EventRecord) -> Result<Change, String> {
-    let keys: HeadImage = serde_dynamo::from_item(record.change.keys.clone())
+    let item: HeadImage = serde_dynamo::from_item(record.change.keys.clone())
         .map_err(|e| format!("record keys: {e}"))?;
-    if keys.sk != "HEAD" || record.event_name == "REMOVE" {
+    if item.sk != keys::HEAD || record.event_name == "REMOVE" {
         return Ok(Change::Nothing);
     }
-    let id = keys
-        .pk
-        .strip_prefix("GAME#")
-        .ok_or_else(|| format!("a head under {}", keys.pk))?;
+    let id = keys::game_of_pk(&item.pk).ok_or_else(|| format!("a head under {}", item.pk))?;
     let new: HeadImage = serde_dynamo::from_item(record.change.new_image.clone())
         .map_err(|e| format!("new image of game {id}: {e}"))?;
     let old: Option<HeadImage> = if record.change.old_image.is_empty() {
@@ -103,7 +101,7 @@ fn change_of(record: &EventRecord) -> Result<Change, String> {
         (Some(old), None) => old.wait_player.is_some(),
     };
     Ok(if moved_on {
-        Change::Turn(GameId(id.to_string()))
+        Change::Turn(id)
     } else {
         Change::Nothing
     })

@@ -2,8 +2,8 @@
 //! in DynamoDB Local: a repeated event sends one mail, the end of a game tells both players
 //! once, an unreadable record is reported as the batch's failure.
 
+use missive_domain::GameId;
 use missive_notify::testing::Setup;
-use missive_store::GameId;
 use missive_store::testing::Kind;
 use serde_json::{Value, json};
 

@@ -1,9 +1,9 @@
 //! The operator's check: every stored log replays through the rules to exactly its head.
 
-use missive_store::{GameId, StoredGame};
+use missive_domain::{Cursor, GameId, Resume, Status, StoredGame};
 use serde::Serialize;
 
-use crate::service::{Catalog, replay};
+use crate::service::{Catalog, Needs, clocks_of, replay};
 use crate::{GameService, ServiceError};
 
 /// What a check of the whole store found.
@@ -21,7 +21,7 @@ impl GameService {
     /// Checks every game in the store (see [`check_game`]).
     pub async fn check_all(&self) -> Result<CheckReport, ServiceError> {
         let mut report = CheckReport::default();
-        for id in self.store.game_ids().await? {
+        for id in self.all_game_ids().await? {
             let Some(stored) = self.store.load(&id).await? else {
                 report.problems.push((id, "listed but not found".into()));
                 continue;
@@ -34,26 +34,82 @@ impl GameService {
         }
         Ok(report)
     }
+
+    /// Brings every stored game up to what this version keeps (see [`GameService::upgrade`]);
+    /// gives how many games were rewritten.
+    pub async fn upgrade_all(&self) -> Result<usize, ServiceError> {
+        let mut upgraded = 0;
+        for id in self.all_game_ids().await? {
+            upgraded += usize::from(self.upgrade(&id).await?);
+        }
+        Ok(upgraded)
+    }
+
+    /// Brings game `id` up to what this version keeps: a head written before it carried
+    /// what the next move needs is replayed from its log and rewritten with it, with its
+    /// players' lists and its wake-up (what a store written by an earlier version lacks).
+    /// `true` if the head was rewritten; nothing else in the game changes.
+    pub async fn upgrade(&self, id: &GameId) -> Result<bool, ServiceError> {
+        let head = self.head_of(id).await?;
+        if head.resume.is_some() {
+            return Ok(false);
+        }
+        self.transact(
+            id,
+            |_| Needs { log: true },
+            |draft| Ok(draft.head.resume.is_none()),
+        )
+        .await
+    }
+
+    /// Every game id in the store, page by page.
+    pub async fn all_game_ids(&self) -> Result<Vec<GameId>, ServiceError> {
+        let mut ids = Vec::new();
+        let mut cursor: Option<Cursor> = None;
+        loop {
+            let page = self.store.game_ids(cursor.as_ref(), 500).await?;
+            ids.extend(page.items);
+            match page.next {
+                Some(next) => cursor = Some(next),
+                None => return Ok(ids),
+            }
+        }
+    }
 }
 
-/// Checks one stored game: moves numbered from 0 without gaps, each hash chained to the one
-/// before and matching its content, every move legal in turn, and the replay ending at the
-/// head's ply, position and seat to move, with the head finished whenever the rules ended
-/// the game.
+/// Checks one stored game: moves numbered from 0 and events from 0 without gaps, each
+/// entry's hash chained to the one before and matching its content, every move legal in
+/// turn, and the replay ending at the head's ply, position and seat to move, with the head
+/// finished whenever the rules ended the game; a head that keeps what the next move needs
+/// (its resume point and clocks) keeps exactly what the replay gives.
 pub fn check_game(catalog: Catalog, stored: &StoredGame) -> Result<(), String> {
     let head = &stored.head;
-    let mut prev_hash = String::new();
     for (ply, mv) in stored.moves.iter().enumerate() {
         if mv.ply as usize != ply {
             return Err(format!("move {ply} is numbered {}", mv.ply));
         }
-        if mv.prev_hash != prev_hash || mv.hash != mv.chain_hash(&head.id) {
-            return Err(format!("the hash chain breaks at move {ply}"));
+    }
+    for (seq, event) in stored.events.iter().enumerate() {
+        if event.seq as usize != seq {
+            return Err(format!("event {seq} is numbered {}", event.seq));
         }
-        prev_hash = mv.hash.clone();
+    }
+    if head.events as usize != stored.events.len() {
+        return Err(format!(
+            "the head counts {} events, the log has {}",
+            head.events,
+            stored.events.len()
+        ));
+    }
+    let mut prev_hash = String::new();
+    for (index, entry) in stored.entries().iter().enumerate() {
+        if entry.prev_hash() != prev_hash || entry.hash() != entry.chain_hash(&head.id) {
+            return Err(format!("the hash chain breaks at entry {index} of the log"));
+        }
+        prev_hash = entry.hash().to_string();
     }
     if head.last_hash != prev_hash {
-        return Err("the head's last hash is not the last move's".into());
+        return Err("the head's last hash is not the log's last entry's".into());
     }
     let game = replay(catalog, stored).map_err(|e| e.to_string())?;
     let mismatch = |what: &str, stored: String, replayed: String| {
@@ -67,8 +123,8 @@ pub fn check_game(catalog: Catalog, stored: &StoredGame) -> Result<(), String> {
     if head.position != game.position_text() {
         return mismatch("position", head.position.clone(), game.position_text());
     }
-    let active = head.doc.status == missive_store::Status::Active;
-    let replayed_to_move = active.then(|| game.to_move().map(|s| s.0)).flatten();
+    let active = head.doc.status == Status::Active;
+    let replayed_to_move = active.then(|| game.to_move()).flatten();
     if head.to_move != replayed_to_move {
         return mismatch(
             "seat to move",
@@ -83,6 +139,19 @@ pub fn check_game(catalog: Catalog, stored: &StoredGame) -> Result<(), String> {
                 "ending",
                 format!("{ended_by:?}"),
                 outcome.rule.as_str().to_string(),
+            );
+        }
+    }
+    if let Some(resume) = &head.resume {
+        let replayed = Resume {
+            window: game.window(),
+            clocks: clocks_of(head.doc.seats.len(), head.doc.started_at, &stored.moves),
+        };
+        if *resume != replayed {
+            return mismatch(
+                "resume point",
+                format!("{resume:?}"),
+                format!("{replayed:?}"),
             );
         }
     }

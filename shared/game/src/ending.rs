@@ -1,9 +1,9 @@
 //! Ending a game: draw offers, claims, resignation and time running out.
 
+use missive_domain::{Ending, GameEvent, GameId};
 use missive_rules::{Claim, EndRule, Seat};
-use missive_store::{Ending, GameId};
 
-use crate::service::Draft;
+use crate::service::{Draft, Needs};
 use crate::{GameService, ServiceError};
 
 impl GameService {
@@ -14,11 +14,16 @@ impl GameService {
         game: &GameId,
         player: &str,
     ) -> Result<Option<Ending>, ServiceError> {
-        self.transact(game, |draft| {
-            draft.require_active()?;
-            let seat = draft.playing_seat_of(player)?;
-            agree_to_draw(draft, seat)
-        })
+        self.transact(
+            game,
+            |_| Needs::default(),
+            |draft| {
+                draft.require_active()?;
+                let seat = draft.playing_seat_of(player)?;
+                draft.record(GameEvent::DrawOffered, Some(seat));
+                agree_to_draw(draft, seat)
+            },
+        )
         .await
     }
 
@@ -28,28 +33,38 @@ impl GameService {
         game: &GameId,
         player: &str,
     ) -> Result<Option<Ending>, ServiceError> {
-        self.transact(game, |draft| {
-            draft.require_active()?;
-            let seat = draft.playing_seat_of(player)?;
-            if !draft.doc.draw_offers.iter().any(|s| *s != seat) {
-                return Err(ServiceError::refused("no draw is offered to you"));
-            }
-            agree_to_draw(draft, seat)
-        })
+        self.transact(
+            game,
+            |_| Needs::default(),
+            |draft| {
+                draft.require_active()?;
+                let seat = draft.playing_seat_of(player)?;
+                if !draft.doc.draw_offers.iter().any(|s| *s != seat) {
+                    return Err(ServiceError::refused("no draw is offered to you"));
+                }
+                draft.record(GameEvent::DrawAccepted, Some(seat));
+                agree_to_draw(draft, seat)
+            },
+        )
         .await
     }
 
     /// Declines the draw other seats offered: every standing offer lapses.
     pub async fn decline_draw(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.transact(game, |draft| {
-            draft.require_active()?;
-            let seat = draft.playing_seat_of(player)?;
-            if !draft.doc.draw_offers.iter().any(|s| *s != seat) {
-                return Err(ServiceError::refused("no draw is offered to you"));
-            }
-            draft.doc.draw_offers.clear();
-            Ok(())
-        })
+        self.transact(
+            game,
+            |_| Needs::default(),
+            |draft| {
+                draft.require_active()?;
+                let seat = draft.playing_seat_of(player)?;
+                if !draft.doc.draw_offers.iter().any(|s| *s != seat) {
+                    return Err(ServiceError::refused("no draw is offered to you"));
+                }
+                draft.doc.draw_offers.clear();
+                draft.record(GameEvent::DrawDeclined, Some(seat));
+                Ok(())
+            },
+        )
         .await
     }
 
@@ -60,22 +75,32 @@ impl GameService {
         player: &str,
         claim: Claim,
     ) -> Result<Ending, ServiceError> {
-        self.transact(game, |draft| {
-            let seat = draft.mover(player)?;
-            let outcome = draft.game.claim(claim)?;
-            Ok(draft.finish(&outcome, Some(seat)))
-        })
+        self.transact(
+            game,
+            |_| Needs::default(),
+            |draft| {
+                let seat = draft.mover(player)?;
+                let outcome = draft.game.claim(claim)?;
+                draft.record(GameEvent::DrawClaimed { rule: claim.rule() }, Some(seat));
+                Ok(draft.finish(&outcome, Some(seat)))
+            },
+        )
         .await
     }
 
     /// Resigns: the rules say who wins (in three-seat games, how the others share it).
     pub async fn resign(&self, game: &GameId, player: &str) -> Result<Ending, ServiceError> {
-        self.transact(game, |draft| {
-            draft.require_active()?;
-            let seat = draft.playing_seat_of(player)?;
-            let outcome = draft.game.resign(Seat(seat));
-            Ok(draft.finish(&outcome, Some(seat)))
-        })
+        self.transact(
+            game,
+            |_| Needs::default(),
+            |draft| {
+                draft.require_active()?;
+                let seat = draft.playing_seat_of(player)?;
+                let outcome = draft.game.resign(seat);
+                draft.record(GameEvent::Resigned, Some(seat));
+                Ok(draft.finish(&outcome, Some(seat)))
+            },
+        )
         .await
     }
 
@@ -83,34 +108,40 @@ impl GameService {
     /// The rules give the result: a loss for the late seat, or a draw when no opponent
     /// could ever win.
     pub async fn claim_timeout(&self, game: &GameId, player: &str) -> Result<Ending, ServiceError> {
-        self.transact(game, |draft| {
-            draft.require_active()?;
-            let claimant = draft.seat_of(player)?;
-            if draft.turn_seat() == Some(claimant) {
-                return Err(ServiceError::refused("you cannot claim on your own time"));
-            }
-            expire(draft).ok_or_else(|| ServiceError::refused("the time has not run out"))
-        })
+        self.transact(
+            game,
+            |_| Needs::default(),
+            |draft| {
+                draft.require_active()?;
+                let claimant = draft.seat_of(player)?;
+                if draft.turn_seat() == Some(claimant) {
+                    return Err(ServiceError::refused("you cannot claim on your own time"));
+                }
+                expire(draft).ok_or_else(|| ServiceError::refused("the time has not run out"))
+            },
+        )
         .await
     }
 
     /// Ends the game if the seat to move is past its deadline: what a periodic sweep calls.
     /// Returns the ending if the game ended now.
     pub async fn enforce_deadline(&self, game: &GameId) -> Result<Option<Ending>, ServiceError> {
-        self.transact(game, |draft| Ok(expire(draft))).await
+        self.transact(game, |_| Needs::default(), |draft| Ok(expire(draft)))
+            .await
     }
 }
 
 /// Adds `seat` to the draw agreement; ends the game when every seat still playing agrees
 /// (in a three-seat game a nation already out has no say, and the rules give it a loss).
-fn agree_to_draw(draft: &mut Draft, seat: u8) -> Result<Option<Ending>, ServiceError> {
+fn agree_to_draw(draft: &mut Draft, seat: Seat) -> Result<Option<Ending>, ServiceError> {
     if !draft.doc.draw_offers.contains(&seat) {
         draft.doc.draw_offers.push(seat);
         draft.doc.draw_offers.sort_unstable();
     }
     let seats = draft.doc.seats.len() as u8;
     let everyone_agrees = (0..seats)
-        .filter(|s| draft.game.is_playing(Seat(*s)))
+        .map(Seat)
+        .filter(|s| draft.game.is_playing(*s))
         .all(|s| draft.doc.draw_offers.contains(&s));
     if !everyone_agrees {
         return Ok(None);
@@ -125,6 +156,7 @@ pub(crate) fn expire(draft: &mut Draft) -> Option<Ending> {
     if !draft.time_is_up() {
         return None;
     }
-    let outcome = draft.game.timeout(Seat(seat));
+    let outcome = draft.game.timeout(seat);
+    draft.record(GameEvent::TimedOut, Some(seat));
     Some(draft.finish(&outcome, Some(seat)))
 }

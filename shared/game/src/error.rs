@@ -1,7 +1,8 @@
 //! The service's errors: each says what was refused and why.
 
+use missive_domain::{Ending, GameId, Status};
 use missive_rules::{ClaimError, MoveError, SetupError};
-use missive_store::{Ending, GameId, Status, StoreError};
+use missive_store::StoreError;
 use thiserror::Error;
 
 /// Why a use case did not happen.
@@ -28,11 +29,14 @@ pub enum ServiceError {
         /// The player.
         player: String,
     },
+    /// The idempotency key was used before for another request.
+    #[error("the idempotency key was used before for another request")]
+    KeyReused,
     /// It is another seat's turn.
     #[error("it is not your turn")]
     NotYourTurn,
     /// The game is not being played.
-    #[error("the game is {}", status_text(*.0))]
+    #[error("the game is {}", .0.words())]
     NotActive(Status),
     /// The move was refused by the rules.
     #[error(transparent)]
@@ -61,9 +65,12 @@ pub enum ServiceError {
         /// What does not match.
         reason: String,
     },
+    /// A list was asked to go on from a cursor it did not give out.
+    #[error("the cursor is not one this list gave out")]
+    BadCursor,
     /// The store failed.
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Store(StoreError),
 }
 
 impl ServiceError {
@@ -73,12 +80,11 @@ impl ServiceError {
     }
 }
 
-/// A status in words.
-pub fn status_text(status: Status) -> &'static str {
-    match status {
-        Status::Forming => "waiting for players",
-        Status::Active => "in play",
-        Status::Finished => "finished",
-        Status::Cancelled => "cancelled",
+impl From<StoreError> for ServiceError {
+    fn from(error: StoreError) -> ServiceError {
+        match error {
+            StoreError::BadCursor => ServiceError::BadCursor,
+            error => ServiceError::Store(error),
+        }
     }
 }

@@ -10,12 +10,15 @@
 
 use chrono::{DateTime, Utc};
 use missive_archive::{Entry, EventKind, GameRecord, ImportError, Imported};
-use missive_rules::AnyGame;
-use missive_store::{
-    Ending, GameDoc, GameId, Head, MoveRecord, SeatDoc, Status, StoredGame, TimeControl,
+use missive_domain::{
+    Ending, GameDoc, GameId, Head, MoveRecord, Reason, Resume, SeatDoc, Status, StoredGame,
+    TimeControl,
 };
+use missive_rules::AnyGame;
+use missive_rules::registry::EDITION;
 use serde::Serialize;
 
+use crate::service::clocks_of;
 use crate::{GameService, ServiceError};
 
 /// The time control of an imported game whose archive names none (it has no effect on a
@@ -122,9 +125,13 @@ impl GameService {
         }
         let started = moves.first().map_or(now, |mv| mv.at);
         let ended = moves.last().map_or(now, |mv| mv.at);
+        let rule = Reason::parse(&result.rule).ok_or_else(|| {
+            ServiceError::refused(format!("unknown end of a game `{}`", result.rule))
+        })?;
         let doc = GameDoc {
             variant: game.variant().to_string(),
             options: game.options(),
+            edition: EDITION,
             start_position: record.start.clone(),
             seats: seats(&record.players, importer),
             time_control: time_control(record),
@@ -135,12 +142,8 @@ impl GameService {
             started_at: Some(started),
             ending: Some(Ending {
                 at: ended,
-                rule: result.rule.clone(),
-                results: result
-                    .results
-                    .iter()
-                    .map(|r| r.as_str().to_string())
-                    .collect(),
+                rule,
+                results: result.results.clone(),
                 by: None,
             }),
             draw_offers: Vec::new(),
@@ -154,6 +157,10 @@ impl GameService {
                 .cloned()
                 .collect(),
         };
+        let resume = Resume {
+            window: game.window(),
+            clocks: clocks_of(doc.seats.len(), doc.started_at, &moves),
+        };
         let head = Head {
             id,
             revision: 1,
@@ -161,10 +168,16 @@ impl GameService {
             to_move: None,
             position: game.position_text(),
             last_hash: moves.last().map_or_else(String::new, |mv| mv.hash.clone()),
+            events: 0,
             waiting: None,
             doc,
+            resume: Some(resume),
         };
-        Ok(StoredGame { head, moves })
+        Ok(StoredGame {
+            head,
+            moves,
+            events: Vec::new(),
+        })
     }
 }
 
@@ -185,7 +198,7 @@ fn replay_entries(
                 moves.push(
                     MoveRecord {
                         ply: moves.len() as u32,
-                        seat: played.seat.0,
+                        seat: played.seat,
                         long: played.long,
                         short: played.short,
                         at: entry.received.unwrap_or(now),
@@ -198,7 +211,7 @@ fn replay_entries(
                 );
             }
             Entry::Event(event) if event.kind == EventKind::DrawOffered => {
-                if let Some(last) = moves.last_mut().filter(|mv| mv.seat == event.seat.0) {
+                if let Some(last) = moves.last_mut().filter(|mv| mv.seat == event.seat) {
                     last.draw_offer = true;
                     *last = last.clone().sealed(id);
                 }

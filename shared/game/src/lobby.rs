@@ -1,9 +1,12 @@
 //! Before the first move: create a game, join it, decline an invitation, abort.
 
-use missive_store::{GameDoc, GameId, Head, SeatDoc, Status, TimeControl};
+use missive_domain::{
+    GameDoc, GameEvent, GameId, Head, Reason, Resume, Seat, SeatClock, SeatDoc, Status, TimeControl,
+};
+use missive_rules::registry::EDITION;
 use serde::{Deserialize, Serialize};
 
-use crate::service::Draft;
+use crate::service::{Draft, Needs};
 use crate::timing::DAYS_PER_MOVE;
 use crate::{GameService, ServiceError};
 
@@ -58,6 +61,7 @@ impl GameService {
         let doc = GameDoc {
             variant: new.variant,
             options: game.options(),
+            edition: EDITION,
             start_position: new.start_position,
             seats,
             time_control: new.time_control,
@@ -74,6 +78,7 @@ impl GameService {
             archive_tags: Vec::new(),
         };
         let id = GameId(ulid::Ulid::new().to_string());
+        let clocks = vec![SeatClock::default(); doc.seats.len()];
         let head = Head {
             id: id.clone(),
             revision: 0,
@@ -81,8 +86,13 @@ impl GameService {
             to_move: None,
             position: game.position_text(),
             last_hash: String::new(),
+            events: 0,
             waiting: None,
             doc,
+            resume: Some(Resume {
+                window: game.window(),
+                clocks,
+            }),
         };
         self.store.create(&head).await?;
         Ok(id)
@@ -94,63 +104,78 @@ impl GameService {
         &self,
         game: &GameId,
         player: &str,
-        seat: Option<u8>,
-    ) -> Result<u8, ServiceError> {
-        self.transact(game, |draft| {
-            if draft.doc.status != Status::Forming {
-                return Err(ServiceError::NotActive(draft.doc.status));
-            }
-            if draft.seat_of(player).is_ok() {
-                return Err(ServiceError::refused("you already sit in this game"));
-            }
-            let index = free_seat(draft, player, seat)?;
-            draft.doc.seats[index] = SeatDoc::Taken {
-                player: player.to_string(),
-            };
-            if draft.doc.seats.iter().all(|s| s.player().is_some()) {
-                draft.doc.status = Status::Active;
-                draft.doc.started_at = Some(draft.now);
-            }
-            Ok(index as u8)
-        })
+        seat: Option<Seat>,
+    ) -> Result<Seat, ServiceError> {
+        self.transact(
+            game,
+            |_| Needs::default(),
+            |draft| {
+                if draft.doc.status != Status::Forming {
+                    return Err(ServiceError::NotActive(draft.doc.status));
+                }
+                if draft.seat_of(player).is_ok() {
+                    return Err(ServiceError::refused("you already sit in this game"));
+                }
+                let index = free_seat(draft, player, seat)?;
+                draft.doc.seats[index] = SeatDoc::Taken {
+                    player: player.to_string(),
+                };
+                if draft.doc.seats.iter().all(|s| s.player().is_some()) {
+                    draft.doc.status = Status::Active;
+                    draft.doc.started_at = Some(draft.now);
+                }
+                Ok(Seat(index as u8))
+            },
+        )
         .await
     }
 
     /// Declines an invitation: the game is cancelled.
     pub async fn decline(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.transact(game, |draft| {
-            if draft.doc.status != Status::Forming {
-                return Err(ServiceError::NotActive(draft.doc.status));
-            }
-            let seat = draft
-                .doc
-                .seats
-                .iter()
-                .position(|s| matches!(s, SeatDoc::Invited { player: p } if p == player))
-                .ok_or_else(|| ServiceError::refused("you have no invitation to this game"))?;
-            draft.cancel("declined", Some(seat as u8));
-            Ok(())
-        })
+        self.transact(
+            game,
+            |_| Needs::default(),
+            |draft| {
+                if draft.doc.status != Status::Forming {
+                    return Err(ServiceError::NotActive(draft.doc.status));
+                }
+                let seat = draft
+                    .doc
+                    .seats
+                    .iter()
+                    .position(|s| matches!(s, SeatDoc::Invited { player: p } if p == player))
+                    .ok_or_else(|| ServiceError::refused("you have no invitation to this game"))?;
+                let seat = Seat(seat as u8);
+                draft.record(GameEvent::InvitationDeclined, Some(seat));
+                draft.cancel(Reason::Declined, Some(seat));
+                Ok(())
+            },
+        )
         .await
     }
 
     /// Aborts a game before its first move: any seated player may.
     pub async fn abort(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.transact(game, |draft| {
-            let seat = draft.seat_of(player)?;
-            let before_first_move = match draft.doc.status {
-                Status::Forming => true,
-                Status::Active => draft.head.ply == 0,
-                status => return Err(ServiceError::NotActive(status)),
-            };
-            if !before_first_move {
-                return Err(ServiceError::refused(
-                    "a game can only be aborted before its first move",
-                ));
-            }
-            draft.cancel("aborted", Some(seat));
-            Ok(())
-        })
+        self.transact(
+            game,
+            |_| Needs::default(),
+            |draft| {
+                let seat = draft.seat_of(player)?;
+                let before_first_move = match draft.doc.status {
+                    Status::Forming => true,
+                    Status::Active => draft.head.ply == 0,
+                    status => return Err(ServiceError::NotActive(status)),
+                };
+                if !before_first_move {
+                    return Err(ServiceError::refused(
+                        "a game can only be aborted before its first move",
+                    ));
+                }
+                draft.record(GameEvent::Aborted, Some(seat));
+                draft.cancel(Reason::Aborted, Some(seat));
+                Ok(())
+            },
+        )
         .await
     }
 }
@@ -211,7 +236,7 @@ fn seat_docs(new: &NewGame, seat_count: usize) -> Result<Vec<SeatDoc>, ServiceEr
 }
 
 /// The seat `player` may take: their invitation, else the chosen or first open seat.
-fn free_seat(draft: &Draft, player: &str, wanted: Option<u8>) -> Result<usize, ServiceError> {
+fn free_seat(draft: &Draft, player: &str, wanted: Option<Seat>) -> Result<usize, ServiceError> {
     let seats = &draft.doc.seats;
     if let Some(invited) = seats
         .iter()
@@ -220,7 +245,7 @@ fn free_seat(draft: &Draft, player: &str, wanted: Option<u8>) -> Result<usize, S
         return Ok(invited);
     }
     let open = |index: &usize| seats[*index] == SeatDoc::Open;
-    match wanted.map(usize::from) {
+    match wanted.map(Seat::index) {
         Some(index) if index < seats.len() && open(&index) => Ok(index),
         Some(index) => Err(ServiceError::refused(format!("seat {index} is not open"))),
         None => (0..seats.len())

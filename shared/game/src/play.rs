@@ -1,11 +1,11 @@
 //! Moves: submitting one (idempotent, against the ply the client saw) and conditional lines
 //! the service plays on a player's behalf.
 
-use missive_store::{ConditionalLine, GameId, MoveRecord};
+use missive_domain::{ConditionalLine, GameId, MoveRecord, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::ending::expire;
-use crate::service::Draft;
+use crate::service::{Catalog, Draft, Needs, rules_game};
 use crate::{GameService, ServiceError};
 
 /// A move as a client submits it.
@@ -34,24 +34,35 @@ pub struct MoveAccepted {
 
 enum Submitted {
     Accepted(MoveAccepted),
-    TooLate(missive_store::Ending),
+    TooLate(missive_domain::Ending),
 }
 
 impl GameService {
     /// Submits a move. Refused as [`ServiceError::Conflict`] unless the game is still at
     /// `expected_ply`; a request whose key was already accepted returns that first answer
-    /// and plays nothing. The move must be legal and the mover's time not run out (if it
-    /// has, the game ends on time instead). Standing draw offers of other seats lapse;
-    /// matching conditional lines answer at once.
+    /// and plays nothing, and a different request with a key used before is refused
+    /// ([`ServiceError::KeyReused`]). The move must be legal and the mover's time not run
+    /// out (if it has, the game ends on time instead). Standing draw offers of other seats
+    /// lapse; matching conditional lines answer at once.
+    ///
+    /// A move at the ply the game is at reads the head alone; only a request whose ply has
+    /// passed (a retry, or stale) reads the log, where its key's first use would be.
     pub async fn submit_move(
         &self,
         game: &GameId,
         request: &MoveRequest,
     ) -> Result<MoveAccepted, ServiceError> {
+        let catalog = self.catalog;
+        let needs = |head: &missive_domain::Head| Needs {
+            log: head.ply != request.expected_ply,
+        };
         let submitted = self
-            .transact(game, |draft| {
+            .transact(game, needs, |draft| {
                 let seat = draft.seat_of(&request.player)?;
                 if let Some(answer) = earlier_answer(draft, seat, &request.key) {
+                    if !is_same_request(catalog, draft, &answer.record, request) {
+                        return Err(ServiceError::KeyReused);
+                    }
                     return Ok(Submitted::Accepted(answer));
                 }
                 if draft.head.ply != request.expected_ply {
@@ -89,31 +100,36 @@ impl GameService {
         player: &str,
         lines: &[Vec<String>],
     ) -> Result<Vec<ConditionalLine>, ServiceError> {
-        self.transact(game, |draft| {
-            draft.require_active()?;
-            let owner = draft.seat_of(player)?;
-            let read = lines
-                .iter()
-                .map(|line| read_line(draft, owner, line))
-                .collect::<Result<Vec<_>, _>>()?;
-            check_unambiguous(owner, &read)?;
-            let stored: Vec<ConditionalLine> = read.into_iter().map(|(line, _)| line).collect();
-            draft.doc.conditional.retain(|line| line.owner != owner);
-            draft.doc.conditional.extend(stored.iter().cloned());
-            Ok(stored)
-        })
+        self.transact(
+            game,
+            |_| Needs::default(),
+            |draft| {
+                draft.require_active()?;
+                let owner = draft.seat_of(player)?;
+                let read = lines
+                    .iter()
+                    .map(|line| read_line(draft, owner, line))
+                    .collect::<Result<Vec<_>, _>>()?;
+                check_unambiguous(owner, &read)?;
+                let stored: Vec<ConditionalLine> = read.into_iter().map(|(line, _)| line).collect();
+                draft.doc.conditional.retain(|line| line.owner != owner);
+                draft.doc.conditional.extend(stored.iter().cloned());
+                Ok(stored)
+            },
+        )
         .await
     }
 }
 
-/// The answer given when `key` was first accepted for `seat`, if it was.
-fn earlier_answer(draft: &Draft, seat: u8, key: &str) -> Option<MoveAccepted> {
-    let index = draft
-        .log
+/// The answer given when `key` was first accepted for `seat`, if the draft read the log
+/// and it was.
+fn earlier_answer(draft: &Draft, seat: Seat, key: &str) -> Option<MoveAccepted> {
+    let log = draft.log()?;
+    let index = log
         .iter()
         .position(|mv| mv.seat == seat && mv.key.as_deref() == Some(key))?;
-    let record = draft.log[index].clone();
-    let replies = draft.log[index + 1..]
+    let record = log[index].clone();
+    let replies = log[index + 1..]
         .iter()
         .take_while(|mv| mv.key.is_none() && mv.at == record.at)
         .cloned()
@@ -121,12 +137,44 @@ fn earlier_answer(draft: &Draft, seat: u8, key: &str) -> Option<MoveAccepted> {
     Some(MoveAccepted { record, replies })
 }
 
+/// Whether `request` asks for what `first` (the move its key made) is: the same ply, the
+/// same draw offer, and a move text that means the same move there.
+fn is_same_request(
+    catalog: Catalog,
+    draft: &Draft,
+    first: &MoveRecord,
+    request: &MoveRequest,
+) -> bool {
+    if request.expected_ply != first.ply || request.offer_draw != first.draw_offer {
+        return false;
+    }
+    if request.text == first.long || request.text == first.short {
+        return true;
+    }
+    let Some(log) = draft.log() else {
+        return false;
+    };
+    let start = draft.doc.start_position.as_deref();
+    let Ok(mut game) = rules_game(catalog, &draft.doc, start) else {
+        return false;
+    };
+    let before = log.iter().take(first.ply as usize);
+    if before
+        .map(|mv| game.play_long(&mv.long))
+        .any(|r| r.is_err())
+    {
+        return false;
+    }
+    game.play_long(&request.text)
+        .is_ok_and(|long| long == first.long)
+}
+
 /// Advances every conditional line past the move just played (dropping lines it does not
 /// match) and plays the owner's next move of a line whenever the owner is to move.
 fn follow_conditional_lines(draft: &mut Draft) -> Result<Vec<MoveRecord>, ServiceError> {
     let mut replies = Vec::new();
     loop {
-        let Some(last) = draft.appended.last().cloned() else {
+        let Some(last) = draft.appended_moves().last().cloned() else {
             return Ok(replies);
         };
         draft.doc.conditional.retain_mut(|line| {
@@ -157,12 +205,12 @@ fn follow_conditional_lines(draft: &mut Draft) -> Result<Vec<MoveRecord>, Servic
 /// with the seat of each move.
 fn read_line(
     draft: &Draft,
-    owner: u8,
+    owner: Seat,
     line: &[String],
-) -> Result<(ConditionalLine, Vec<u8>), ServiceError> {
+) -> Result<(ConditionalLine, Vec<Seat>), ServiceError> {
     let refuse = |reason: &str| ServiceError::refused(format!("conditional line: {reason}"));
     let mut game = draft.game.clone();
-    if game.to_move().map(|s| s.0) == Some(owner) {
+    if game.to_move() == Some(owner) {
         return Err(refuse(
             "it is your move; lines start with another seat's move",
         ));
@@ -171,7 +219,7 @@ fn read_line(
     let mut seats = Vec::with_capacity(line.len());
     for text in line {
         let played = game.play(text)?;
-        seats.push(played.seat.0);
+        seats.push(played.seat);
         moves.push(played.long);
     }
     if !seats.contains(&owner) {
@@ -186,7 +234,10 @@ fn read_line(
 }
 
 /// Refuses two lines that agree up to a move of the owner's and then differ there.
-fn check_unambiguous(owner: u8, lines: &[(ConditionalLine, Vec<u8>)]) -> Result<(), ServiceError> {
+fn check_unambiguous(
+    owner: Seat,
+    lines: &[(ConditionalLine, Vec<Seat>)],
+) -> Result<(), ServiceError> {
     for (i, (a, seats)) in lines.iter().enumerate() {
         for (b, _) in &lines[i + 1..] {
             let split = a.moves.iter().zip(&b.moves).position(|(x, y)| x != y);

@@ -1,7 +1,8 @@
 //! Players: signing up with a handle and an e-mail address, and finding players again.
 
 use chrono::{DateTime, Utc};
-use missive_store::{MailPreference, Player, StoreError};
+use missive_domain::{MailPreference, Player};
+use missive_store::StoreError;
 
 use crate::{GameService, ServiceError};
 

@@ -1,8 +1,7 @@
 //! A stored game as an archive record: what `GET /v1/games/{id}/archive` exports.
 
 use missive_archive::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry};
-use missive_rules::{Seat, SeatResult};
-use missive_store::{GameId, StoredGame};
+use missive_domain::{GameId, StoredGame};
 
 use crate::{GameService, ServiceError};
 
@@ -16,6 +15,11 @@ impl GameService {
         viewer: Option<&str>,
     ) -> Result<GameRecord, ServiceError> {
         Ok(record_of(&self.stored_for(game, viewer).await?))
+    }
+
+    /// The archive record of `game` for the operator's tools: any game, private ones too.
+    pub async fn operator_record(&self, game: &GameId) -> Result<GameRecord, ServiceError> {
+        Ok(record_of(&self.stored(game).await?))
     }
 }
 
@@ -47,29 +51,15 @@ pub fn record_of(stored: &StoredGame) -> GameRecord {
         if mv.draw_offer {
             entries.push(Entry::Event(Event {
                 kind: EventKind::DrawOffered,
-                seat: Seat(mv.seat),
+                seat: mv.seat,
                 at: Some(mv.at),
             }));
         }
     }
     let result = doc.ending.as_ref().and_then(|ending| {
-        let results = ending
-            .results
-            .iter()
-            .map(|text| {
-                [
-                    SeatResult::Win,
-                    SeatResult::SharedWin,
-                    SeatResult::Draw,
-                    SeatResult::Loss,
-                ]
-                .into_iter()
-                .find(|r| r.as_str() == text)
-            })
-            .collect::<Option<Vec<_>>>()?;
-        (!results.is_empty()).then(|| GameResult {
-            rule: ending.rule.clone(),
-            results,
+        (!ending.results.is_empty()).then(|| GameResult {
+            rule: ending.rule.as_str().to_string(),
+            results: ending.results.clone(),
         })
     });
     GameRecord {

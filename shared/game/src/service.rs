@@ -1,17 +1,26 @@
-//! The service object and the one way every use case changes a game: read it, replay it
-//! through the rules, decide on a draft, and commit the draft on the condition that nobody
-//! changed the game meanwhile (re-deciding on the new state when someone did).
+//! The service object and the one way every use case changes a game: read what it needs,
+//! decide on a draft, and commit the draft on the condition that nobody changed the game
+//! meanwhile (re-deciding on the new state when someone did).
+//!
+//! What a change reads is the head alone: it carries what the next move needs
+//! ([`missive_domain::Resume`]: where the rules take the game up again, and every seat's
+//! clock), so a move reads one record and writes one transaction whatever the game's length.
+//! The whole log is read only where a decision needs it: a request that may be a retry of an
+//! earlier one (its ply has passed, or its idempotency key was used), a turn past its stored
+//! deadline (vacations then decide, and the clock of every earlier turn), and heads written
+//! before they carried what the next move needs (replayed once; the next change writes it).
 
 use std::sync::Arc;
 
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
-use missive_rules::{AnyGame, Outcome, SetupError, Variant, registry};
-use missive_store::{
-    Commit, Ending, GameDoc, GameId, Head, MoveRecord, Period, Status, Store, StoreError,
-    StoredGame, Waiting,
+use missive_domain::{
+    Commit, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MoveRecord, Period, Reason,
+    Resume, Seat, SeatClock, Status, StoredGame, Waiting, WakeChange,
 };
+use missive_rules::{AnyGame, Outcome, SetupError, Variant, registry};
+use missive_store::{Store, StoreError};
 
-use crate::timing::current_turn;
+use crate::timing::{Turn, current_turn};
 use crate::{Clock, ServiceError};
 
 /// Finds a variant by id: [`registry::variant`] unless a caller brings its own list.
@@ -48,6 +57,13 @@ pub struct GameService {
     pub(crate) catalog: Catalog,
     pub(crate) config: Config,
     changes: Option<Changes>,
+}
+
+/// What a decision reads beyond the head.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Needs {
+    /// The whole log.
+    pub log: bool,
 }
 
 impl GameService {
@@ -93,14 +109,15 @@ impl GameService {
             .unwrap_or(now)
     }
 
-    /// Reads a game and replays it; `NotFound` if there is none.
-    pub(crate) async fn load(&self, id: &GameId) -> Result<Loaded, ServiceError> {
-        let stored = self.stored(id).await?;
-        let game = replay(self.catalog, &stored)?;
-        Ok(Loaded { stored, game })
+    /// Reads a game's head; `NotFound` if there is none.
+    pub(crate) async fn head_of(&self, id: &GameId) -> Result<Head, ServiceError> {
+        self.store
+            .head(id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(id.clone()))
     }
 
-    /// Reads a game; `NotFound` if there is none.
+    /// Reads a game with its whole log; `NotFound` if there is none.
     pub(crate) async fn stored(&self, id: &GameId) -> Result<StoredGame, ServiceError> {
         self.store
             .load(id)
@@ -123,25 +140,40 @@ impl GameService {
         Ok(stored)
     }
 
+    /// The game's head and the rules game it is at, as `viewer` may see it, from the head
+    /// alone (a head written before it carried its resume point is replayed from its log).
+    pub(crate) async fn current(
+        &self,
+        id: &GameId,
+        viewer: Option<&str>,
+    ) -> Result<(Head, Box<dyn AnyGame>), ServiceError> {
+        let head = self.head_of(id).await?;
+        if !head.doc.visible_to(viewer) {
+            return Err(ServiceError::NotFound(id.clone()));
+        }
+        match resumed(self.catalog, &head)? {
+            Some(game) => Ok((head, game)),
+            None => {
+                let stored = self.stored(id).await?;
+                let game = replay(self.catalog, &stored)?;
+                Ok((stored.head, game))
+            }
+        }
+    }
+
     /// Runs `decide` on a fresh draft of game `id` and commits what it changed, retrying on
-    /// the newest state whenever another writer got there first. `decide` must be a pure
-    /// decision over the draft: it may run several times.
+    /// the newest state whenever another writer got there first. `needs` says, given the
+    /// head, whether the decision needs the whole log. `decide` must be a pure decision over
+    /// the draft: it may run several times.
     pub(crate) async fn transact<T>(
         &self,
         id: &GameId,
+        needs: impl Fn(&Head) -> Needs,
         mut decide: impl FnMut(&mut Draft) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
+        let mut key_used = false;
         for _ in 0..ATTEMPTS {
-            let loaded = self.load(id).await?;
-            let now = self.now();
-            let vacations = match &loaded.stored.head.waiting {
-                // Only past the stored deadline can vacations matter (they only extend it).
-                Some(waiting) if now > waiting.deadline => {
-                    self.store.vacation(&waiting.player).await?.periods
-                }
-                _ => Vec::new(),
-            };
-            let mut draft = Draft::new(loaded, now, vacations);
+            let mut draft = self.draft(id, &needs, key_used).await?;
             let value = decide(&mut draft)?;
             let Some(commit) = draft.into_commit() else {
                 return Ok(value);
@@ -154,17 +186,83 @@ impl GameService {
                     return Ok(value);
                 }
                 Err(StoreError::Conflict) => continue,
+                // A key used before: decide again with the log, which has its first use.
+                Err(StoreError::KeyUsed) if !key_used => key_used = true,
                 Err(error) => return Err(error.into()),
             }
         }
         Err(ServiceError::Contended)
     }
+
+    /// A draft of game `id` with what `needs` asks for (and the log anyway when `log`).
+    async fn draft(
+        &self,
+        id: &GameId,
+        needs: &impl Fn(&Head) -> Needs,
+        log: bool,
+    ) -> Result<Draft, ServiceError> {
+        let now = self.now();
+        let head = self.head_of(id).await?;
+        let late = head.waiting.as_ref().is_some_and(|w| now > w.deadline);
+        let game = resumed(self.catalog, &head)?;
+        let stored = if log || late || needs(&head).log || game.is_none() {
+            Some(self.stored(id).await?)
+        } else {
+            None
+        };
+        let (head, game, log) = match stored {
+            Some(stored) => {
+                let game = match game {
+                    Some(game) if stored.head == head => game,
+                    _ => replay(self.catalog, &stored)?,
+                };
+                (stored.head, game, Some(stored.moves))
+            }
+            None => (head, game.expect("resumed when no log was read"), None),
+        };
+        // Only past the stored deadline can vacations matter (they only extend it).
+        let vacations = match &head.waiting {
+            Some(waiting) if now > waiting.deadline => {
+                self.store.vacation(&waiting.player).await?.periods
+            }
+            _ => Vec::new(),
+        };
+        Ok(Draft::new(head, game, log, now, vacations))
+    }
 }
 
-/// A game read from the store and replayed through the rules.
-pub(crate) struct Loaded {
-    pub stored: StoredGame,
-    pub game: Box<dyn AnyGame>,
+/// The rules game of `doc`'s variant, edition and options, from `start` (the standard start
+/// when `None`).
+pub(crate) fn rules_game(
+    catalog: Catalog,
+    doc: &GameDoc,
+    start: Option<&str>,
+) -> Result<Box<dyn AnyGame>, SetupError> {
+    let variant = catalog(&doc.variant)?;
+    let options = variant.edition_options(doc.edition, &doc.options)?;
+    variant.new_game(&options, start)
+}
+
+/// The rules game `head` is at, taken up from its resume point; `None` for a head written
+/// before it carried one.
+pub(crate) fn resumed(
+    catalog: Catalog,
+    head: &Head,
+) -> Result<Option<Box<dyn AnyGame>>, ServiceError> {
+    let Some(resume) = &head.resume else {
+        return Ok(None);
+    };
+    let corrupt = |reason: String| ServiceError::Corrupt {
+        game: head.id.clone(),
+        reason,
+    };
+    let doc = &head.doc;
+    let variant = catalog(&doc.variant).map_err(|e| corrupt(e.to_string()))?;
+    let game = variant
+        .edition_options(doc.edition, &doc.options)
+        .and_then(|options| variant.resume(&options, &resume.window))
+        .map_err(|e| corrupt(format!("resume point: {e}")))?;
+    Ok(Some(game))
 }
 
 /// Replays a stored game through the rules: every move must be legal in turn.
@@ -174,53 +272,116 @@ pub fn replay(catalog: Catalog, stored: &StoredGame) -> Result<Box<dyn AnyGame>,
         game: stored.head.id.clone(),
         reason,
     };
-    let mut game = catalog(&doc.variant)
-        .and_then(|v| v.new_game(&doc.options, doc.start_position.as_deref()))
+    let mut game = rules_game(catalog, doc, doc.start_position.as_deref())
         .map_err(|e| corrupt(e.to_string()))?;
+    game.reserve(stored.moves.len());
     for mv in &stored.moves {
-        game.play(&mv.long)
+        game.play_long(&mv.long)
             .map_err(|e| corrupt(format!("move {} ({}): {e}", mv.ply, mv.long)))?;
     }
     Ok(game)
+}
+
+/// Every seat's clock after the moves of `log`, in a game of `seats` seats that started at
+/// `started`.
+pub(crate) fn clocks_of(
+    seats: usize,
+    started: Option<DateTime<Utc>>,
+    log: &[MoveRecord],
+) -> Vec<SeatClock> {
+    let mut clocks = vec![SeatClock::default(); seats];
+    let mut turn_start = started;
+    for mv in log {
+        if let (Some(clock), Some(since)) = (clocks.get_mut(mv.seat.index()), turn_start) {
+            clock.moves += 1;
+            clock.used_ms += (mv.at - since).num_milliseconds().max(0);
+        }
+        turn_start = Some(mv.at);
+    }
+    clocks
+}
+
+/// An entry appended by a draft, in the order it happened.
+enum Appended {
+    Move(MoveRecord),
+    Event(EventRecord),
+}
+
+impl Appended {
+    fn hash(&self) -> &str {
+        match self {
+            Appended::Move(mv) => &mv.hash,
+            Appended::Event(event) => &event.hash,
+        }
+    }
 }
 
 /// A game being changed by a use case: the state read, the rules game advanced by any new
 /// moves, and the document as edited so far.
 pub(crate) struct Draft {
     pub now: DateTime<Utc>,
+    /// The head as read.
     pub head: Head,
-    pub log: Vec<MoveRecord>,
     pub game: Box<dyn AnyGame>,
     pub doc: GameDoc,
-    pub appended: Vec<MoveRecord>,
+    /// The whole log as read, when the decision asked for it or needed it (past the stored
+    /// deadline).
+    log: Option<Vec<MoveRecord>>,
+    appended: Vec<Appended>,
+    clocks: Vec<SeatClock>,
     /// The vacations of the player to move, read only when the stored deadline has passed.
     vacations: Vec<Period>,
 }
 
 impl Draft {
-    fn new(loaded: Loaded, now: DateTime<Utc>, vacations: Vec<Period>) -> Draft {
-        let Loaded { stored, game } = loaded;
+    fn new(
+        head: Head,
+        game: Box<dyn AnyGame>,
+        log: Option<Vec<MoveRecord>>,
+        now: DateTime<Utc>,
+        vacations: Vec<Period>,
+    ) -> Draft {
+        let seats = head.doc.seats.len();
+        let clocks = match (&head.resume, &log) {
+            (Some(resume), _) => resume.clocks.clone(),
+            (None, Some(log)) => clocks_of(seats, head.doc.started_at, log),
+            (None, None) => vec![SeatClock::default(); seats],
+        };
         Draft {
             now,
-            doc: stored.head.doc.clone(),
-            head: stored.head,
-            log: stored.moves,
+            doc: head.doc.clone(),
+            head,
             game,
+            log,
             appended: Vec::new(),
+            clocks,
             vacations,
         }
     }
 
+    /// The whole log as read, if this draft read it.
+    pub fn log(&self) -> Option<&[MoveRecord]> {
+        self.log.as_deref()
+    }
+
+    /// The moves this draft appended.
+    pub fn appended_moves(&self) -> impl Iterator<Item = &MoveRecord> {
+        self.appended.iter().filter_map(|entry| match entry {
+            Appended::Move(mv) => Some(mv),
+            Appended::Event(_) => None,
+        })
+    }
+
     /// The seat `player` sits in.
-    pub fn seat_of(&self, player: &str) -> Result<u8, ServiceError> {
+    pub fn seat_of(&self, player: &str) -> Result<Seat, ServiceError> {
         seat_of(&self.doc, player)
     }
 
     /// The seat `player` sits in, which must still be playing: in a three-seat game a nation
     /// already out has no say in draws and cannot resign again (leaving ends nothing).
-    pub fn playing_seat_of(&self, player: &str) -> Result<u8, ServiceError> {
+    pub fn playing_seat_of(&self, player: &str) -> Result<Seat, ServiceError> {
         let seat = self.seat_of(player)?;
-        if !self.game.is_playing(missive_rules::Seat(seat)) {
+        if !self.game.is_playing(seat) {
             return Err(ServiceError::refused(
                 "your side is already out of the game: leaving it ends nothing",
             ));
@@ -229,10 +390,10 @@ impl Draft {
     }
 
     /// The seat `player` sits in, which must be the seat to move in an active game.
-    pub fn mover(&self, player: &str) -> Result<u8, ServiceError> {
+    pub fn mover(&self, player: &str) -> Result<Seat, ServiceError> {
         self.require_active()?;
         let seat = self.seat_of(player)?;
-        if self.game.to_move().map(|s| s.0) != Some(seat) {
+        if self.game.to_move() != Some(seat) {
             return Err(ServiceError::NotYourTurn);
         }
         Ok(seat)
@@ -246,9 +407,26 @@ impl Draft {
         }
     }
 
-    /// Every move: the log read plus the moves appended by this draft.
-    pub fn moves(&self) -> impl Iterator<Item = &MoveRecord> {
-        self.log.iter().chain(&self.appended)
+    /// When the current turn started: the last move's time, else the game's start.
+    fn turn_start(&self) -> Option<DateTime<Utc>> {
+        match self.appended_moves().last() {
+            Some(mv) => Some(mv.at),
+            None => self
+                .head
+                .waiting
+                .as_ref()
+                .map(|w| w.since)
+                .or(self.doc.started_at),
+        }
+    }
+
+    /// The turn of `seat` now, its clock ignoring vacations.
+    fn turn(&self, seat: Seat) -> Option<Turn> {
+        Turn::of(
+            &self.doc,
+            self.clocks.get(seat.index())?,
+            self.turn_start()?,
+        )
     }
 
     /// Whether the seat to move's time has run out, counting its player's vacations.
@@ -259,43 +437,52 @@ impl Draft {
         if self.now <= waiting.deadline {
             return false;
         }
-        current_turn(&self.doc, &self.log, seat, &self.vacations)
+        let log = self.log.as_deref().unwrap_or_default();
+        current_turn(&self.doc, log, seat, &self.vacations)
             .is_some_and(|turn| self.now > turn.deadline(&self.vacations))
     }
 
     /// The seat whose clock runs, while the game is active.
-    pub fn turn_seat(&self) -> Option<u8> {
+    pub fn turn_seat(&self) -> Option<Seat> {
         (self.doc.status == Status::Active)
-            .then(|| self.game.to_move().map(|s| s.0))
+            .then(|| self.game.to_move())
             .flatten()
+    }
+
+    /// The hash the next entry chains to.
+    fn chain_end(&self) -> String {
+        self.appended
+            .last()
+            .map_or_else(|| self.head.last_hash.clone(), |e| e.hash().to_string())
     }
 
     /// Plays `text` for `seat`, appending the move; ends the game if the rules say so.
     pub fn play(
         &mut self,
-        seat: u8,
+        seat: Seat,
         text: &str,
         key: Option<String>,
         draw_offer: bool,
     ) -> Result<MoveRecord, ServiceError> {
         let played = self.game.play(text)?;
-        let prev_hash = self
-            .appended
-            .last()
-            .map_or_else(|| self.head.last_hash.clone(), |mv| mv.hash.clone());
+        let since = self.turn_start();
         let record = MoveRecord {
-            ply: self.head.ply + self.appended.len() as u32,
+            ply: self.game.ply() as u32 - 1,
             seat,
             long: played.long,
             short: played.short,
             at: self.now,
             key,
             draw_offer,
-            prev_hash,
+            prev_hash: self.chain_end(),
             hash: String::new(),
         }
         .sealed(&self.head.id);
-        self.appended.push(record.clone());
+        if let (Some(clock), Some(since)) = (self.clocks.get_mut(seat.index()), since) {
+            clock.moves += 1;
+            clock.used_ms += (self.now - since).num_milliseconds().max(0);
+        }
+        self.appended.push(Appended::Move(record.clone()));
         self.doc.draw_offers = if draw_offer { vec![seat] } else { Vec::new() };
         if let Some(outcome) = self.game.outcome() {
             self.finish(&outcome, None);
@@ -303,29 +490,53 @@ impl Draft {
         Ok(record)
     }
 
+    /// Records `event`, the act of `seat` if any, in the log.
+    pub fn record(&mut self, event: GameEvent, seat: Option<Seat>) {
+        let record = EventRecord {
+            seq: self.head.events + self.events_appended(),
+            ply: self.game.ply() as u32,
+            seat,
+            at: self.now,
+            event,
+            prev_hash: self.chain_end(),
+            hash: String::new(),
+        }
+        .sealed(&self.head.id);
+        self.appended.push(Appended::Event(record));
+    }
+
+    fn events_appended(&self) -> u32 {
+        self.appended
+            .iter()
+            .filter(|entry| matches!(entry, Appended::Event(_)))
+            .count() as u32
+    }
+
     /// Ends the game with `outcome`, brought about by seat `by` if any; returns the ending.
-    pub fn finish(&mut self, outcome: &Outcome, by: Option<u8>) -> Ending {
+    pub fn finish(&mut self, outcome: &Outcome, by: Option<Seat>) -> Ending {
         self.end(
             Status::Finished,
-            outcome.rule.as_str(),
-            outcome
-                .results
-                .iter()
-                .map(|r| r.as_str().to_string())
-                .collect(),
+            Reason::Rule(outcome.rule),
+            outcome.results.clone(),
             by,
         )
     }
 
-    /// Ends the game without a result (`aborted`, `declined`).
-    pub fn cancel(&mut self, rule: &str, by: Option<u8>) {
-        self.end(Status::Cancelled, rule, Vec::new(), by);
+    /// Ends the game without a result (aborted, declined).
+    pub fn cancel(&mut self, reason: Reason, by: Option<Seat>) {
+        self.end(Status::Cancelled, reason, Vec::new(), by);
     }
 
-    fn end(&mut self, status: Status, rule: &str, results: Vec<String>, by: Option<u8>) -> Ending {
+    fn end(
+        &mut self,
+        status: Status,
+        rule: Reason,
+        results: Vec<missive_rules::SeatResult>,
+        by: Option<Seat>,
+    ) -> Ending {
         let ending = Ending {
             at: self.now,
-            rule: rule.to_string(),
+            rule,
             results,
             by,
         };
@@ -336,53 +547,97 @@ impl Draft {
         ending
     }
 
-    /// The commit that stores this draft, `None` if nothing changed.
+    /// Who is to move and until when (without vacations), after this draft.
+    fn waiting(&self, to_move: Option<Seat>) -> Option<Waiting> {
+        let seat = to_move?;
+        let player = self.doc.player_in(seat)?.to_string();
+        let turn = self.turn(seat)?;
+        Some(Waiting {
+            player,
+            since: turn.since,
+            deadline: turn.deadline(&[]),
+        })
+    }
+
+    /// What this draft does to the game's wake-up: due at once when the turn moved on (its
+    /// mail) or the game ended (its mails), gone when it was called off, else as it was. A
+    /// head written before it carried its resume point wakes at its turn's start, so the
+    /// notifier looks at it once.
+    fn wake(&self, to_move: Option<Seat>, ply: u32) -> WakeChange {
+        let was_active = self.head.doc.status == Status::Active;
+        if let (None, Some(waiting)) = (&self.head.resume, &self.head.waiting) {
+            return WakeChange::At(waiting.since);
+        }
+        match self.doc.status {
+            Status::Active
+                if !was_active || (self.head.to_move, self.head.ply) != (to_move, ply) =>
+            {
+                WakeChange::At(self.now)
+            }
+            Status::Finished if self.head.doc.status != Status::Finished => {
+                WakeChange::At(self.now)
+            }
+            Status::Cancelled if self.head.doc.status != Status::Cancelled => WakeChange::Clear,
+            _ => WakeChange::Keep,
+        }
+    }
+
+    /// The commit that stores this draft, `None` if nothing changed (a head written before
+    /// it carried its resume point is rewritten with one even then).
     fn into_commit(self) -> Option<Commit> {
-        if self.appended.is_empty() && self.doc == self.head.doc {
+        let unchanged = self.appended.is_empty() && self.doc == self.head.doc;
+        if unchanged && self.head.resume.is_some() {
             return None;
         }
         let to_move = (self.doc.status == Status::Active)
-            .then(|| self.game.to_move().map(|s| s.0))
+            .then(|| self.game.to_move())
             .flatten();
-        let log: Vec<MoveRecord> = self.moves().cloned().collect();
-        let waiting = to_move.and_then(|seat| {
-            let player = self.doc.seats[usize::from(seat)].player()?.to_string();
-            let turn = current_turn(&self.doc, &log, seat, &[])?;
-            Some(Waiting {
-                player,
-                since: turn.since,
-                deadline: turn.deadline(&[]),
-            })
-        });
+        let ply = self.game.ply() as u32;
+        let waiting = self.waiting(to_move);
+        let wake = self.wake(to_move, ply);
         let finishes =
             self.doc.status == Status::Finished && self.head.doc.status != Status::Finished;
+        let last_hash = self.chain_end();
+        let events = self.head.events + self.events_appended();
+        let resume = Resume {
+            window: self.game.window(),
+            clocks: self.clocks.clone(),
+        };
+        let (mut moves, mut entries) = (Vec::new(), Vec::new());
+        for entry in self.appended {
+            match entry {
+                Appended::Move(mv) => moves.push(mv),
+                Appended::Event(event) => entries.push(event),
+            }
+        }
         let head = Head {
             id: self.head.id.clone(),
             revision: self.head.revision + 1,
-            ply: self.game.ply() as u32,
+            ply,
             to_move,
             position: self.game.position_text(),
-            last_hash: log.last().map_or_else(String::new, |mv| mv.hash.clone()),
+            last_hash,
+            events,
             waiting,
             doc: self.doc,
+            resume: Some(resume),
         };
         Some(Commit {
             head,
             expected_revision: self.head.revision,
             expected_ply: self.head.ply,
-            moves: self.appended,
+            expected_events: self.head.events,
+            moves,
+            events: entries,
             finishes,
+            wake,
         })
     }
 }
 
 /// The seat `player` sits in.
-pub(crate) fn seat_of(doc: &GameDoc, player: &str) -> Result<u8, ServiceError> {
-    doc.seats
-        .iter()
-        .position(|seat| seat.player() == Some(player))
-        .map(|index| index as u8)
-        .ok_or_else(|| ServiceError::NotSeated {
-            player: player.to_string(),
-        })
+pub(crate) fn seat_of(doc: &GameDoc, player: &str) -> Result<Seat, ServiceError> {
+    doc.seat_of(player).ok_or_else(|| ServiceError::NotSeated {
+        player: player.to_string(),
+    })
 }

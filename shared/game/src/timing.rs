@@ -8,7 +8,7 @@
 //! so a deadline is reached after `allowance` of running time.
 
 use chrono::{DateTime, Duration, Utc};
-use missive_store::{GameDoc, MoveRecord, Period, TimeControl};
+use missive_domain::{GameDoc, MoveRecord, Period, Seat, SeatClock, TimeControl};
 
 /// The day counts a days-per-move time control may use.
 pub const DAYS_PER_MOVE: [u16; 7] = [1, 2, 3, 5, 7, 10, 14];
@@ -23,6 +23,21 @@ pub struct Turn {
 }
 
 impl Turn {
+    /// The turn from `since` of a seat whose clock is `clock`, vacations not counted (so
+    /// its deadline is a lower bound): what the head keeps.
+    pub fn of(doc: &GameDoc, clock: &SeatClock, since: DateTime<Utc>) -> Option<Turn> {
+        doc.started_at?;
+        let allowance = match doc.time_control {
+            TimeControl::DaysPerMove { days } => Duration::days(days.into()),
+            TimeControl::Iccf { moves, days } => {
+                let periods = 1 + i64::from(clock.moves) / i64::from(moves.max(1));
+                let given = Duration::days(i64::from(days) * periods);
+                (given - Duration::milliseconds(clock.used_ms)).max(Duration::zero())
+            }
+        };
+        Some(Turn { since, allowance })
+    }
+
     /// The deadline of the turn when time stands still during `vacations`.
     pub fn deadline(&self, vacations: &[Period]) -> DateTime<Utc> {
         deadline(self.since, self.allowance, vacations)
@@ -34,7 +49,7 @@ impl Turn {
 pub fn current_turn(
     doc: &GameDoc,
     log: &[MoveRecord],
-    seat: u8,
+    seat: Seat,
     vacations: &[Period],
 ) -> Option<Turn> {
     let started = doc.started_at?;

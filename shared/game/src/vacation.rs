@@ -1,7 +1,8 @@
 //! Vacations: whole days, per player, that stop the player's clocks in every game.
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
-use missive_store::{Period, StoreError};
+use missive_domain::Period;
+use missive_store::StoreError;
 
 use crate::{GameService, ServiceError};
 

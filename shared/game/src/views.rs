@@ -2,15 +2,21 @@
 //! player finished.
 
 use chrono::{DateTime, Utc};
-use missive_rules::{AnyGame, Notation};
-use missive_store::{
-    ConditionalLine, Ending, GameId, Head, MoveRecord, SeatDoc, Status, StoredGame, TimeControl,
+use missive_domain::{
+    ConditionalLine, Cursor, Ending, GameId, Head, MoveRecord, Page, Seat, SeatDoc, Status,
+    TimeControl,
 };
+use missive_rules::{AnyGame, Notation};
+use missive_store::Membership;
 use serde::Serialize;
 
 use crate::service::{replay, seat_of};
-use crate::timing::{current_turn, deadline};
+use crate::timing::{Turn, deadline};
 use crate::{GameService, ServiceError};
+
+/// Store pages a list reads at most to fill one page of games the viewer may see; past
+/// that the page is shorter and its cursor goes on from there.
+const MAX_STORE_PAGES: usize = 8;
 
 /// A game as a page shows it: the state, the game replayed through the rules (position,
 /// history, diagram) and every move with its time.
@@ -48,7 +54,8 @@ pub struct GameView {
     /// The position text.
     pub position: String,
     /// The seat to move, while the game is on.
-    pub to_move: Option<u8>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<u8>))]
+    pub to_move: Option<Seat>,
     /// Legal moves in long notation, sorted; empty unless the game is on.
     pub legal_moves: Vec<String>,
     /// Legal moves in short notation, sorted.
@@ -56,7 +63,8 @@ pub struct GameView {
     /// When the seat to move's time runs out, counting its player's vacations.
     pub deadline: Option<DateTime<Utc>>,
     /// Seats offering a draw.
-    pub draw_offers: Vec<u8>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<u8>))]
+    pub draw_offers: Vec<Seat>,
     /// Draws the player to move may claim now (kebab-case rule names).
     pub claimable: Vec<String>,
     /// How the game ended.
@@ -81,6 +89,11 @@ pub struct GameSummary {
     pub players: Vec<Option<String>>,
     /// Moves played.
     pub ply: u32,
+    /// Where the game is in its life.
+    pub status: Status,
+    /// The seat to move, while the game is on.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<u8>))]
+    pub to_move: Option<Seat>,
     /// The seat to move's deadline (for games waiting for a move, counting the current
     /// turn's vacations).
     pub deadline: Option<DateTime<Utc>>,
@@ -89,13 +102,15 @@ pub struct GameSummary {
 }
 
 impl GameService {
-    /// The state of `game` as `viewer` (a player or anyone) sees it.
+    /// The state of `game` as `viewer` (a player or anyone) sees it, from its head (and
+    /// the vacations of the player to move).
     pub async fn game_view(
         &self,
         game: &GameId,
         viewer: Option<&str>,
     ) -> Result<GameView, ServiceError> {
-        Ok(self.game_detail(game, viewer).await?.view)
+        let (head, replayed) = self.current(game, viewer).await?;
+        self.view_of(&head, replayed.as_ref(), viewer).await
     }
 
     /// `game` as `viewer` sees it, replayed, with its move log: everything a page about the
@@ -107,7 +122,9 @@ impl GameService {
     ) -> Result<GameDetail, ServiceError> {
         let stored = self.stored_for(game, viewer).await?;
         let replayed = replay(self.catalog, &stored)?;
-        let view = self.view_of(&stored, replayed.as_ref(), viewer).await?;
+        let view = self
+            .view_of(&stored.head, replayed.as_ref(), viewer)
+            .await?;
         Ok(GameDetail {
             view,
             game: replayed,
@@ -115,24 +132,29 @@ impl GameService {
         })
     }
 
-    /// The state of the replayed `game` of `stored` as `viewer` sees it.
+    /// The state of `head`, at the rules game `game`, as `viewer` sees it. The deadline
+    /// counts the vacations of the player to move in the current turn (earlier turns of an
+    /// ICCF clock are counted as they were played, vacations aside, so it may come early,
+    /// never late).
     async fn view_of(
         &self,
-        stored: &StoredGame,
+        head: &Head,
         game: &dyn AnyGame,
         viewer: Option<&str>,
     ) -> Result<GameView, ServiceError> {
-        let (head, log) = (&stored.head, &stored.moves);
         let doc = &head.doc;
         let active = doc.status == Status::Active;
-        let to_move = active.then(|| game.to_move().map(|s| s.0)).flatten();
-        let deadline = match to_move {
-            Some(seat) => {
-                let player = doc.seats[usize::from(seat)].player().unwrap_or_default();
-                let vacations = self.store.vacation(player).await?.periods;
-                current_turn(doc, log, seat, &vacations).map(|turn| turn.deadline(&vacations))
+        let to_move = active.then(|| game.to_move()).flatten();
+        let deadline = match (&head.waiting, to_move) {
+            (Some(waiting), Some(_)) => {
+                let vacations = self.store.vacation(&waiting.player).await?.periods;
+                let turn = Turn {
+                    since: waiting.since,
+                    allowance: waiting.deadline - waiting.since,
+                };
+                Some(turn.deadline(&vacations))
             }
-            None => None,
+            _ => None,
         };
         let viewer_seat = viewer.and_then(|v| seat_of(doc, v).ok());
         let legal = |notation| {
@@ -178,14 +200,23 @@ impl GameService {
         })
     }
 
-    /// `game` replayed through the rules, as `viewer` may see it: its position, history and
-    /// diagram.
+    /// The rules game `game` is at, as `viewer` may see it: its position, the positions the
+    /// history rules reach, its diagram with the last move (from the head alone).
     pub async fn replayed(
         &self,
         game: &GameId,
         viewer: Option<&str>,
     ) -> Result<Box<dyn AnyGame>, ServiceError> {
-        replay(self.catalog, &self.stored_for(game, viewer).await?)
+        Ok(self.current(game, viewer).await?.1)
+    }
+
+    /// The head of `game` and the rules game it is at, as `viewer` may see it.
+    pub async fn game_state(
+        &self,
+        game: &GameId,
+        viewer: Option<&str>,
+    ) -> Result<(Head, Box<dyn AnyGame>), ServiceError> {
+        self.current(game, viewer).await
     }
 
     /// Every move of `game` with the time it was accepted, as `viewer` may see it.
@@ -197,44 +228,80 @@ impl GameService {
         Ok(self.stored_for(game, viewer).await?.moves)
     }
 
-    /// The games where `player` is to move, earliest deadline first (vacations in the
-    /// current turn counted).
+    /// A page of the games where `player` is to move, earliest deadline first (vacations
+    /// in the current turn counted).
     pub async fn waiting_for(
         &self,
         player: &str,
+        cursor: Option<&Cursor>,
         limit: usize,
-    ) -> Result<Vec<GameSummary>, ServiceError> {
-        let heads = self.store.waiting_for(player, limit).await?;
+    ) -> Result<Page<GameSummary>, ServiceError> {
+        let page = self.store.waiting_for(player, cursor, limit).await?;
         let vacations = self.store.vacation(player).await?.periods;
-        let mut summaries: Vec<GameSummary> = heads
-            .iter()
-            .map(|head| {
-                let mut summary = summary(head);
-                summary.deadline = head
-                    .waiting
-                    .as_ref()
-                    .map(|w| deadline(w.since, w.deadline - w.since, &vacations));
-                summary
-            })
-            .collect();
-        summaries.sort_by(|a, b| a.deadline.cmp(&b.deadline).then(a.id.cmp(&b.id)));
-        Ok(summaries)
+        Ok(page.map(|head| {
+            let mut summary = summary(&head);
+            summary.deadline = head
+                .waiting
+                .as_ref()
+                .map(|w| deadline(w.since, w.deadline - w.since, &vacations));
+            summary
+        }))
     }
 
-    /// The games `player` finished that `viewer` may see, most recent first: at most
-    /// `limit` of the player's games are read, private ones not shown to others.
+    /// A page of the games `player` finished that `viewer` may see, most recent first;
+    /// private ones are not shown to others. A page may hold fewer than `limit` games and
+    /// still have a next one (when many were left out).
     pub async fn finished_by(
         &self,
         player: &str,
+        cursor: Option<&Cursor>,
         limit: usize,
         viewer: Option<&str>,
-    ) -> Result<Vec<GameSummary>, ServiceError> {
-        let heads = self.store.finished_by(player, limit).await?;
-        Ok(heads
-            .iter()
-            .filter(|head| head.doc.visible_to(viewer))
-            .map(summary)
-            .collect())
+    ) -> Result<Page<GameSummary>, ServiceError> {
+        let limit = limit.max(1);
+        let mut cursor = cursor.cloned();
+        let mut items = Vec::new();
+        for _ in 0..MAX_STORE_PAGES {
+            let want = limit - items.len();
+            let page = self
+                .store
+                .finished_by(player, cursor.as_ref(), want)
+                .await?;
+            items.extend(
+                page.items
+                    .iter()
+                    .filter(|head| head.doc.visible_to(viewer))
+                    .map(summary),
+            );
+            cursor = page.next;
+            if cursor.is_none() || items.len() >= limit {
+                break;
+            }
+        }
+        Ok(Page {
+            items,
+            next: cursor,
+        })
+    }
+
+    /// A page of `player`'s current games of one kind (see [`Membership`]): forming ones
+    /// oldest first, active ones by the deadline of whoever is to move.
+    pub async fn games_of(
+        &self,
+        player: &str,
+        membership: Membership,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<GameSummary>, ServiceError> {
+        let page = self
+            .store
+            .games_of(player, membership, cursor, limit)
+            .await?;
+        let heads = self.store.heads(&page.items).await?;
+        Ok(Page {
+            items: heads.iter().map(summary).collect(),
+            next: page.next,
+        })
     }
 }
 
@@ -249,6 +316,8 @@ fn summary(head: &Head) -> GameSummary {
             .map(|s| s.player().map(str::to_string))
             .collect(),
         ply: head.ply,
+        status: head.doc.status,
+        to_move: head.to_move,
         deadline: head.waiting.as_ref().map(|w| w.deadline),
         ending: head.doc.ending.clone(),
     }

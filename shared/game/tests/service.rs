@@ -5,10 +5,11 @@ mod common;
 use chrono::Duration;
 use common::{THREE_DAYS, chess_game, invite, request, setup, start};
 use missive_archive::Registry;
+use missive_domain::{Seat, SeatDoc, SeatResult, Status, TimeControl};
 use missive_game::{MoveRequest, NewGame, SeatRequest, ServiceError};
 use missive_rules::Claim;
+use missive_store::contract_tests;
 use missive_store::testing::Kind;
-use missive_store::{SeatDoc, Status, TimeControl, contract_tests};
 
 async fn a_game_forms_starts_and_takes_moves(kind: Kind) {
     let s = setup(kind).await;
@@ -24,11 +25,11 @@ async fn a_game_forms_starts_and_takes_moves(kind: Kind) {
         s.try_play(&id, "ann", "e4").await,
         Err(ServiceError::NotActive(Status::Forming))
     ));
-    assert_eq!(s.service.join(&id, "bob", None).await.unwrap(), 1);
+    assert_eq!(s.service.join(&id, "bob", None).await.unwrap(), Seat(1));
 
     let view = s.service.game_view(&id, Some("bob")).await.unwrap();
     assert_eq!(view.status, Status::Active);
-    assert_eq!(view.to_move, Some(0));
+    assert_eq!(view.to_move, Some(Seat(0)));
     assert_eq!(view.legal_moves.len(), 20);
     assert_eq!(view.deadline, Some(start() + Duration::days(3)));
 
@@ -56,10 +57,17 @@ async fn a_game_forms_starts_and_takes_moves(kind: Kind) {
     let log = s.service.move_log(&id, None).await.unwrap();
     let shorts: Vec<&str> = log.iter().map(|m| m.short.as_str()).collect();
     assert_eq!(shorts, ["e4", "c5"]);
-    let waiting = s.service.waiting_for("ann", 10).await.unwrap();
+    let waiting = s.service.waiting_for("ann", None, 10).await.unwrap().items;
     assert_eq!(waiting.len(), 1);
     assert_eq!(waiting[0].deadline, view.deadline);
-    assert!(s.service.waiting_for("bob", 10).await.unwrap().is_empty());
+    assert!(
+        s.service
+            .waiting_for("bob", None, 10)
+            .await
+            .unwrap()
+            .items
+            .is_empty()
+    );
     s.assert_consistent().await;
 }
 
@@ -148,12 +156,24 @@ async fn fools_mate_ends_the_game_by_checkmate(kind: Kind) {
     let ending = view.ending.unwrap();
     assert_eq!(
         (ending.rule.as_str(), ending.results),
-        ("checkmate", vec!["loss".into(), "win".into()])
+        ("checkmate", vec![SeatResult::Loss, SeatResult::Win])
     );
     assert!(view.legal_moves.is_empty());
-    assert!(s.service.waiting_for("ann", 10).await.unwrap().is_empty());
+    assert!(
+        s.service
+            .waiting_for("ann", None, 10)
+            .await
+            .unwrap()
+            .items
+            .is_empty()
+    );
     for player in ["ann", "bob"] {
-        let finished = s.service.finished_by(player, 10, None).await.unwrap();
+        let finished = s
+            .service
+            .finished_by(player, None, 10, None)
+            .await
+            .unwrap()
+            .items;
         assert_eq!(finished.len(), 1);
         assert_eq!(finished[0].id, id);
     }
@@ -171,7 +191,7 @@ async fn draws_need_every_seat_and_lapse_with_a_move(kind: Kind) {
     offer.offer_draw = true;
     s.service.submit_move(&id, &offer).await.unwrap();
     let view = s.service.game_view(&id, None).await.unwrap();
-    assert_eq!(view.draw_offers, [0]);
+    assert_eq!(view.draw_offers, [Seat(0)]);
     // Bob answers with a move: the offer lapses.
     s.play(&id, "bob", "e5").await;
     assert!(
@@ -192,7 +212,7 @@ async fn draws_need_every_seat_and_lapse_with_a_move(kind: Kind) {
     let ending = s.service.accept_draw(&id, "ann").await.unwrap().unwrap();
     assert_eq!(
         (ending.rule.as_str(), ending.results),
-        ("agreement", vec!["draw".into(), "draw".into()])
+        ("agreement", vec![SeatResult::Draw, SeatResult::Draw])
     );
 }
 
@@ -207,8 +227,17 @@ async fn resigning_and_claiming_end_the_game(kind: Kind) {
         Err(ServiceError::Claim(_))
     ));
     let ending = s.service.resign(&id, "bob").await.unwrap();
-    assert_eq!((ending.rule.as_str(), ending.by), ("resignation", Some(1)));
-    assert_eq!(ending.results, ["win", "loss"]);
+    assert_eq!(
+        (ending.rule.as_str(), ending.by),
+        ("resignation", Some(Seat(1)))
+    );
+    assert_eq!(
+        ending.results,
+        [
+            SeatResult::parse("win").unwrap(),
+            SeatResult::parse("loss").unwrap()
+        ]
+    );
 
     let id = s.chess(THREE_DAYS).await;
     for round in 0..2 {
@@ -228,7 +257,7 @@ async fn resigning_and_claiming_end_the_game(kind: Kind) {
         .claim_draw(&id, "ann", Claim::ThreefoldRepetition)
         .await
         .unwrap();
-    assert_eq!(ending.rule, "threefold-repetition");
+    assert_eq!(ending.rule.as_str(), "threefold-repetition");
     s.assert_consistent().await;
 }
 
@@ -251,8 +280,17 @@ async fn time_runs_out_for_the_seat_to_move(kind: Kind) {
     let Err(ServiceError::TimeExpired(ending)) = late else {
         panic!("a late move must end the game on time: {late:?}");
     };
-    assert_eq!((ending.rule.as_str(), ending.by), ("timeout", Some(1)));
-    assert_eq!(ending.results, ["win", "loss"]);
+    assert_eq!(
+        (ending.rule.as_str(), ending.by),
+        ("timeout", Some(Seat(1)))
+    );
+    assert_eq!(
+        ending.results,
+        [
+            SeatResult::parse("win").unwrap(),
+            SeatResult::parse("loss").unwrap()
+        ]
+    );
     assert_eq!(s.service.move_log(&id, None).await.unwrap().len(), 1);
 }
 
@@ -272,7 +310,13 @@ async fn a_timeout_against_bare_king_is_a_draw(kind: Kind) {
     // White (bob) has a queen; black (ann) is to move with a bare king and runs out of
     // time: white wins.
     let ending = s.service.claim_timeout(&id, "bob").await.unwrap();
-    assert_eq!(ending.results, ["win", "loss"]);
+    assert_eq!(
+        ending.results,
+        [
+            SeatResult::parse("win").unwrap(),
+            SeatResult::parse("loss").unwrap()
+        ]
+    );
 
     let id = s
         .service
@@ -287,8 +331,14 @@ async fn a_timeout_against_bare_king_is_a_draw(kind: Kind) {
     s.advance(Duration::days(2));
     // White (ann) runs out of time, but black's bare king can never mate: a draw.
     let ending = s.service.enforce_deadline(&id).await.unwrap().unwrap();
-    assert_eq!(ending.rule, "timeout-vs-insufficient-material");
-    assert_eq!(ending.results, ["draw", "draw"]);
+    assert_eq!(ending.rule.as_str(), "timeout-vs-insufficient-material");
+    assert_eq!(
+        ending.results,
+        [
+            SeatResult::parse("draw").unwrap(),
+            SeatResult::parse("draw").unwrap()
+        ]
+    );
 }
 
 async fn vacations_stop_the_clock_within_the_yearly_limit(kind: Kind) {
@@ -302,7 +352,7 @@ async fn vacations_stop_the_clock_within_the_yearly_limit(kind: Kind) {
     let view = s.service.game_view(&id, None).await.unwrap();
     assert_eq!(view.deadline, Some(start() + Duration::days(13)));
     assert_eq!(
-        s.service.waiting_for("bob", 10).await.unwrap()[0].deadline,
+        s.service.waiting_for("bob", None, 10).await.unwrap().items[0].deadline,
         view.deadline
     );
     s.advance(Duration::days(5));
@@ -399,7 +449,7 @@ async fn conditional_lines_answer_at_once_and_stay_private(kind: Kind) {
     let replies: Vec<&str> = answer.replies.iter().map(|m| m.short.as_str()).collect();
     assert_eq!(replies, ["Nc6"]);
     let bob_view = s.service.game_view(&id, Some("bob")).await.unwrap();
-    assert_eq!((bob_view.ply, bob_view.to_move), (4, Some(0)));
+    assert_eq!((bob_view.ply, bob_view.to_move), (4, Some(Seat(0))));
     assert_eq!(bob_view.conditional.len(), 2, "the Nc3 line was left");
 
     // A move no line expected drops them all; bob moves by hand again.
@@ -452,7 +502,7 @@ async fn games_can_be_declined_or_aborted_before_the_first_move(kind: Kind) {
     s.service.decline(&declined, "bob").await.unwrap();
     let view = s.service.game_view(&declined, None).await.unwrap();
     assert_eq!(view.status, Status::Cancelled);
-    assert_eq!(view.ending.unwrap().rule, "declined");
+    assert_eq!(view.ending.unwrap().rule.as_str(), "declined");
 
     let aborted = s.chess(THREE_DAYS).await;
     s.service.abort(&aborted, "bob").await.unwrap();
@@ -463,7 +513,8 @@ async fn games_can_be_declined_or_aborted_before_the_first_move(kind: Kind) {
             .unwrap()
             .ending
             .unwrap()
-            .rule,
+            .rule
+            .as_str(),
         "aborted"
     );
 
@@ -475,9 +526,10 @@ async fn games_can_be_declined_or_aborted_before_the_first_move(kind: Kind) {
     ));
     assert!(
         s.service
-            .finished_by("bob", 10, None)
+            .finished_by("bob", None, 10, None)
             .await
             .unwrap()
+            .items
             .is_empty()
     );
 }
@@ -494,7 +546,7 @@ async fn three_seat_games_take_turns_and_end(kind: Kind) {
         .await
         .unwrap();
     s.service.join(&id, "wu", None).await.unwrap();
-    assert_eq!(s.service.join(&id, "shu", None).await.unwrap(), 0);
+    assert_eq!(s.service.join(&id, "shu", None).await.unwrap(), Seat(0));
     let view = s.service.game_view(&id, None).await.unwrap();
     assert_eq!(view.seat_names, ["red", "green", "blue"]);
     assert_eq!(
@@ -505,9 +557,10 @@ async fn three_seat_games_take_turns_and_end(kind: Kind) {
     for ply in 0..6 {
         assert_eq!(
             s.service
-                .waiting_for(players[ply % 3], 10)
+                .waiting_for(players[ply % 3], None, 10)
                 .await
                 .unwrap()
+                .items
                 .len(),
             1
         );
@@ -526,10 +579,22 @@ async fn three_seat_games_take_turns_and_end(kind: Kind) {
     s.play(&id, "wei", "a1").await;
     let view = s.service.game_view(&id, None).await.unwrap();
     let ending = view.ending.unwrap();
-    assert_eq!(ending.results, ["loss", "win", "loss"]);
+    assert_eq!(
+        ending.results,
+        [
+            SeatResult::parse("loss").unwrap(),
+            SeatResult::parse("win").unwrap(),
+            SeatResult::parse("loss").unwrap()
+        ]
+    );
     for player in players {
         assert_eq!(
-            s.service.finished_by(player, 10, None).await.unwrap().len(),
+            s.service
+                .finished_by(player, None, 10, None)
+                .await
+                .unwrap()
+                .items
+                .len(),
             1
         );
     }
@@ -567,8 +632,15 @@ async fn a_nation_already_out_has_no_say(kind: Kind) {
     // The two nations still in the game agree a draw; Wu, already out, has lost.
     assert_eq!(s.service.offer_draw(&id, "shu").await.unwrap(), None);
     let ending = s.service.accept_draw(&id, "wei").await.unwrap().unwrap();
-    assert_eq!(ending.rule, "agreement");
-    assert_eq!(ending.results, ["draw", "loss", "draw"]);
+    assert_eq!(ending.rule.as_str(), "agreement");
+    assert_eq!(
+        ending.results,
+        [
+            SeatResult::parse("draw").unwrap(),
+            SeatResult::parse("loss").unwrap(),
+            SeatResult::parse("draw").unwrap()
+        ]
+    );
     s.assert_consistent().await;
 }
 
@@ -595,7 +667,7 @@ async fn exported_games_import_as_finished_games_that_check(kind: Kind) {
     let copy = outcome.id.clone().unwrap_or_else(|| panic!("{outcome}"));
     let view = s.service.game_view(&copy, None).await.unwrap();
     assert_eq!(view.status, Status::Finished);
-    assert_eq!(view.ending.as_ref().unwrap().rule, "checkmate");
+    assert_eq!(view.ending.as_ref().unwrap().rule.as_str(), "checkmate");
     assert_eq!(
         view.seats,
         [
@@ -607,7 +679,7 @@ async fn exported_games_import_as_finished_games_that_check(kind: Kind) {
     );
     let original = s.service.move_log(&id, None).await.unwrap();
     let imported = s.service.move_log(&copy, None).await.unwrap();
-    let shape = |log: &[missive_store::MoveRecord]| {
+    let shape = |log: &[missive_domain::MoveRecord]| {
         log.iter()
             .map(|m| (m.long.clone(), m.at.timestamp(), m.draw_offer))
             .collect::<Vec<_>>()

@@ -8,9 +8,9 @@
 
 use chrono::{DateTime, Duration, Utc};
 use missive_board::escape;
+use missive_domain::{Head, Player, Seat, SeatResult};
 use missive_mail::Mail;
 use missive_rules::{AnyGame, Diagram};
-use missive_store::{Head, Player, StoredGame};
 
 /// Which mail about a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,9 +25,9 @@ pub enum TurnNotice {
 pub struct TurnFacts<'a> {
     /// The recipient, the player to move.
     pub to: &'a Player,
-    /// The game as stored.
-    pub stored: &'a StoredGame,
-    /// The game replayed through the rules.
+    /// The game's head.
+    pub head: &'a Head,
+    /// The rules game it is at (its last moves known, at least the last one).
     pub game: &'a dyn AnyGame,
     /// Now.
     pub now: DateTime<Utc>,
@@ -49,7 +49,7 @@ pub struct DigestEntry {
 
 /// The mail telling `facts.to` it is their turn (or reminding them).
 pub fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
-    let head = &facts.stored.head;
+    let head = facts.head;
     let deadline = head.waiting.as_ref().map_or(facts.now, |w| w.deadline);
     let left = time_left(deadline - facts.now);
     let variant = head.doc.variant.as_str();
@@ -63,11 +63,11 @@ pub fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
             )
         }
     };
-    let mut intro = last_move_text(facts.stored);
+    let mut intro = last_move_text(head, facts.game);
     if notice == TurnNotice::Reminder {
         intro = format!("80% of your time for this move is gone. {intro}");
     }
-    let seat = head.to_move.unwrap_or(0);
+    let seat = head.to_move.unwrap_or(Seat(0));
     let board_url = format!(
         "{}/v1/games/{}/board.svg?seat={}",
         facts.public_url,
@@ -75,7 +75,7 @@ pub fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
         facts
             .game
             .seat_names()
-            .get(usize::from(seat))
+            .get(seat.index())
             .copied()
             .unwrap_or("white")
     );
@@ -165,15 +165,9 @@ pub fn digest_mail(
     finish(to, subject, text, html, unsubscribe_link)
 }
 
-/// The mail telling `to` how the finished game in `stored` ended: the rule, who ended it,
+/// The mail telling `to` how the finished game of `head` ended: the rule, who ended it,
 /// their own result, and links to the game's page and its archive.
-pub fn ending_mail(
-    to: &Player,
-    stored: &StoredGame,
-    public_url: &str,
-    unsubscribe_link: &str,
-) -> Mail {
-    let head = &stored.head;
+pub fn ending_mail(to: &Player, head: &Head, public_url: &str, unsubscribe_link: &str) -> Mail {
     let outcome = outcome_text(head, &to.handle);
     let subject = format!(
         "Game over in {} against {} ({}): {outcome}",
@@ -212,8 +206,7 @@ fn ending_text(head: &Head) -> String {
     };
     let by = ending
         .by
-        .and_then(|seat| head.doc.seats.get(usize::from(seat)))
-        .and_then(|seat| seat.player())
+        .and_then(|seat| head.doc.player_in(seat))
         .map(|player| format!(" by {player}"))
         .unwrap_or_default();
     format!(
@@ -224,16 +217,17 @@ fn ending_text(head: &Head) -> String {
 
 /// The recipient's own result: "You won", "You share the win", "A draw", "You lost".
 fn outcome_text(head: &Head, me: &str) -> String {
-    let result = head.doc.ending.as_ref().and_then(|ending| {
-        let seat = head.doc.seats.iter().position(|s| s.player() == Some(me))?;
-        ending.results.get(seat).map(String::as_str)
-    });
+    let result = head
+        .doc
+        .ending
+        .as_ref()
+        .and_then(|ending| ending.result_of(head.doc.seat_of(me)?));
     match result {
-        Some("win") => "You won",
-        Some("shared-win") => "You share the win",
-        Some("draw") => "A draw",
-        Some("loss") => "You lost",
-        _ => "No result",
+        Some(SeatResult::Win) => "You won",
+        Some(SeatResult::SharedWin) => "You share the win",
+        Some(SeatResult::Draw) => "A draw",
+        Some(SeatResult::Loss) => "You lost",
+        None => "No result",
     }
     .to_string()
 }
@@ -256,23 +250,17 @@ fn finish(to: &Player, subject: String, text: String, html: String, unsubscribe:
 }
 
 /// "bob played 12... Nf6 in game G." or, before the first move, that the game began.
-fn last_move_text(stored: &StoredGame) -> String {
-    let head = &stored.head;
-    let Some(last) = stored.moves.last() else {
+fn last_move_text(head: &Head, game: &dyn AnyGame) -> String {
+    let (Some(last), Some(ply)) = (game.played().pop(), head.ply.checked_sub(1)) else {
         return format!(
             "Your {} game {} has begun, and you move first.",
             head.doc.variant, head.id
         );
     };
     let seats = head.doc.seats.len().max(1) as u32;
-    let number = last.ply / seats + 1;
-    let dots = if last.seat == 0 { "." } else { "..." };
-    let mover = head
-        .doc
-        .seats
-        .get(usize::from(last.seat))
-        .and_then(|seat| seat.player())
-        .unwrap_or("your opponent");
+    let number = ply / seats + 1;
+    let dots = if last.seat == Seat(0) { "." } else { "..." };
+    let mover = head.doc.player_in(last.seat).unwrap_or("your opponent");
     format!(
         "{mover} played {number}{dots} {} in your {} game {}.",
         last.short, head.doc.variant, head.id

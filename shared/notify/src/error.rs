@@ -3,15 +3,11 @@
 use missive_auth::AuthError;
 use missive_game::ServiceError;
 use missive_mail::MailError;
-use missive_store::{GameId, StoreError};
 use thiserror::Error;
 
 /// Why a notification was not sent (its claim is released, so it is tried again).
 #[derive(Debug, Error)]
 pub enum NotifyError {
-    /// The store failed.
-    #[error(transparent)]
-    Store(#[from] StoreError),
     /// The game service failed (a game that does not replay, a contended time-out).
     #[error(transparent)]
     Service(#[from] ServiceError),
@@ -21,7 +17,7 @@ pub enum NotifyError {
     /// A link could not be minted.
     #[error(transparent)]
     Auth(#[from] AuthError),
-    /// The game disappeared.
-    #[error("game {0} is gone")]
-    Gone(GameId),
+    /// Something of what was due failed (the sweep tries it again).
+    #[error("{0}")]
+    Failed(String),
 }

@@ -7,7 +7,7 @@
 //!   When it is someone's turn and they want a mail per move, they get one: the opponent's
 //!   last move in short notation, the board, the time left, and the move link.
 //! - [`Notifier::sweep`] runs on a schedule (the sweeper Lambda; a task of `missive serve`).
-//! - Every mail is claimed in the store before it is sent (a [`missive_store::Notice`]
+//! - Every mail is claimed in the store before it is sent (a [`missive_domain::Notice`]
 //!   marker written only if absent), so a repeated event or a second sweep sends nothing
 //!   more; a failed send releases the claim. The sweep also sends any turn mail still
 //!   unclaimed, so a crash between a commit and its mail delays that mail by one sweep
@@ -23,4 +23,4 @@ mod notifier;
 pub mod testing;
 
 pub use error::NotifyError;
-pub use notifier::{Notifier, NotifyConfig, SweepReport, reminder_time};
+pub use notifier::{Notifier, NotifyConfig, SweepReport, next_digest, reminder_time};

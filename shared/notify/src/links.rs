@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 use missive_auth::{AuthError, Authority, Grant, Purpose};
-use missive_store::GameId;
+use missive_domain::{GameId, Seat};
 
 /// How long a move link outlives the deadline of the turn it was minted for.
 pub const MOVE_LINK_GRACE: Duration = Duration::days(7);
@@ -19,7 +19,7 @@ pub struct MoveLinkFor<'a> {
     /// The game.
     pub game: &'a GameId,
     /// The seat to move.
-    pub seat: u8,
+    pub seat: Seat,
     /// The head's ply when it became the seat's turn: the ply the move will have.
     pub ply: u32,
     /// The turn's deadline; the link works until [`MOVE_LINK_GRACE`] after it.
@@ -39,7 +39,7 @@ pub fn move_link(
         purpose: Purpose::MoveLink,
         subject: target.handle.to_string(),
         lifetime: (expires - now).num_seconds(),
-        move_link: Some((target.game.0.clone(), target.seat, target.ply)),
+        move_link: Some((target.game.0.clone(), target.seat.0, target.ply)),
     };
     let token = authority.mint(&grant, now.timestamp())?;
     Ok(format!("{}/play/{token}", public_url.trim_end_matches('/')))
@@ -79,7 +79,7 @@ mod tests {
         let target = MoveLinkFor {
             handle: "ann",
             game: &game,
-            seat: 1,
+            seat: Seat(1),
             ply: 7,
             deadline: now + Duration::days(3),
         };

@@ -1,21 +1,34 @@
 //! The notifier: decides who gets which mail when a game changed, and the sweep that ends
 //! games on time, reminds players at 80% of their time, sends daily digests and catches
-//! turns whose mail was never sent.
+//! mails no change event sent.
+//!
+//! Every game has a wake-up in the sweep's index: when the notifier next has something to
+//! do for it. A change that moves the turn on, or ends the game, sets it to that moment;
+//! the notifier attends the game then (from the change feed at once, or from the sweep if
+//! the feed missed it) and moves the wake-up to the next thing due: the reminder, the
+//! deadline, the player's next digest. So a sweep reads only the games due, and a mail sent
+//! costs nothing on later sweeps.
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::sync::Arc;
 
-use chrono::{DateTime, Duration, Timelike, Utc};
+use chrono::{DateTime, Duration, NaiveTime, TimeDelta, Timelike, Utc};
 use missive_auth::Authority;
-use missive_game::{Clock, GameService, replay};
+use missive_domain::{Cursor, GameId, Head, MailPreference, Notice, Status};
+use missive_game::{Clock, GameService, Wake};
 use missive_mail::{Mail, Mailer};
-use missive_rules::registry;
-use missive_store::{GameId, Head, MailPreference, Notice, Status, Store, StoredGame};
+use missive_rules::AnyGame;
 
 use crate::NotifyError;
 use crate::compose::{DigestEntry, TurnFacts, TurnNotice, digest_mail, ending_mail, turn_mail};
 use crate::links::{MoveLinkFor, move_link, unsubscribe_link};
+
+/// Games read from the sweep's index at a time.
+const DUE_PAGE: usize = 100;
+/// How long a turn whose stored deadline passed but whose time is not up (a vacation) waits
+/// before it is looked at again, when the real deadline cannot be told.
+const RECHECK: TimeDelta = TimeDelta::hours(1);
 
 /// Settings of the notifier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,20 +46,57 @@ impl Default for NotifyConfig {
 /// What one sweep did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SweepReport {
+    /// Games looked at (those due).
+    pub due: usize,
     /// Games ended on time.
     pub timeouts: usize,
     /// Turn mails sent that no change event had sent.
     pub turns: usize,
     /// Reminders sent.
     pub reminders: usize,
+    /// Game-over mails sent that no change event had sent.
+    pub endings: usize,
     /// Digests sent.
     pub digests: usize,
     /// What failed (each is retried by the next sweep).
     pub failures: Vec<String>,
 }
 
-/// Sends notification mail for the games of one store. Every mail is claimed in the store
-/// first ([`Store::claim_notice`]), so however often an event repeats or a sweep runs, each
+/// What attending one game asks of the sweep around it.
+#[derive(Default)]
+struct Round {
+    report: SweepReport,
+    /// Players whose digest is due, with the wake-ups of their games to move on once it is
+    /// sent (where each goes next).
+    digests: BTreeMap<String, Vec<(Wake, DateTime<Utc>)>>,
+    /// Mail preferences read so far.
+    preferences: HashMap<String, MailPreference>,
+}
+
+impl Round {
+    /// Adds a sent mail to `counter` or a failure (named by `what`); whether it failed.
+    fn count(
+        &mut self,
+        counter: fn(&mut SweepReport) -> &mut usize,
+        what: &str,
+        result: Result<bool, NotifyError>,
+    ) -> bool {
+        match result {
+            Ok(sent) => {
+                *counter(&mut self.report) += usize::from(sent);
+                false
+            }
+            Err(error) => {
+                tracing::warn!(%what, %error, "notification failed");
+                self.report.failures.push(format!("{what}: {error}"));
+                true
+            }
+        }
+    }
+}
+
+/// Sends notification mail for the games of one service. Every mail is claimed first
+/// ([`GameService::claim_notice`]), so however often an event repeats or a sweep runs, each
 /// mail goes out once; a mail that cannot be sent releases its claim for the next try.
 #[derive(Clone)]
 pub struct Notifier {
@@ -59,8 +109,8 @@ pub struct Notifier {
 }
 
 impl Notifier {
-    /// A notifier over `service`'s store, minting links with `authority` for `public_url`
-    /// (no trailing slash), sending with `mailer`, telling time by `clock`.
+    /// A notifier over `service`, minting links with `authority` for `public_url` (no
+    /// trailing slash), sending with `mailer`, telling time by `clock`.
     pub fn new(
         service: GameService,
         authority: Arc<Authority>,
@@ -84,51 +134,232 @@ impl Notifier {
         self
     }
 
-    fn store(&self) -> &Arc<dyn Store> {
-        self.service.store()
-    }
-
-    /// Handles a change of game `id`: if someone is now to move (after a move, conditional
-    /// replies, or the start) and wants a mail for each move, mails them once; if the game
-    /// has just finished, tells each of its players how it ended, once each. Returns
-    /// whether a mail was sent.
+    /// Handles a change of game `id`: attends the game at the wake-up the change set (the
+    /// new turn's start, or the game's end), so the player now to move gets their turn mail
+    /// and the players of a game just ended hear how it ended, once each. Returns whether a
+    /// mail was sent.
     pub async fn game_changed(&self, id: &GameId) -> Result<bool, NotifyError> {
-        let Some(stored) = self.store().load(id).await? else {
+        let Some((head, game)) = self.service.notice_state(id).await? else {
             return Ok(false);
         };
-        if stored.head.doc.status == Status::Finished {
-            return self.ending_notices(&stored).await;
+        let at = match head.doc.status {
+            Status::Active => head.waiting.as_ref().map(|w| w.since),
+            Status::Finished => head.doc.ending.as_ref().map(|e| e.at),
+            Status::Forming | Status::Cancelled => None,
+        };
+        let Some(at) = at else {
+            return Ok(false);
+        };
+        let mut round = Round::default();
+        let wake = Wake {
+            game: id.clone(),
+            at,
+        };
+        self.attend(&wake, head, game, &mut round).await?;
+        let report = round.report;
+        if let Some(failure) = report.failures.into_iter().next() {
+            return Err(NotifyError::Failed(failure));
         }
-        let head = stored.head.clone();
-        let Some(waiting) = &head.waiting else {
-            return Ok(false);
-        };
-        let preference = self.store().mail_preference(&waiting.player).await?;
-        self.turn_notice(&head, TurnNotice::Turn, preference, Some(stored))
-            .await
+        Ok(report.turns + report.reminders + report.endings > 0)
     }
 
-    /// Tells every registered player of the finished game in `stored` how it ended, once
+    /// One sweep over the games due now in every shard of the index: ends games whose time
+    /// ran out, sends turn mails and game-over mails no event sent, reminders at 80% of the
+    /// time, and (from the digest hour) each digest player's daily digest, then moves each
+    /// game's wake-up on. Failures are reported and left for the next sweep (the game stays
+    /// due).
+    pub async fn sweep(&self) -> Result<SweepReport, NotifyError> {
+        let now = self.clock.now();
+        let mut round = Round::default();
+        for shard in 0..self.service.wake_shards() {
+            let mut cursor: Option<Cursor> = None;
+            loop {
+                let page = self
+                    .service
+                    .due(shard, now, cursor.as_ref(), DUE_PAGE)
+                    .await?;
+                for wake in &page.items {
+                    round.report.due += 1;
+                    if let Err(error) = self.attend_due(wake, &mut round).await {
+                        round
+                            .report
+                            .failures
+                            .push(format!("{}: {error}", wake.game));
+                    }
+                }
+                match page.next {
+                    Some(next) => cursor = Some(next),
+                    None => break,
+                }
+            }
+        }
+        for (player, wakes) in std::mem::take(&mut round.digests) {
+            let sent = self.digest(&player, now).await;
+            if round.count(|r| &mut r.digests, &player, sent) {
+                continue;
+            }
+            for (wake, next) in wakes {
+                if let Err(error) = self.settle(&wake, Some(next)).await {
+                    round
+                        .report
+                        .failures
+                        .push(format!("{}: {error}", wake.game));
+                }
+            }
+        }
+        Ok(round.report)
+    }
+
+    /// Attends a game the sweep found due.
+    async fn attend_due(&self, wake: &Wake, round: &mut Round) -> Result<(), NotifyError> {
+        match self.service.notice_state(&wake.game).await? {
+            Some((head, game)) => self.attend(wake, head, game, round).await,
+            None => self.settle(wake, None).await,
+        }
+    }
+
+    /// Does what is due for the game of `wake` (its head `head`, at the rules game `game`)
+    /// and moves its wake-up to the next thing due; a failure leaves the wake-up where it
+    /// is, so the next sweep tries again.
+    async fn attend(
+        &self,
+        wake: &Wake,
+        head: Head,
+        game: Box<dyn AnyGame>,
+        round: &mut Round,
+    ) -> Result<(), NotifyError> {
+        match head.doc.status {
+            Status::Finished => {
+                let sent = self.ending_notices(&head).await;
+                if !round.count(|r| &mut r.endings, &head.id.0, sent) {
+                    self.settle(wake, None).await?;
+                }
+                Ok(())
+            }
+            Status::Active if head.waiting.is_some() => {
+                self.attend_turn(wake, &head, game.as_ref(), round).await
+            }
+            Status::Active | Status::Forming | Status::Cancelled => self.settle(wake, None).await,
+        }
+    }
+
+    /// The turn of an active game: a time-out, the turn mail, the reminder, the digest,
+    /// then the next wake-up.
+    async fn attend_turn(
+        &self,
+        wake: &Wake,
+        head: &Head,
+        game: &dyn AnyGame,
+        round: &mut Round,
+    ) -> Result<(), NotifyError> {
+        let Some(waiting) = &head.waiting else {
+            return Ok(());
+        };
+        let now = self.clock.now();
+        if now > waiting.deadline && self.service.enforce_deadline(&head.id).await?.is_some() {
+            // The time-out set the game's wake-up: its game-over mails come next.
+            round.report.timeouts += 1;
+            return Ok(());
+        }
+        let preference = self.preference(&waiting.player, round).await?;
+        let mut failed = false;
+        if preference == MailPreference::EachMove {
+            let sent = self.turn_notice(head, game, TurnNotice::Turn).await;
+            failed |= round.count(|r| &mut r.turns, &head.id.0, sent);
+        }
+        if preference != MailPreference::None
+            && now >= reminder_time(waiting.since, waiting.deadline)
+        {
+            let sent = self.turn_notice(head, game, TurnNotice::Reminder).await;
+            failed |= round.count(|r| &mut r.reminders, &head.id.0, sent);
+        }
+        if failed {
+            return Ok(());
+        }
+        let next = self.next_wake(head, preference, now).await?;
+        if preference == MailPreference::DailyDigest && now.hour() >= self.config.digest_hour {
+            // The game waits in the digest: its wake-up moves on once the digest is sent
+            // (a change event leaves it due for the sweep, which sends digests).
+            let wakes = round.digests.entry(waiting.player.clone()).or_default();
+            wakes.push((wake.clone(), next));
+            return Ok(());
+        }
+        self.settle(wake, Some(next)).await
+    }
+
+    /// The player's mail preference, read once per round.
+    async fn preference(
+        &self,
+        player: &str,
+        round: &mut Round,
+    ) -> Result<MailPreference, NotifyError> {
+        if let Some(preference) = round.preferences.get(player) {
+            return Ok(*preference);
+        }
+        let preference = self.service.mail_preference(player).await?;
+        round.preferences.insert(player.to_string(), preference);
+        Ok(preference)
+    }
+
+    /// When the turn of `head` next needs the notifier after `now`: its reminder (unless
+    /// the player wants no mail), the player's next digest (for digest players), its
+    /// deadline (the real one, vacations counted, once the stored one has passed).
+    async fn next_wake(
+        &self,
+        head: &Head,
+        preference: MailPreference,
+        now: DateTime<Utc>,
+    ) -> Result<DateTime<Utc>, NotifyError> {
+        let Some(waiting) = &head.waiting else {
+            return Ok(now + RECHECK);
+        };
+        let mut next = waiting.deadline;
+        if next <= now {
+            next = self
+                .service
+                .turn_deadline(head)
+                .await?
+                .filter(|deadline| *deadline > now)
+                .unwrap_or(now + RECHECK);
+        }
+        let reminder = reminder_time(waiting.since, waiting.deadline);
+        if preference != MailPreference::None && reminder > now {
+            next = next.min(reminder);
+        }
+        if preference == MailPreference::DailyDigest {
+            next = next.min(next_digest(now, self.config.digest_hour));
+        }
+        Ok(next)
+    }
+
+    /// Moves the game's wake-up from where `wake` found it to `to`; a change of the game
+    /// that moved it meanwhile wins.
+    async fn settle(&self, wake: &Wake, to: Option<DateTime<Utc>>) -> Result<(), NotifyError> {
+        self.service.move_wake(&wake.game, wake.at, to).await?;
+        Ok(())
+    }
+
+    /// Tells every registered player of the finished game of `head` how it ended, once
     /// each, unless they want no mail; nothing for a game that was imported finished.
     /// Whether a mail was sent.
-    async fn ending_notices(&self, stored: &StoredGame) -> Result<bool, NotifyError> {
-        let doc = &stored.head.doc;
+    async fn ending_notices(&self, head: &Head) -> Result<bool, NotifyError> {
+        let doc = &head.doc;
         if doc.imported {
             return Ok(false);
         }
         let mut sent = false;
         for handle in doc.players() {
-            if self.store().mail_preference(handle).await? == MailPreference::None {
+            if self.service.mail_preference(handle).await? == MailPreference::None {
                 continue;
             }
-            let Some(player) = self.store().player(handle).await? else {
+            let Some(player) = self.service.registered(handle).await? else {
                 continue;
             };
             let unsubscribe =
                 unsubscribe_link(&self.authority, &self.public_url, handle, self.clock.now())?;
-            let mail = ending_mail(&player, stored, &self.public_url, &unsubscribe);
+            let mail = ending_mail(&player, head, &self.public_url, &unsubscribe);
             let notice = Notice::Ended {
-                game: stored.head.id.clone(),
+                game: head.id.clone(),
                 player: player.handle.clone(),
             };
             sent |= self.send_once(&notice, async { Ok(Some(mail)) }).await?;
@@ -136,64 +367,37 @@ impl Notifier {
         Ok(sent)
     }
 
-    /// Sends `notice` about the turn in `head` if the player to move wants it (their mail
-    /// `preference`) and it was not sent before; `loaded` is the game if the caller has it
-    /// already.
+    /// Sends `notice` about the turn in `head` (at the rules game `game`) to the player to
+    /// move, unless it was sent before.
     async fn turn_notice(
         &self,
         head: &Head,
+        game: &dyn AnyGame,
         notice: TurnNotice,
-        preference: MailPreference,
-        loaded: Option<StoredGame>,
     ) -> Result<bool, NotifyError> {
-        if head.waiting.is_none() || head.doc.status != Status::Active {
-            return Ok(false);
-        }
-        let wanted = match notice {
-            TurnNotice::Turn => preference == MailPreference::EachMove,
-            TurnNotice::Reminder => preference != MailPreference::None,
-        };
-        if !wanted {
-            return Ok(false);
-        }
-        let (game, ply) = (head.id.clone(), head.ply);
+        let (game_id, ply) = (head.id.clone(), head.ply);
         let key = match notice {
-            TurnNotice::Turn => Notice::Turn { game, ply },
-            TurnNotice::Reminder => Notice::Reminder { game, ply },
+            TurnNotice::Turn => Notice::Turn { game: game_id, ply },
+            TurnNotice::Reminder => Notice::Reminder { game: game_id, ply },
         };
-        self.send_once(&key, async {
-            let stored = match loaded {
-                Some(stored) => stored,
-                None => self
-                    .store()
-                    .load(&head.id)
-                    .await?
-                    .ok_or_else(|| NotifyError::Gone(head.id.clone()))?,
-            };
-            if stored.head.ply != head.ply {
-                // The turn is over already: nothing to tell.
-                return Ok(None);
-            }
-            self.compose_turn(notice, &stored).await
-        })
-        .await
+        self.send_once(&key, self.compose_turn(notice, head, game))
+            .await
     }
 
-    /// The turn mail (or reminder) for the player to move in `stored`; none if nobody
+    /// The turn mail (or reminder) for the player to move in `head`; none if nobody
     /// registered sits there.
     async fn compose_turn(
         &self,
         notice: TurnNotice,
-        stored: &StoredGame,
+        head: &Head,
+        game: &dyn AnyGame,
     ) -> Result<Option<Mail>, NotifyError> {
-        let head = &stored.head;
         let (Some(waiting), Some(seat)) = (&head.waiting, head.to_move) else {
             return Ok(None);
         };
-        let Some(player) = self.store().player(&waiting.player).await? else {
+        let Some(player) = self.service.registered(&waiting.player).await? else {
             return Ok(None);
         };
-        let game = replay(registry::variant, stored)?;
         let now = self.clock.now();
         let target = MoveLinkFor {
             handle: &player.handle,
@@ -204,8 +408,8 @@ impl Notifier {
         };
         let facts = TurnFacts {
             to: &player,
-            stored,
-            game: game.as_ref(),
+            head,
+            game,
             now,
             public_url: &self.public_url,
             move_link: move_link(&self.authority, &self.public_url, &target, now)?,
@@ -226,7 +430,7 @@ impl Notifier {
         notice: &Notice,
         compose: impl Future<Output = Result<Option<Mail>, NotifyError>>,
     ) -> Result<bool, NotifyError> {
-        if !self.store().claim_notice(notice, self.clock.now()).await? {
+        if !self.service.claim_notice(notice).await? {
             return Ok(false);
         }
         let sent = async {
@@ -238,103 +442,26 @@ impl Notifier {
         }
         .await;
         if sent.is_err()
-            && let Err(error) = self.store().release_notice(notice).await
+            && let Err(error) = self.service.release_notice(notice).await
         {
             tracing::error!(?notice, %error, "could not release a notice claim");
         }
         sent
     }
 
-    /// One sweep over every game someone is to move in: ends games whose time ran out,
-    /// sends turn mails no event sent, reminders at 80% of the time, and (from the digest
-    /// hour) each digest player's daily digest. Failures are reported and left for the
-    /// next sweep.
-    pub async fn sweep(&self) -> Result<SweepReport, NotifyError> {
-        let now = self.clock.now();
-        let heads = self.store().waiting_games(DateTime::<Utc>::MAX_UTC).await?;
-        let mut report = SweepReport::default();
-        let mut preferences: HashMap<String, MailPreference> = HashMap::new();
-        let mut digests: BTreeMap<String, Vec<Head>> = BTreeMap::new();
-        for head in heads {
-            let Some(waiting) = head.waiting.clone() else {
-                continue;
-            };
-            if now > waiting.deadline {
-                match self.service.enforce_deadline(&head.id).await {
-                    Ok(Some(_)) => {
-                        report.timeouts += 1;
-                        continue;
-                    }
-                    Ok(None) => {}
-                    Err(error) => report.failures.push(format!("{}: {error}", head.id)),
-                }
-            }
-            let preference = match preferences.get(&waiting.player) {
-                Some(preference) => *preference,
-                None => match self.store().mail_preference(&waiting.player).await {
-                    Ok(preference) => *preferences
-                        .entry(waiting.player.clone())
-                        .or_insert(preference),
-                    Err(error) => {
-                        report.failures.push(format!("{}: {error}", waiting.player));
-                        continue;
-                    }
-                },
-            };
-            match preference {
-                MailPreference::EachMove => {
-                    count(
-                        &mut report.turns,
-                        &mut report.failures,
-                        &head.id.0,
-                        self.turn_notice(&head, TurnNotice::Turn, preference, None)
-                            .await,
-                    );
-                }
-                MailPreference::DailyDigest => {
-                    digests
-                        .entry(waiting.player.clone())
-                        .or_default()
-                        .push(head.clone());
-                }
-                MailPreference::None => continue,
-            }
-            if now >= reminder_time(waiting.since, waiting.deadline) {
-                count(
-                    &mut report.reminders,
-                    &mut report.failures,
-                    &head.id.0,
-                    self.turn_notice(&head, TurnNotice::Reminder, preference, None)
-                        .await,
-                );
-            }
-        }
-        if now.hour() >= self.config.digest_hour {
-            for (player, heads) in digests {
-                let sent = self.digest(&player, heads, now).await;
-                count(&mut report.digests, &mut report.failures, &player, sent);
-            }
-        }
-        Ok(report)
-    }
-
-    /// Sends `player` today's digest of `heads` unless it went out already.
-    async fn digest(
-        &self,
-        player: &str,
-        heads: Vec<Head>,
-        now: DateTime<Utc>,
-    ) -> Result<bool, NotifyError> {
+    /// Sends `player` today's digest of every game waiting for them, unless it went out
+    /// already.
+    async fn digest(&self, player: &str, now: DateTime<Utc>) -> Result<bool, NotifyError> {
         let notice = Notice::Digest {
             player: player.to_string(),
             day: now.date_naive(),
         };
         self.send_once(&notice, async {
-            let Some(to) = self.store().player(player).await? else {
+            let Some(to) = self.service.registered(player).await? else {
                 return Ok(None);
             };
-            let mut entries = Vec::with_capacity(heads.len());
-            for head in heads {
+            let mut entries = Vec::new();
+            for head in self.waiting_heads(player).await? {
                 let (Some(waiting), Some(seat)) = (&head.waiting, head.to_move) else {
                     continue;
                 };
@@ -356,6 +483,23 @@ impl Notifier {
         })
         .await
     }
+
+    /// Every game waiting for `player`, page by page.
+    async fn waiting_heads(&self, player: &str) -> Result<Vec<Head>, NotifyError> {
+        let mut heads = Vec::new();
+        let mut cursor: Option<Cursor> = None;
+        loop {
+            let page = self
+                .service
+                .heads_waiting_for(player, cursor.as_ref(), DUE_PAGE)
+                .await?;
+            heads.extend(page.items);
+            match page.next {
+                Some(next) => cursor = Some(next),
+                None => return Ok(heads),
+            }
+        }
+    }
 }
 
 impl Notifier {
@@ -364,7 +508,7 @@ impl Notifier {
     pub async fn follow(&self, mut feed: tokio::sync::mpsc::UnboundedReceiver<GameId>) {
         while let Some(id) = feed.recv().await {
             if let Err(error) = self.game_changed(&id).await {
-                tracing::warn!(game = %id, %error, "turn mail not sent; the sweep retries");
+                tracing::warn!(game = %id, %error, "mail not sent; the sweep retries");
             }
         }
     }
@@ -392,19 +536,13 @@ pub fn reminder_time(since: DateTime<Utc>, deadline: DateTime<Utc>) -> DateTime<
     since + allowance * 4 / 5
 }
 
-/// Adds a sent mail to `sent` or a failure (named by `what`) to `failures`.
-fn count(
-    sent: &mut usize,
-    failures: &mut Vec<String>,
-    what: &str,
-    result: Result<bool, NotifyError>,
-) {
-    match result {
-        Ok(true) => *sent += 1,
-        Ok(false) => {}
-        Err(error) => {
-            tracing::warn!(%what, %error, "notification failed");
-            failures.push(format!("{what}: {error}"));
-        }
+/// The first digest time (`hour` o'clock UTC) after `now`.
+pub fn next_digest(now: DateTime<Utc>, hour: u32) -> DateTime<Utc> {
+    let at = NaiveTime::from_hms_opt(hour.min(23), 0, 0).unwrap_or_default();
+    let today = now.date_naive().and_time(at).and_utc();
+    if today > now {
+        today
+    } else {
+        today + Duration::days(1)
     }
 }

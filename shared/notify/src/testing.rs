@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use missive_auth::{Authority, SigningKey};
+use missive_domain::{GameId, TimeControl};
 use missive_game::{GameService, ManualClock, MoveRequest, NewGame, SeatRequest};
 use missive_mail::Outbox;
 use missive_store::testing::{Kind, TestStore, unique_name};
-use missive_store::{GameId, TimeControl};
 
 use crate::Notifier;
 

@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use chrono::Duration;
 use missive_auth::Purpose;
+use missive_domain::{EndRule, MailPreference, Reason, Status};
 use missive_mail::Outbox;
 use missive_notify::Notifier;
 use missive_notify::testing::{Sent, Setup, URL, start};
 use missive_store::contract_tests;
 use missive_store::testing::Kind;
-use missive_store::{MailPreference, Status};
 
 async fn a_turn_mails_the_player_to_move_once(kind: Kind) {
     let s = Setup::new(kind).await;
@@ -138,7 +138,10 @@ async fn the_sweep_mails_turns_no_event_announced_and_ends_games_on_time(kind: K
     assert_eq!(report.timeouts, 1, "{report:?}");
     let view = s.service.store().load(&id).await.unwrap().unwrap();
     assert_eq!(view.head.doc.status, Status::Finished);
-    assert_eq!(view.head.doc.ending.unwrap().rule, "timeout");
+    assert_eq!(
+        view.head.doc.ending.unwrap().rule,
+        Reason::Rule(EndRule::Timeout)
+    );
 }
 
 async fn digest_players_get_one_mail_a_day(kind: Kind) {

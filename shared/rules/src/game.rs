@@ -27,6 +27,7 @@ pub struct PlayedMove {
 /// A game resumed from its window ([`crate::Variant::resume`]) decides everything the whole
 /// game would: legal moves, outcomes, claims, repetitions, the diagram of the last move.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Window {
     /// The ply of `position`: moves played before it.
     pub ply: usize,

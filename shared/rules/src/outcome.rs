@@ -6,6 +6,11 @@ use crate::Seat;
 
 /// One seat's result. Three-seat games can end in a win shared by two nations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "kebab-case")
+)]
 pub enum SeatResult {
     /// The seat won alone.
     Win,
@@ -18,6 +23,19 @@ pub enum SeatResult {
 }
 
 impl SeatResult {
+    /// Every result, best first.
+    pub const ALL: [SeatResult; 4] = [
+        SeatResult::Win,
+        SeatResult::SharedWin,
+        SeatResult::Draw,
+        SeatResult::Loss,
+    ];
+
+    /// The result [`SeatResult::as_str`] names `text`, if any.
+    pub fn parse(text: &str) -> Option<SeatResult> {
+        SeatResult::ALL.into_iter().find(|r| r.as_str() == text)
+    }
+
     /// A short word for tags and JSON: `win`, `shared-win`, `draw`, `loss`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -33,6 +51,11 @@ impl SeatResult {
 /// rules (agreement, resignation, timeout, abandonment) are decided by the game service,
 /// which uses [`crate::AnyGame::timeout`] and [`crate::AnyGame::resign`] to compute results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "kebab-case")
+)]
 pub enum EndRule {
     /// The side to move is in check and has no legal move.
     Checkmate,
@@ -74,6 +97,32 @@ pub enum EndRule {
 }
 
 impl EndRule {
+    /// Every rule.
+    pub const ALL: [EndRule; 17] = [
+        EndRule::Checkmate,
+        EndRule::Stalemate,
+        EndRule::NoLegalMove,
+        EndRule::PerpetualCheck,
+        EndRule::InsufficientMaterial,
+        EndRule::FivefoldRepetition,
+        EndRule::SeventyFiveMoves,
+        EndRule::ThreefoldRepetition,
+        EndRule::FiftyMoves,
+        EndRule::MoveLimit,
+        EndRule::Agreement,
+        EndRule::Resignation,
+        EndRule::Timeout,
+        EndRule::TimeoutVsInsufficientMaterial,
+        EndRule::Abandonment,
+        EndRule::LastGeneralStanding,
+        EndRule::NoCaptureLimit,
+    ];
+
+    /// The rule [`EndRule::as_str`] names `text`, if any.
+    pub fn parse(text: &str) -> Option<EndRule> {
+        EndRule::ALL.into_iter().find(|r| r.as_str() == text)
+    }
+
     /// A stable kebab-case name used in archives, JSON and the command line.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -40,6 +40,11 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         &[]
     }
 
+    /// The options that bring back this variant's readings of edition 0, the rules as they
+    /// were before games recorded their edition (see [`crate::registry::EDITION`]): games
+    /// stored then are replayed under them. Empty when no reading has changed since.
+    const EDITION_ZERO: &'static str = "";
+
     /// The standard start position under `options`.
     fn start(options: &Options) -> Self;
 

@@ -9,6 +9,11 @@ use crate::{
     xiangqi::Xiangqi,
 };
 
+/// The edition of the rules a game created now is played under. A game keeps its edition:
+/// when a reading of the rules changes, the old one stays as an option (off by default),
+/// and [`Variant::edition_options`] turns it on for the games of the editions before.
+pub const EDITION: u32 = 1;
+
 /// A variant as the registry knows it: an id, a description, its options, and a way to
 /// start a game. Object safe, so every variant sits in one list.
 pub trait Variant: Send + Sync {
@@ -27,6 +32,9 @@ pub trait Variant: Send + Sync {
         options: &str,
         position: Option<&str>,
     ) -> Result<Box<dyn AnyGame>, SetupError>;
+    /// The options a game of `edition` stored with `options` is played under today: its
+    /// own options, over those that bring back its edition's readings.
+    fn edition_options(&self, edition: u32, options: &str) -> Result<String, SetupError>;
     /// Takes a game under `options` up again from its `window` (see [`Window`]): the same
     /// game, as far as every rule can tell, as the one that made the window.
     fn resume(&self, options: &str, window: &Window) -> Result<Box<dyn AnyGame>, SetupError>;
@@ -64,6 +72,31 @@ impl<P: Position> Variant for Entry<P> {
             None => P::start(&options),
         };
         Ok(Box::new(Game::new(start, options)))
+    }
+
+    fn edition_options(&self, edition: u32, options: &str) -> Result<String, SetupError> {
+        let own = Options::parse(options, P::option_specs())?;
+        if edition >= EDITION || P::EDITION_ZERO.is_empty() {
+            return Ok(own.to_string());
+        }
+        let given: Vec<&str> = options
+            .split(',')
+            .map(str::trim)
+            .filter(|item| !item.is_empty())
+            .collect();
+        let key = |item: &str| {
+            item.split('=')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_string()
+        };
+        let keys: Vec<String> = given.iter().map(|item| key(item)).collect();
+        let older = P::EDITION_ZERO
+            .split(',')
+            .filter(|item| !keys.contains(&key(item)));
+        let merged: Vec<&str> = older.chain(given.iter().copied()).collect();
+        Ok(Options::parse(&merged.join(","), P::option_specs())?.to_string())
     }
 
     fn resume(&self, options: &str, window: &Window) -> Result<Box<dyn AnyGame>, SetupError> {

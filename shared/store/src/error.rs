@@ -1,5 +1,6 @@
 //! The store's errors.
 
+use missive_domain::InvalidCommit;
 use thiserror::Error;
 
 /// What can go wrong in a store.
@@ -9,6 +10,10 @@ pub enum StoreError {
     /// on since it was read. Nothing was written; read again and decide.
     #[error("conflict: the record changed since it was read")]
     Conflict,
+    /// A move of the commit carries an idempotency key its seat used before in the game.
+    /// Nothing was written.
+    #[error("the idempotency key was used before")]
+    KeyUsed,
     /// The backend failed (I/O, network, throttling); the write may or may not have happened
     /// only where the backend says so, otherwise nothing was written.
     #[error("store backend: {0}")]
@@ -19,6 +24,9 @@ pub enum StoreError {
     /// A stored record could not be read back.
     #[error("corrupt record: {0}")]
     Corrupt(String),
+    /// A list was asked to go on from a cursor this store did not give out.
+    #[error("the cursor is not one this list gave out")]
+    BadCursor,
     /// The store setting could not be understood.
     #[error("invalid store setting `{setting}`: {reason}")]
     Setting {
@@ -32,5 +40,11 @@ pub enum StoreError {
 impl From<serde_json::Error> for StoreError {
     fn from(error: serde_json::Error) -> StoreError {
         StoreError::Corrupt(error.to_string())
+    }
+}
+
+impl From<InvalidCommit> for StoreError {
+    fn from(error: InvalidCommit) -> StoreError {
+        StoreError::Invalid(error.0)
     }
 }

@@ -1,16 +1,16 @@
 //! Missive's storage: each game is a head (the one mutable record, guarded by a revision)
-//! and an append-only log of moves, behind the [`Store`] trait.
+//! and an append-only log of moves and events, behind the [`Store`] trait. The values are
+//! the domain's (`missive-domain`); each store owns only its formats.
 //!
 //! Two implementations pass the same contract tests: [`SqliteStore`], one embedded file (the
-//! default), and [`DynamoStore`], one DynamoDB table. [`StoreSetting`] picks one from
-//! `sqlite:PATH` or `dynamodb:TABLE`, the form every command takes with `--store` or the
-//! `MISSIVE_STORE` environment variable. The design is explained in `docs/store.md`.
+//! default), and [`DynamoStore`], one DynamoDB table whose key layout is [`dynamo::keys`].
+//! [`StoreSetting`] picks one from `sqlite:PATH` or `dynamodb:TABLE`, the form every command
+//! takes with `--store` or the `MISSIVE_STORE` environment variable. The design is explained
+//! in `docs/store.md`.
 
-mod dynamo;
+mod cursor;
+pub mod dynamo;
 mod error;
-mod model;
-mod notice;
-pub mod schema;
 mod setting;
 mod sqlite;
 mod store;
@@ -19,11 +19,6 @@ pub mod testing;
 
 pub use dynamo::{DynamoStore, TableDefinition};
 pub use error::StoreError;
-pub use model::{
-    Commit, ConditionalLine, Ending, GameDoc, GameId, Head, MoveRecord, Period, Player, SeatDoc,
-    Status, StoredGame, TimeControl, VacationRecord, Waiting,
-};
-pub use notice::{MailPreference, Notice};
 pub use setting::{ENV_VAR, StoreSetting};
 pub use sqlite::SqliteStore;
-pub use store::Store;
+pub use store::{Membership, Store, Usage, Wake};

@@ -2,49 +2,126 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-
-use crate::{
-    Commit, GameId, Head, MailPreference, Notice, Player, StoreError, StoredGame, VacationRecord,
+use missive_domain::{
+    Commit, Cursor, GameId, Head, MailPreference, Notice, Page, Player, StoredGame, VacationRecord,
 };
 
-/// Storage of games as heads with append-only move logs, plus the indexes the read models
-/// need. Every implementation passes the same contract tests.
+use crate::StoreError;
+
+/// When a game next needs the notifier: an entry of the sweep's index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wake {
+    /// The game.
+    pub game: GameId,
+    /// When it is due.
+    pub at: DateTime<Utc>,
+}
+
+/// Which of a player's current games a list shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Membership {
+    /// Games still forming where the player sits or is invited, oldest first.
+    Forming,
+    /// Games being played where the player sits, earliest deadline (of whoever is to move)
+    /// first.
+    Active,
+}
+
+/// Storage of games as heads with append-only logs, plus the indexes the read models and
+/// the notifier need. Every implementation passes the same contract tests.
 ///
 /// Writes are conditional: [`Store::create`] only if the game is new, [`Store::commit`] only
 /// if the head is still at the revision and ply the writer read; otherwise
 /// [`StoreError::Conflict`] and nothing is written. A successful return means the write is
-/// durable.
+/// durable. Lists are read a page at a time: a page holds at most `limit` items (at least
+/// one is always asked for) and, while more may follow, a [`Cursor`] that only this store
+/// reads back; a cursor the store did not make is [`StoreError::BadCursor`].
 #[async_trait]
 pub trait Store: Send + Sync {
     /// Stores a new game's head; a conflict if the id is taken.
     async fn create(&self, head: &Head) -> Result<(), StoreError>;
 
-    /// The game's head and every move, read consistently; `None` if there is no such game.
+    /// The game's head alone: one record whatever the game's length; `None` if there is no
+    /// such game.
+    async fn head(&self, id: &GameId) -> Result<Option<Head>, StoreError>;
+
+    /// The game's head and its whole log, read consistently; `None` if there is no such
+    /// game.
     async fn load(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError>;
 
-    /// Applies `commit` atomically: replaces the head and appends the moves, or nothing.
+    /// Applies `commit` atomically: replaces the head, appends the entries, records each new
+    /// move's idempotency key, keeps the players' lists and the game's wake-up, or nothing.
+    /// A conflict if the head moved on; [`StoreError::KeyUsed`] (and nothing written) if a
+    /// new move's key was used before by the same seat.
     async fn commit(&self, commit: &Commit) -> Result<(), StoreError>;
 
-    /// Stores a whole game at once: its head (revision 1), every move, and the finished
+    /// Stores a whole game at once: its head (revision 1), every entry, and the finished
     /// entries if it is finished. Readers see all of it or nothing: a game without its head
     /// does not exist. A conflict if the id is taken; invalid if the game is not well formed
     /// (see [`StoredGame::as_first_commit`]).
     async fn import_game(&self, game: &StoredGame) -> Result<(), StoreError>;
 
-    /// Heads of the active games where `player` is to move, earliest deadline first.
-    async fn waiting_for(&self, player: &str, limit: usize) -> Result<Vec<Head>, StoreError>;
+    /// Heads of the active games where `player` is to move, earliest stored deadline first.
+    async fn waiting_for(
+        &self,
+        player: &str,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Head>, StoreError>;
 
     /// Heads of the games `player` finished, most recent first.
-    async fn finished_by(&self, player: &str, limit: usize) -> Result<Vec<Head>, StoreError>;
+    async fn finished_by(
+        &self,
+        player: &str,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Head>, StoreError>;
+
+    /// Heads of `player`'s current games of one kind (see [`Membership`]).
+    async fn games_of(
+        &self,
+        player: &str,
+        membership: Membership,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<GameId>, StoreError>;
+
+    /// The heads of `ids` that exist, in the order given.
+    async fn heads(&self, ids: &[GameId]) -> Result<Vec<Head>, StoreError>;
 
     /// Every game id, in no particular order (for checks and exports).
-    async fn game_ids(&self) -> Result<Vec<GameId>, StoreError>;
+    async fn game_ids(
+        &self,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<GameId>, StoreError>;
+
+    /// How many shards the sweep's index has: [`Store::due`] is asked once per shard.
+    fn wake_shards(&self) -> u32;
+
+    /// The games of `shard` due at or before `until`, earliest first.
+    async fn due(
+        &self,
+        shard: u32,
+        until: DateTime<Utc>,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Wake>, StoreError>;
+
+    /// Moves the wake-up of `game` from `from` (as [`Store::due`] listed it) to `to` (`None`:
+    /// nothing more to do), unless it changed meanwhile: `false` then, and nothing written.
+    async fn move_wake(
+        &self,
+        game: &GameId,
+        from: DateTime<Utc>,
+        to: Option<DateTime<Utc>>,
+    ) -> Result<bool, StoreError>;
 
     /// The player's vacation record (a default one, revision 0, if there is none).
     async fn vacation(&self, player: &str) -> Result<VacationRecord, StoreError>;
 
-    /// Replaces the player's vacation record if its stored revision is still
-    /// `record.revision - 1` (0 meaning no record yet); a conflict otherwise.
+    /// Stores the player's vacation record: revision 1 only if there is none, revision `n`
+    /// only over revision `n - 1`; a conflict otherwise. Revision 0 is invalid.
     async fn put_vacation(&self, player: &str, record: &VacationRecord) -> Result<(), StoreError>;
 
     /// Registers a player; a conflict if the handle or the e-mail address is taken.
@@ -74,10 +151,6 @@ pub trait Store: Send + Sync {
     /// or sweep claims it again. Nothing happens if there is none.
     async fn release_notice(&self, notice: &Notice) -> Result<(), StoreError>;
 
-    /// Heads of every active game someone is to move in whose stored deadline (before any
-    /// vacation) is at or before `until`, earliest deadline first: what the sweeper walks.
-    async fn waiting_games(&self, until: DateTime<Utc>) -> Result<Vec<Head>, StoreError>;
-
     /// Marks the single-use token `id` used at `at`, until `expires_at` (when the token
     /// itself expires; markers expired by `at` may be forgotten). A conflict if it was used
     /// already: of concurrent uses exactly one succeeds.
@@ -88,8 +161,23 @@ pub trait Store: Send + Sync {
         expires_at: DateTime<Utc>,
     ) -> Result<(), StoreError>;
 
-    /// Requests sent to the backend so far: HTTP requests (retries included) for DynamoDB,
-    /// reads and writes handed to the database threads for SQLite. Used to count round
-    /// trips per move.
-    fn round_trips(&self) -> u64;
+    /// What the store has done so far (requests, items and bytes read), for benchmarks and
+    /// for the tests that count the work of a move.
+    fn usage(&self) -> Usage;
+}
+
+/// Counters of a store's work since it was opened.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Requests sent to the backend: HTTP requests (retries included) for DynamoDB, reads
+    /// and writes handed to the database threads for SQLite.
+    pub round_trips: u64,
+    /// Reads among them.
+    pub reads: u64,
+    /// Writes among them.
+    pub writes: u64,
+    /// Records read.
+    pub items_read: u64,
+    /// Bytes of the records read (DynamoDB's item size: names and values).
+    pub bytes_read: u64,
 }

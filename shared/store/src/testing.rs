@@ -4,7 +4,7 @@
 //! `AWS_ENDPOINT_URL_DYNAMODB`, `AWS_REGION` and dummy credentials. Each store gets a table of
 //! its own, so tests run in parallel without seeing each other's games.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -19,11 +19,12 @@ pub enum Kind {
     Dynamo,
 }
 
-/// A fresh store; its file or table is removed when this is dropped.
+/// A fresh store; its file is removed when this is dropped.
 pub struct TestStore {
     /// The store.
     pub store: Arc<dyn Store>,
     file: Option<PathBuf>,
+    dynamo: Option<Arc<DynamoStore>>,
 }
 
 impl Drop for TestStore {
@@ -58,19 +59,77 @@ impl TestStore {
     /// A fresh store of `kind`. Panics with directions when DynamoDB Local is not set up.
     pub async fn new(kind: Kind) -> TestStore {
         match kind {
-            Kind::Sqlite => {
-                let file = temp_db_path();
-                let store = SqliteStore::open(&file).expect("open a fresh SQLite file");
+            Kind::Sqlite => TestStore::sqlite_at(temp_db_path()),
+            Kind::Dynamo => {
+                let store = Arc::new(dynamo_table().await);
                 TestStore {
-                    store: Arc::new(store),
-                    file: Some(file),
+                    store: store.clone(),
+                    file: None,
+                    dynamo: Some(store),
                 }
             }
-            Kind::Dynamo => TestStore {
-                store: Arc::new(dynamo_table().await),
-                file: None,
-            },
         }
+    }
+
+    /// A store over the SQLite file at `file` (opened, so migrated), removed when dropped.
+    pub fn sqlite_at(file: PathBuf) -> TestStore {
+        let store = SqliteStore::open(&file).expect("open a SQLite file");
+        TestStore {
+            store: Arc::new(store),
+            file: Some(file),
+            dynamo: None,
+        }
+    }
+
+    /// A store of `kind` holding what an older version wrote: for SQLite a copy of the
+    /// database file `sqlite` (opened, so migrated), for DynamoDB a fresh table holding the
+    /// items of `dynamo_items` (DynamoDB's JSON form, a list of items).
+    pub async fn written_before(kind: Kind, sqlite: &Path, dynamo_items: &Path) -> TestStore {
+        match kind {
+            Kind::Sqlite => {
+                let file = temp_db_path();
+                std::fs::copy(sqlite, &file).expect("copy the old database");
+                TestStore::sqlite_at(file)
+            }
+            Kind::Dynamo => {
+                let text = std::fs::read_to_string(dynamo_items).expect("read the old items");
+                let items: Vec<serde_json::Value> =
+                    serde_json::from_str(&text).expect("the old items are JSON");
+                let test = TestStore::new(Kind::Dynamo).await;
+                let dynamo = test.dynamo.as_ref().expect("a DynamoDB store");
+                dynamo
+                    .put_raw_items(&items)
+                    .await
+                    .expect("write the old items");
+                test
+            }
+        }
+    }
+
+    /// Appends a move record to game `game` behind the store's back, at `ply` by seat 0,
+    /// with the time `at_ms` written as it is (to test what the store makes of a time it
+    /// cannot read).
+    pub async fn write_raw_move(&self, game: &str, ply: u32, at_ms: &str) {
+        if let Some(file) = &self.file {
+            let conn = rusqlite::Connection::open(file).expect("open the file");
+            conn.execute(
+                &format!(
+                    "INSERT INTO moves (game, ply, seat, long, short, at, key, draw_offer, \
+                     prev_hash, hash) VALUES (?1, ?2, 0, 'x', 'x', {at_ms}, NULL, 0, '', '')"
+                ),
+                rusqlite::params![game, ply],
+            )
+            .expect("insert the move");
+            return;
+        }
+        let item = serde_json::json!({
+            "PK": {"S": format!("GAME#{game}")}, "SK": {"S": format!("MOVE#{ply:06}")},
+            "ply": {"N": ply.to_string()}, "seat": {"N": "0"}, "long": {"S": "x"},
+            "short": {"S": "x"}, "at": {"N": at_ms}, "draw_offer": {"BOOL": false},
+            "prev_hash": {"S": ""}, "hash": {"S": ""},
+        });
+        let dynamo = self.dynamo.as_ref().expect("a DynamoDB store");
+        dynamo.put_raw_items(&[item]).await.expect("write the move");
     }
 }
 

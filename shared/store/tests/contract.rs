@@ -2,12 +2,13 @@
 //! Local alike.
 
 use chrono::{DateTime, Duration, Utc};
-use missive_store::testing::{Kind, TestStore};
-use missive_store::{
-    Commit, Ending, GameDoc, GameId, Head, MailPreference, MoveRecord, Notice, Period, Player,
-    SeatDoc, Status, Store, StoreError, StoredGame, TimeControl, VacationRecord, Waiting,
-    contract_tests,
+use missive_domain::{
+    Commit, Cursor, EndRule, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MailPreference,
+    MoveRecord, Notice, Period, Player, Reason, Seat, SeatDoc, SeatResult, Status, StoredGame,
+    TimeControl, VacationRecord, Waiting, WakeChange,
 };
+use missive_store::testing::{Kind, TestStore};
+use missive_store::{Membership, Store, StoreError, contract_tests};
 
 fn at(minutes: i64) -> DateTime<Utc> {
     DateTime::from_timestamp(1_800_000_000, 0).unwrap() + Duration::minutes(minutes)
@@ -18,13 +19,16 @@ fn head(id: &str) -> Head {
         id: GameId(id.to_string()),
         revision: 0,
         ply: 0,
-        to_move: Some(0),
+        to_move: Some(Seat(0)),
         position: "start".into(),
         last_hash: String::new(),
+        events: 0,
         waiting: None,
+        resume: None,
         doc: GameDoc {
             variant: "chess".into(),
             options: String::new(),
+            edition: 1,
             start_position: None,
             seats: vec![
                 SeatDoc::Taken {
@@ -60,7 +64,7 @@ fn append(stored: &Head, texts: &[&str], key: Option<&str>) -> Commit {
             let ply = stored.ply + i as u32;
             let record = MoveRecord {
                 ply,
-                seat: (ply % 2) as u8,
+                seat: Seat((ply % 2) as u8),
                 long: text.to_string(),
                 short: text.to_uppercase(),
                 at: at(i64::from(ply) + 1),
@@ -78,7 +82,7 @@ fn append(stored: &Head, texts: &[&str], key: Option<&str>) -> Commit {
     head.revision += 1;
     head.ply += moves.len() as u32;
     head.last_hash = prev;
-    head.to_move = Some((head.ply % 2) as u8);
+    head.to_move = Some(Seat((head.ply % 2) as u8));
     head.waiting = Some(Waiting {
         player: if head.ply.is_multiple_of(2) {
             "ann"
@@ -93,8 +97,25 @@ fn append(stored: &Head, texts: &[&str], key: Option<&str>) -> Commit {
         head,
         expected_revision: stored.revision,
         expected_ply: stored.ply,
+        expected_events: stored.events,
         moves,
+        events: Vec::new(),
         finishes: false,
+        wake: WakeChange::Keep,
+    }
+}
+
+/// Every game id, page by page.
+async fn all_ids(store: &dyn Store) -> Vec<GameId> {
+    let mut ids = Vec::new();
+    let mut cursor: Option<Cursor> = None;
+    loop {
+        let page = store.game_ids(cursor.as_ref(), 2).await.unwrap();
+        ids.extend(page.items);
+        match page.next {
+            Some(next) => cursor = Some(next),
+            None => return ids,
+        }
     }
 }
 
@@ -160,13 +181,16 @@ async fn a_head_only_change_races_like_a_move(kind: Kind) {
     let head = created(store, "g1").await;
     let mut offer = head.clone();
     offer.revision = 1;
-    offer.doc.draw_offers = vec![0];
+    offer.doc.draw_offers = vec![Seat(0)];
     let offer = Commit {
         head: offer,
         expected_revision: 0,
         expected_ply: 0,
+        expected_events: 0,
         moves: Vec::new(),
+        events: Vec::new(),
         finishes: false,
+        wake: WakeChange::Keep,
     };
     store.commit(&offer).await.unwrap();
     // A move decided on the state before the offer must not pass.
@@ -214,9 +238,25 @@ async fn waiting_lists_games_by_deadline(kind: Kind) {
     }
     expected.sort_by_key(|(deadline, _)| *deadline);
     let expected: Vec<Head> = expected.into_iter().map(|(_, head)| head).collect();
-    assert_eq!(store.waiting_for("bob", 10).await.unwrap(), expected);
-    assert_eq!(store.waiting_for("bob", 2).await.unwrap(), expected[..2]);
-    assert!(store.waiting_for("ann", 10).await.unwrap().is_empty());
+    assert_eq!(
+        store.waiting_for("bob", None, 10).await.unwrap().items,
+        expected
+    );
+    let first = store.waiting_for("bob", None, 2).await.unwrap();
+    assert_eq!(first.items, expected[..2]);
+    let rest = store
+        .waiting_for("bob", first.next.as_ref(), 2)
+        .await
+        .unwrap();
+    assert_eq!(rest.items, expected[2..]);
+    assert!(
+        store
+            .waiting_for("ann", None, 10)
+            .await
+            .unwrap()
+            .items
+            .is_empty()
+    );
 }
 
 async fn finished_games_leave_the_waiting_list_and_are_listed_per_player(kind: Kind) {
@@ -230,20 +270,22 @@ async fn finished_games_leave_the_waiting_list_and_are_listed_per_player(kind: K
         commit.head.doc.status = Status::Finished;
         commit.head.doc.ending = Some(Ending {
             at: at(minute),
-            rule: "resignation".into(),
-            results: vec!["win".into(), "loss".into()],
-            by: Some(1),
+            rule: Reason::Rule(EndRule::Resignation),
+            results: vec![SeatResult::Win, SeatResult::Loss],
+            by: Some(Seat(1)),
         });
         commit.finishes = true;
         store.commit(&commit).await.unwrap();
     }
     for player in ["ann", "bob"] {
-        let finished = store.finished_by(player, 10).await.unwrap();
+        let finished = store.finished_by(player, None, 10).await.unwrap().items;
         let ids: Vec<&str> = finished.iter().map(|h| h.id.0.as_str()).collect();
         assert_eq!(ids, ["second", "first"], "{player}");
-        assert!(store.waiting_for(player, 10).await.unwrap().is_empty());
+        let waiting = store.waiting_for(player, None, 10).await.unwrap();
+        assert!(waiting.items.is_empty());
     }
-    assert!(store.finished_by("cid", 10).await.unwrap().is_empty());
+    let none = store.finished_by("cid", None, 10).await.unwrap();
+    assert!(none.items.is_empty() && none.next.is_none());
 }
 
 async fn game_ids_lists_every_game(kind: Kind) {
@@ -256,13 +298,8 @@ async fn game_ids_lists_every_game(kind: Kind) {
             .await
             .unwrap();
     }
-    let ids: Vec<String> = store
-        .game_ids()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|id| id.0)
-        .collect();
+    let mut ids: Vec<String> = all_ids(store).await.into_iter().map(|id| id.0).collect();
+    ids.sort();
     assert_eq!(ids, ["a", "b", "c"]);
 }
 
@@ -395,44 +432,6 @@ async fn a_notice_is_claimed_once_until_released(kind: Kind) {
     assert!(!store.claim_notice(&notices[1], at(2)).await.unwrap());
 }
 
-async fn waiting_games_lists_every_turn_by_deadline(kind: Kind) {
-    let test = TestStore::new(kind).await;
-    let store = test.store.as_ref();
-    let mut expected = Vec::new();
-    for (id, player, deadline) in [
-        ("late", "ann", 300),
-        ("soon", "bob", 100),
-        ("mid", "cid", 200),
-    ] {
-        let head = created(store, id).await;
-        let mut commit = append(&head, &["e2e4"], None);
-        commit.head.waiting = Some(Waiting {
-            player: player.into(),
-            since: at(0),
-            deadline: at(deadline),
-        });
-        store.commit(&commit).await.unwrap();
-        expected.push(commit.head);
-    }
-    // A game nobody is to move in is not listed.
-    let idle = created(store, "idle").await;
-    let mut finished = append(&idle, &["e2e4"], None);
-    finished.head.waiting = None;
-    store.commit(&finished).await.unwrap();
-    let ids = |heads: Vec<Head>| -> Vec<String> { heads.into_iter().map(|h| h.id.0).collect() };
-    assert_eq!(
-        ids(store.waiting_games(at(1000)).await.unwrap()),
-        ["soon", "mid", "late"]
-    );
-    assert_eq!(
-        ids(store.waiting_games(at(200)).await.unwrap()),
-        ["soon", "mid"]
-    );
-    assert!(store.waiting_games(at(99)).await.unwrap().is_empty());
-    let all = store.waiting_games(at(1000)).await.unwrap();
-    assert!(all.iter().all(|head| expected.contains(head)));
-}
-
 /// A finished game of `plies` moves as an import writes it: head at revision 1, the moves,
 /// an ending, and a seat named only by the archive.
 fn whole_game(id: &str, plies: u32) -> StoredGame {
@@ -449,13 +448,14 @@ fn whole_game(id: &str, plies: u32) -> StoredGame {
     commit.head.doc.status = Status::Finished;
     commit.head.doc.ending = Some(Ending {
         at: at(500),
-        rule: "checkmate".into(),
-        results: vec!["win".into(), "loss".into()],
+        rule: Reason::Rule(EndRule::Checkmate),
+        results: vec![SeatResult::Win, SeatResult::Loss],
         by: None,
     });
     StoredGame {
         head: commit.head,
         moves: commit.moves,
+        events: Vec::new(),
     }
 }
 
@@ -465,9 +465,10 @@ async fn imported_games_are_written_whole_once(kind: Kind) {
     let game = whole_game("imp", 3);
     store.import_game(&game).await.unwrap();
     assert_eq!(store.load(&game.head.id).await.unwrap(), Some(game.clone()));
-    let finished = store.finished_by("ann", 10).await.unwrap();
+    let finished = store.finished_by("ann", None, 10).await.unwrap().items;
     assert_eq!(finished, std::slice::from_ref(&game.head));
-    assert!(store.finished_by("Morphy", 10).await.unwrap().is_empty());
+    let morphy = store.finished_by("Morphy", None, 10).await.unwrap();
+    assert!(morphy.items.is_empty());
     assert!(matches!(
         store.import_game(&game).await,
         Err(StoreError::Conflict)
@@ -503,8 +504,7 @@ async fn long_imported_games_are_whole_or_absent(kind: Kind) {
         Err(StoreError::Invalid(_))
     ));
     assert!(store.load(&broken.head.id).await.unwrap().is_none());
-    let ids = store.game_ids().await.unwrap();
-    assert_eq!(ids, [game.head.id]);
+    assert_eq!(all_ids(store).await, [game.head.id]);
 }
 
 async fn a_single_use_token_is_used_once(kind: Kind) {
@@ -535,10 +535,345 @@ async fn a_single_use_token_is_used_once(kind: Kind) {
     ));
 }
 
+async fn a_head_is_one_record_whatever_the_log(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let mut head = created(store, "long").await;
+    for _ in 0..30 {
+        let commit = append(&head, &["a", "b"], None);
+        store.commit(&commit).await.unwrap();
+        head = commit.head;
+    }
+    let before = store.usage();
+    assert_eq!(store.head(&head.id).await.unwrap(), Some(head.clone()));
+    let after = store.usage();
+    assert_eq!(
+        (
+            after.reads - before.reads,
+            after.items_read - before.items_read
+        ),
+        (1, 1)
+    );
+    assert!(store.head(&GameId("nope".into())).await.unwrap().is_none());
+    assert_eq!(store.load(&head.id).await.unwrap().unwrap().moves.len(), 60);
+}
+
+/// An event after the moves of `commit`, chained to its last entry.
+fn with_event(mut commit: Commit, event: GameEvent, seat: Option<Seat>) -> Commit {
+    let record = EventRecord {
+        seq: commit.expected_events + commit.events.len() as u32,
+        ply: commit.head.ply,
+        seat,
+        at: at(i64::from(commit.head.ply) + 2),
+        event,
+        prev_hash: commit.head.last_hash.clone(),
+        hash: String::new(),
+    }
+    .sealed(&commit.head.id);
+    commit.head.last_hash = record.hash.clone();
+    commit.head.events += 1;
+    commit.events.push(record);
+    commit
+}
+
+async fn events_are_chained_with_the_moves_in_log_order(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let head = created(store, "g1").await;
+    let first = with_event(
+        append(&head, &["e2e4"], None),
+        GameEvent::DrawOffered,
+        Some(Seat(0)),
+    );
+    store.commit(&first).await.unwrap();
+    let second = with_event(
+        append(&first.head, &[], None),
+        GameEvent::DrawDeclined,
+        Some(Seat(1)),
+    );
+    store.commit(&second).await.unwrap();
+    let third = append(&second.head, &["e7e5"], Some("k"));
+    store.commit(&third).await.unwrap();
+    let loaded = store.load(&head.id).await.unwrap().unwrap();
+    assert_eq!(loaded.events.len(), 2);
+    let order: Vec<String> = loaded
+        .entries()
+        .iter()
+        .map(|entry| match entry {
+            missive_domain::LogEntry::Move(mv) => mv.long.clone(),
+            missive_domain::LogEntry::Event(event) => format!("{:?}", event.event),
+        })
+        .collect();
+    assert_eq!(order, ["e2e4", "DrawOffered", "DrawDeclined", "e7e5"]);
+    let entries = loaded.entries();
+    assert!(
+        entries
+            .windows(2)
+            .all(|pair| pair[1].prev_hash() == pair[0].hash())
+    );
+    assert!(entries.iter().all(|e| e.hash() == e.chain_hash(&head.id)));
+    assert_eq!(entries.last().unwrap().hash(), loaded.head.last_hash);
+    // An event numbered as if the log had none is refused.
+    let mut stale = with_event(
+        append(&third.head, &[], None),
+        GameEvent::Resigned,
+        Some(Seat(0)),
+    );
+    stale.events[0].seq = 0;
+    stale.events[0] = stale.events[0].clone().sealed(&head.id);
+    stale.head.last_hash = stale.events[0].hash.clone();
+    assert!(matches!(
+        store.commit(&stale).await,
+        Err(StoreError::Invalid(_))
+    ));
+}
+
+async fn a_reused_idempotency_key_writes_nothing(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let head = created(store, "g1").await;
+    let first = append(&head, &["e2e4"], Some("k1"));
+    store.commit(&first).await.unwrap();
+    let second = append(&first.head, &["e7e5"], Some("k1"));
+    store.commit(&second).await.unwrap();
+    // Seat 0 used k1 already.
+    let again = append(&second.head, &["g1f3"], Some("k1"));
+    assert!(matches!(
+        store.commit(&again).await,
+        Err(StoreError::KeyUsed)
+    ));
+    assert_eq!(
+        store.head(&head.id).await.unwrap(),
+        Some(second.head.clone())
+    );
+    store
+        .commit(&append(&second.head, &["g1f3"], Some("k2")))
+        .await
+        .unwrap();
+}
+
+/// Every item of a list, page by page of `size`, checking no page is larger.
+async fn every_page<T, F, Fut>(size: usize, mut page: F) -> Vec<T>
+where
+    F: FnMut(Option<Cursor>) -> Fut,
+    Fut: std::future::Future<Output = Result<missive_domain::Page<T>, StoreError>>,
+{
+    let mut items = Vec::new();
+    let mut cursor = None;
+    loop {
+        let found = page(cursor).await.unwrap();
+        assert!(found.items.len() <= size);
+        items.extend(found.items);
+        match found.next {
+            Some(next) => cursor = Some(next),
+            None => return items,
+        }
+    }
+}
+
+async fn lists_go_on_past_page_boundaries_with_private_games_among_them(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let mut waiting = Vec::new();
+    for n in 0..7_i64 {
+        let mut head = head(&format!("w{n}"));
+        head.doc.private = n % 3 == 0;
+        store.create(&head).await.unwrap();
+        let mut commit = append(&head, &["e2e4"], None);
+        commit.head.waiting = Some(Waiting {
+            player: "bob".into(),
+            since: at(0),
+            deadline: at(100 - n),
+        });
+        store.commit(&commit).await.unwrap();
+        waiting.push(commit.head.id.clone());
+    }
+    waiting.reverse();
+    let listed = every_page(3, |cursor| async move {
+        store.waiting_for("bob", cursor.as_ref(), 3).await
+    })
+    .await;
+    let ids: Vec<GameId> = listed.iter().map(|h| h.id.clone()).collect();
+    assert_eq!(ids, waiting, "earliest deadline first, each once");
+    let mut finished = Vec::new();
+    for n in 0..5 {
+        let head = created(store, &format!("f{n}")).await;
+        let mut commit = append(&head, &["e2e4"], None);
+        commit.head.waiting = None;
+        commit.head.doc.private = n % 2 == 0;
+        commit.head.doc.status = Status::Finished;
+        commit.head.doc.ending = Some(Ending {
+            at: at(n),
+            rule: Reason::Rule(EndRule::Resignation),
+            results: vec![SeatResult::Win, SeatResult::Loss],
+            by: Some(Seat(1)),
+        });
+        commit.finishes = true;
+        store.commit(&commit).await.unwrap();
+        finished.push(commit.head.id);
+    }
+    finished.reverse();
+    let listed = every_page(2, |cursor| async move {
+        store.finished_by("ann", cursor.as_ref(), 2).await
+    })
+    .await;
+    let ids: Vec<GameId> = listed.iter().map(|h| h.id.clone()).collect();
+    assert_eq!(ids, finished, "most recent first, each once");
+    let active = every_page(4, |cursor| async move {
+        store
+            .games_of("ann", Membership::Active, cursor.as_ref(), 4)
+            .await
+    })
+    .await;
+    assert_eq!(active, waiting, "active games by deadline");
+    let mut all = all_ids(store).await;
+    all.sort();
+    assert_eq!(all.len(), 12);
+    let cursor = store
+        .waiting_for("bob", None, 3)
+        .await
+        .unwrap()
+        .next
+        .unwrap();
+    assert!(matches!(
+        store.finished_by("ann", Some(&cursor), 3).await,
+        Err(StoreError::BadCursor)
+    ));
+    assert!(matches!(
+        store
+            .waiting_for("bob", Some(&Cursor("not a cursor".into())), 3)
+            .await,
+        Err(StoreError::BadCursor)
+    ));
+    let heads = store
+        .heads(&[
+            waiting[2].clone(),
+            GameId("none".into()),
+            waiting[0].clone(),
+        ])
+        .await
+        .unwrap();
+    let ids: Vec<&GameId> = heads.iter().map(|h| &h.id).collect();
+    assert_eq!(ids, [&waiting[2], &waiting[0]]);
+}
+
+async fn members_see_their_current_games_until_they_end(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let mut forming = head("g1");
+    forming.doc.status = Status::Forming;
+    forming.doc.seats[1] = SeatDoc::Invited {
+        player: "cid".into(),
+    };
+    forming.to_move = None;
+    store.create(&forming).await.unwrap();
+    let list = |player: &'static str, membership| async move {
+        store
+            .games_of(player, membership, None, 10)
+            .await
+            .unwrap()
+            .items
+    };
+    assert_eq!(list("cid", Membership::Forming).await, [forming.id.clone()]);
+    assert_eq!(list("ann", Membership::Forming).await, [forming.id.clone()]);
+    assert!(list("ann", Membership::Active).await.is_empty());
+    let mut started = append(&forming, &[], None);
+    started.head.doc.seats[1] = SeatDoc::Taken {
+        player: "cid".into(),
+    };
+    started.head.doc.status = Status::Active;
+    store.commit(&started).await.unwrap();
+    assert!(list("cid", Membership::Forming).await.is_empty());
+    assert_eq!(list("cid", Membership::Active).await, [forming.id.clone()]);
+    let mut over = append(&started.head, &["e2e4"], None);
+    over.head.waiting = None;
+    over.head.doc.status = Status::Cancelled;
+    store.commit(&over).await.unwrap();
+    for player in ["ann", "cid"] {
+        assert!(list(player, Membership::Active).await.is_empty());
+        assert!(list(player, Membership::Forming).await.is_empty());
+    }
+}
+
+/// Every wake-up due by `until`, over every shard.
+async fn due(store: &dyn Store, until: DateTime<Utc>) -> Vec<missive_store::Wake> {
+    let mut wakes = Vec::new();
+    for shard in 0..store.wake_shards() {
+        wakes.extend(
+            every_page(2, |cursor| async move {
+                store.due(shard, until, cursor.as_ref(), 2).await
+            })
+            .await,
+        );
+    }
+    wakes.sort_by_key(|wake| (wake.at, wake.game.clone()));
+    wakes
+}
+
+async fn wake_ups_are_due_in_time_and_move_only_from_where_they_were(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let mut heads = Vec::new();
+    for (id, minute) in [("a", 30), ("b", 10), ("c", 20), ("d", 40), ("e", 50)] {
+        let head = created(store, id).await;
+        let mut commit = append(&head, &["e2e4"], None);
+        commit.wake = WakeChange::At(at(minute));
+        store.commit(&commit).await.unwrap();
+        heads.push(commit.head);
+    }
+    let names = |wakes: Vec<missive_store::Wake>| -> Vec<String> {
+        wakes.into_iter().map(|w| w.game.0).collect()
+    };
+    assert_eq!(names(due(store, at(35)).await), ["b", "c", "a"]);
+    assert!(due(store, at(5)).await.is_empty());
+    let b = GameId("b".into());
+    assert!(!store.move_wake(&b, at(11), Some(at(60))).await.unwrap());
+    assert!(store.move_wake(&b, at(10), Some(at(60))).await.unwrap());
+    assert!(!store.move_wake(&b, at(10), None).await.unwrap());
+    assert_eq!(names(due(store, at(35)).await), ["c", "a"]);
+    assert!(
+        store
+            .move_wake(&GameId("c".into()), at(20), None)
+            .await
+            .unwrap()
+    );
+    assert_eq!(names(due(store, at(100)).await), ["a", "d", "e", "b"]);
+    // A change that keeps the wake-up leaves it; one that clears it removes it.
+    let a = heads.remove(0);
+    let keep = append(&a, &["e7e5"], None);
+    store.commit(&keep).await.unwrap();
+    let mut clear = append(&keep.head, &["g1f3"], None);
+    clear.wake = WakeChange::Clear;
+    assert_eq!(names(due(store, at(100)).await), ["a", "d", "e", "b"]);
+    store.commit(&clear).await.unwrap();
+    assert_eq!(names(due(store, at(100)).await), ["d", "e", "b"]);
+}
+
+async fn a_vacation_record_starts_at_revision_one(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let zero = VacationRecord::default();
+    assert!(matches!(
+        store.put_vacation("ann", &zero).await,
+        Err(StoreError::Invalid(_))
+    ));
+    assert_eq!(store.vacation("ann").await.unwrap(), zero);
+}
+
+async fn an_unreadable_time_is_corrupt(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let head = created(store, "g1").await;
+    test.write_raw_move("g1", 0, "99999999999999999").await;
+    assert!(matches!(
+        store.load(&head.id).await,
+        Err(StoreError::Corrupt(_))
+    ));
+}
+
 contract_tests!(
     mail_preferences_default_to_each_move_and_are_replaced,
     a_notice_is_claimed_once_until_released,
-    waiting_games_lists_every_turn_by_deadline,
     a_single_use_token_is_used_once,
     imported_games_are_written_whole_once,
     long_imported_games_are_whole_or_absent,
@@ -553,4 +888,12 @@ contract_tests!(
     finished_games_leave_the_waiting_list_and_are_listed_per_player,
     game_ids_lists_every_game,
     vacation_records_are_versioned,
+    a_head_is_one_record_whatever_the_log,
+    events_are_chained_with_the_moves_in_log_order,
+    a_reused_idempotency_key_writes_nothing,
+    lists_go_on_past_page_boundaries_with_private_games_among_them,
+    members_see_their_current_games_until_they_end,
+    wake_ups_are_due_in_time_and_move_only_from_where_they_were,
+    a_vacation_record_starts_at_revision_one,
+    an_unreadable_time_is_corrupt,
 );

@@ -5,7 +5,7 @@
 
 use axum::http::StatusCode;
 use missive_auth::{AuthError, Purpose};
-use missive_store::GameId;
+use missive_domain::{GameId, Seat};
 
 use crate::{ApiError, App};
 
@@ -17,7 +17,7 @@ pub struct MoveLink {
     /// The game.
     pub game: GameId,
     /// The seat the player moves for.
-    pub seat: u8,
+    pub seat: Seat,
     /// The ply the move will have: the game's ply when it became the seat's turn.
     pub ply: u32,
 }
@@ -46,7 +46,7 @@ pub fn read(app: &App, token: &str) -> Result<MoveLink, ApiError> {
         (Some(game), Some(seat), Some(ply)) => Ok(MoveLink {
             handle: claims.sub,
             game: GameId(game),
-            seat,
+            seat: Seat(seat),
             ply,
         }),
         _ => Err(ApiError::unauthorized(

@@ -14,7 +14,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::get;
-use missive_store::GameId;
+use missive_domain::GameId;
 
 pub use link::MoveLink;
 use problem::Problem;

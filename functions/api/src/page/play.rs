@@ -102,7 +102,7 @@ async fn open(app: &App, token: &str) -> Result<(MoveLink, Shown), Problem> {
         };
         return Err(Problem::from(ApiError::from(error)));
     }
-    if shown.view.status != missive_store::Status::Active {
+    if shown.view.status != missive_domain::Status::Active {
         let error = ServiceError::NotActive(shown.view.status);
         return Err(Problem::with(ApiError::from(error), shown));
     }
@@ -172,7 +172,7 @@ async fn play(
 async fn drawn(
     app: &App,
     link: &MoveLink,
-    ending: Result<Option<missive_store::Ending>, ServiceError>,
+    ending: Result<Option<missive_domain::Ending>, ServiceError>,
     said: &str,
 ) -> Result<Response, Problem> {
     let ending = ending.map_err(|e| Problem::from(ApiError::from(e)))?;

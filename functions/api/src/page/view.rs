@@ -2,9 +2,9 @@
 //! list, read from the service and written as HTML.
 
 use chrono::{DateTime, Utc};
+use missive_domain::{GameId, MoveRecord, Status};
 use missive_game::GameView;
 use missive_rules::Seat;
-use missive_store::{GameId, MoveRecord, Status};
 
 use super::html::escape;
 use crate::{ApiError, App};
@@ -28,12 +28,12 @@ pub async fn load(
     app: &App,
     game: &GameId,
     viewer: Option<&str>,
-    seat: Option<u8>,
+    seat: Option<Seat>,
 ) -> Result<Shown, ApiError> {
     let detail = app.service.game_detail(game, viewer).await?;
     let diagram = detail.game.diagram();
     let options = missive_board::Options {
-        seat: seat.map(Seat),
+        seat,
         ..Default::default()
     };
     Ok(Shown {
@@ -46,25 +46,22 @@ pub async fn load(
 
 impl Shown {
     /// The name of `seat` (`white`, `wei`).
-    pub fn seat_name(&self, seat: u8) -> &str {
+    pub fn seat_name(&self, seat: Seat) -> &str {
         self.view
             .seat_names
-            .get(usize::from(seat))
+            .get(seat.index())
             .map_or("?", String::as_str)
     }
 
     /// The player in `seat`, if it is taken.
-    pub fn player(&self, seat: u8) -> Option<&str> {
-        self.view
-            .seats
-            .get(usize::from(seat))
-            .and_then(|s| s.player())
+    pub fn player(&self, seat: Seat) -> Option<&str> {
+        self.view.seats.get(seat.index()).and_then(|s| s.player())
     }
 
     /// `chess: ann v bob`.
     pub fn title(&self) -> String {
         let players: Vec<&str> = (0..self.view.seats.len() as u8)
-            .map(|s| self.player(s).unwrap_or("(open)"))
+            .map(|s| self.player(Seat(s)).unwrap_or("(open)"))
             .collect();
         format!("{}: {}", self.view.variant, players.join(" v "))
     }
@@ -77,7 +74,10 @@ impl Shown {
             .results
             .iter()
             .enumerate()
-            .map(|(seat, result)| format!("{} {result}", self.seat_name(seat as u8)))
+            .map(|(seat, result)| {
+                let name = self.seat_name(Seat(seat as u8));
+                format!("{name} {}", result.as_str())
+            })
             .collect();
         let verb = match self.view.status {
             Status::Cancelled => "Cancelled",
@@ -87,7 +87,7 @@ impl Shown {
             .by
             .map(|seat| format!(" ({})", self.seat_name(seat)))
             .unwrap_or_default();
-        let rule = ending.rule.replace('-', " ");
+        let rule = ending.rule.as_str().replace('-', " ");
         Some(match results.is_empty() {
             true => format!("{verb} by {rule}{by}."),
             false => format!("{verb} by {rule}{by}: {}.", results.join(", ")),
@@ -115,7 +115,7 @@ impl Shown {
             escape(&self.view.variant),
             escape(&description(&self.view.variant))
         );
-        for seat in 0..self.view.seats.len() as u8 {
+        for seat in (0..self.view.seats.len() as u8).map(Seat) {
             let class = match self.view.to_move == Some(seat) {
                 true => " class=\"to-move\"",
                 false => "",

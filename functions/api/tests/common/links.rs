@@ -1,8 +1,8 @@
 //! Move links as the mail would carry them, and a browser's way with the pages behind them:
 //! GET a page, POST its form, read the legal moves it offers.
 
+use missive_domain::{GameId, Seat};
 use missive_notify::links::{MoveLinkFor, move_link};
-use missive_store::GameId;
 use reqwest::StatusCode;
 
 use super::{Player, Server};
@@ -15,7 +15,7 @@ pub fn link(server: &Server, handle: &str, game: &str, seat: u8, ply: u32) -> St
     let target = MoveLinkFor {
         handle,
         game: &game,
-        seat,
+        seat: Seat(seat),
         ply,
         deadline: now,
     };

@@ -6,13 +6,13 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
+use missive_domain::{GameId, TimeControl};
 use missive_game::{GameService, ManualClock, MoveAccepted, MoveRequest, NewGame, SeatRequest};
 use missive_rules::{
     Diagram, EndRule, Ink, MoveError, Notation, Options, Outcome, Position, PositionError, Seat,
     SetupError, Variant, registry,
 };
 use missive_store::testing::{Kind, TestStore};
-use missive_store::{GameId, TimeControl};
 
 /// A service over a fresh store of `kind`, its clock standing at [`start`].
 pub struct Setup {

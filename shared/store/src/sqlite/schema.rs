@@ -74,6 +74,50 @@ const MIGRATIONS: &[&str] = &[
          expires_at INTEGER NOT NULL
      );
      CREATE INDEX used_tokens_expiry ON used_tokens (expires_at);",
+    // 5: events in the log beside the moves; the idempotency keys moves were made with (one
+    // use per seat and game); each player's current games; every game's wake-up for the
+    // sweep (games someone is to move in wake at the turn's start, so the first sweep looks
+    // at each once).
+    "CREATE TABLE events (
+         game TEXT NOT NULL REFERENCES games (id),
+         seq INTEGER NOT NULL,
+         ply INTEGER NOT NULL,
+         seat INTEGER,
+         at INTEGER NOT NULL,
+         event TEXT NOT NULL,
+         prev_hash TEXT NOT NULL,
+         hash TEXT NOT NULL,
+         PRIMARY KEY (game, seq)
+     ) WITHOUT ROWID;
+     CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+         BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+     CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+         BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+     CREATE TABLE move_keys (
+         game TEXT NOT NULL REFERENCES games (id),
+         seat INTEGER NOT NULL,
+         key TEXT NOT NULL,
+         PRIMARY KEY (game, seat, key)
+     ) WITHOUT ROWID;
+     INSERT OR IGNORE INTO move_keys (game, seat, key)
+         SELECT game, seat, key FROM moves WHERE key IS NOT NULL;
+     ALTER TABLE games ADD COLUMN status TEXT;
+     UPDATE games SET status = json_extract(body, '$.doc.status');
+     CREATE TABLE members (
+         player TEXT NOT NULL,
+         game TEXT NOT NULL REFERENCES games (id),
+         PRIMARY KEY (player, game)
+     ) WITHOUT ROWID;
+     INSERT OR IGNORE INTO members (player, game)
+         SELECT json_extract(seat.value, '$.player'), games.id
+         FROM games, json_each(games.body, '$.doc.seats') AS seat
+         WHERE json_extract(seat.value, '$.player') IS NOT NULL
+           AND games.status IN ('forming', 'active');
+     ALTER TABLE games ADD COLUMN wake_at INTEGER;
+     UPDATE games SET wake_at = json_extract(body, '$.waiting.since')
+         WHERE wait_player IS NOT NULL;
+     CREATE INDEX games_wake ON games (wake_at, id) WHERE wake_at IS NOT NULL;
+     DROP INDEX games_deadlines;",
 ];
 
 /// The schema version this code writes.

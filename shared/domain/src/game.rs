@@ -1,0 +1,374 @@
+//! A game's head: the document (variant, seats, time control, status, ending, offers,
+//! conditional lines), who is to move until when, and what the next move needs.
+
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+use missive_rules::{EndRule, Seat, SeatResult, Window};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::GameId;
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(tag = "state", rename_all = "kebab-case")]
+pub enum SeatDoc {
+    /// Any player may take the seat.
+    Open,
+    /// Kept for one invited player until they join or decline.
+    Invited {
+        /// The invited player.
+        player: String,
+    },
+    /// Taken by a player.
+    Taken {
+        /// The player sitting there.
+        player: String,
+    },
+    /// In an imported game: the name the archive gives, which need not be a registered
+    /// player's handle (nobody acts or is listed for it).
+    Named {
+        /// The name in the archive.
+        name: String,
+    },
+}
+
+impl SeatDoc {
+    /// The player sitting in the seat, if it is taken.
+    pub fn player(&self) -> Option<&str> {
+        match self {
+            SeatDoc::Taken { player } => Some(player),
+            SeatDoc::Open | SeatDoc::Invited { .. } | SeatDoc::Named { .. } => None,
+        }
+    }
+
+    /// The player sitting in or invited to the seat, if any.
+    pub fn member(&self) -> Option<&str> {
+        match self {
+            SeatDoc::Taken { player } | SeatDoc::Invited { player } => Some(player),
+            SeatDoc::Open | SeatDoc::Named { .. } => None,
+        }
+    }
+
+    /// The name to show for the seat: its player, the archive's name, or `?`.
+    pub fn name(&self) -> &str {
+        match self {
+            SeatDoc::Taken { player } => player,
+            SeatDoc::Named { name } => name,
+            SeatDoc::Open | SeatDoc::Invited { .. } => "?",
+        }
+    }
+}
+
+/// How much time a player has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum TimeControl {
+    /// A fixed number of days for every move.
+    DaysPerMove {
+        /// Days per move.
+        days: u16,
+    },
+    /// ICCF style: `days` for every `moves` moves, unused time carried over.
+    Iccf {
+        /// Moves per period.
+        moves: u16,
+        /// Days per period.
+        days: u16,
+    },
+}
+
+/// Where a game is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Waiting for seats to be taken.
+    Forming,
+    /// Being played.
+    Active,
+    /// Ended with a result.
+    Finished,
+    /// Ended without a result: aborted before the first move, or an invitation declined.
+    Cancelled,
+}
+
+impl Status {
+    /// The status in kebab case, as stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Forming => "forming",
+            Status::Active => "active",
+            Status::Finished => "finished",
+            Status::Cancelled => "cancelled",
+        }
+    }
+
+    /// The status in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Status::Forming => "waiting for players",
+            Status::Active => "in play",
+            Status::Finished => "finished",
+            Status::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// Why a game ended: a rule that decided it (with a result), or why it was called off
+/// (without one). Written as the rule's kebab-case name, or `aborted`, `declined`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// A rule ended it with a result: the board, an agreement, a resignation, the clock.
+    Rule(EndRule),
+    /// A seated player called the game off before its first move.
+    Aborted,
+    /// An invited player declined.
+    Declined,
+}
+
+impl Reason {
+    /// The name as stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Rule(rule) => rule.as_str(),
+            Reason::Aborted => "aborted",
+            Reason::Declined => "declined",
+        }
+    }
+
+    /// The reason [`Reason::as_str`] names `text`, if any.
+    pub fn parse(text: &str) -> Option<Reason> {
+        match text {
+            "aborted" => Some(Reason::Aborted),
+            "declined" => Some(Reason::Declined),
+            _ => EndRule::parse(text).map(Reason::Rule),
+        }
+    }
+
+    /// The rule, when a rule ended the game.
+    pub fn rule(self) -> Option<EndRule> {
+        match self {
+            Reason::Rule(rule) => Some(rule),
+            Reason::Aborted | Reason::Declined => None,
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Reason {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Reason {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Reason, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Reason::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown end of a game `{text}`")))
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Ending {
+    /// When it ended.
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
+    #[serde(with = "chrono::serde::ts_milliseconds")]
+    pub at: DateTime<Utc>,
+    /// The rule in kebab case: a rules end (`checkmate`, `timeout`, ...) or `aborted`,
+    /// `declined` for cancelled games.
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
+    pub rule: Reason,
+    /// Each seat's result (`win`, `shared-win`, `draw`, `loss`) in seat order; empty when
+    /// the game was cancelled.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
+    pub results: Vec<SeatResult>,
+    /// The seat whose act ended it (resigned, ran out of time, aborted, declined), if any.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<u8>))]
+    pub by: Option<Seat>,
+}
+
+impl Ending {
+    /// The result of `seat`, if the game ended with results.
+    pub fn result_of(&self, seat: Seat) -> Option<SeatResult> {
+        self.results.get(seat.index()).copied()
+    }
+}
+
+/// A conditional line: moves in turn order from ply `from`, where the owner's own moves are
+/// played at once when every earlier move of the line was played. Never shown to others.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ConditionalLine {
+    /// The seat that registered the line and whose moves it contains.
+    #[cfg_attr(feature = "openapi", schema(value_type = u8))]
+    pub owner: Seat,
+    /// The ply of the line's first move.
+    pub from: u32,
+    /// The moves in long notation.
+    pub moves: Vec<String>,
+}
+
+/// Everything about a game except its moves: the document kept in the head.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameDoc {
+    /// The variant id in the rules registry.
+    pub variant: String,
+    /// Canonical option text.
+    pub options: String,
+    /// Which edition of the variant's rules the game is played under: 0 for games stored
+    /// before editions were recorded (documents without the field), which keep the readings
+    /// of their time (see `docs/rules/`).
+    #[serde(default)]
+    pub edition: u32,
+    /// A start position other than the standard one, in the variant's position text.
+    pub start_position: Option<String>,
+    /// The seats in turn order.
+    pub seats: Vec<SeatDoc>,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// Whether the result counts for ratings.
+    pub rated: bool,
+    /// Where the game is in its life.
+    pub status: Status,
+    /// The player who created the game.
+    pub created_by: String,
+    /// When it was created.
+    #[serde(with = "chrono::serde::ts_milliseconds")]
+    pub created_at: DateTime<Utc>,
+    /// When the last seat was taken and the clocks started.
+    #[serde(with = "chrono::serde::ts_milliseconds_option")]
+    pub started_at: Option<DateTime<Utc>>,
+    /// How it ended, once it has.
+    pub ending: Option<Ending>,
+    /// Seats that offer (or accepted) a draw; all seats together make it.
+    pub draw_offers: Vec<Seat>,
+    /// Conditional lines of every seat.
+    pub conditional: Vec<ConditionalLine>,
+    /// Whether only the game's players may see it (everyone else is told it does not exist).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
+    /// Whether the game was imported from an archive rather than played here.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub imported: bool,
+    /// An imported game's archive tags (`Event`, `Site`, `Date`, ...), kept for its export;
+    /// empty for games played here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub archive_tags: Vec<(String, String)>,
+}
+
+impl GameDoc {
+    /// Every player sitting in the game, in seat order.
+    pub fn players(&self) -> Vec<&str> {
+        self.seats.iter().filter_map(SeatDoc::player).collect()
+    }
+
+    /// Every player sitting in or invited to the game, in seat order.
+    pub fn members(&self) -> Vec<&str> {
+        self.seats.iter().filter_map(SeatDoc::member).collect()
+    }
+
+    /// The seat `player` sits in, if any.
+    pub fn seat_of(&self, player: &str) -> Option<Seat> {
+        self.seats
+            .iter()
+            .position(|seat| seat.player() == Some(player))
+            .map(|index| Seat(index as u8))
+    }
+
+    /// The player sitting in `seat`, if it is taken.
+    pub fn player_in(&self, seat: Seat) -> Option<&str> {
+        self.seats.get(seat.index()).and_then(SeatDoc::player)
+    }
+
+    /// Whether `viewer` (a player's handle, or `None` for anyone) may see the game: anyone
+    /// may see a public game, only the players seated or invited in a private one.
+    pub fn visible_to(&self, viewer: Option<&str>) -> bool {
+        !self.private || viewer.is_some_and(|viewer| self.members().contains(&viewer))
+    }
+}
+
+/// The player whose turn it is and when their time runs out (before any vacation).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Waiting {
+    /// The player to move.
+    pub player: String,
+    /// When the turn began.
+    #[serde(with = "chrono::serde::ts_milliseconds")]
+    pub since: DateTime<Utc>,
+    /// The deadline without vacations; vacations only ever extend it.
+    #[serde(with = "chrono::serde::ts_milliseconds")]
+    pub deadline: DateTime<Utc>,
+}
+
+/// A seat's clock so far: its moves and the wall time they took (vacations not deducted,
+/// so the time it has left is a lower bound).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatClock {
+    /// Moves the seat made.
+    pub moves: u32,
+    /// Milliseconds its turns took, from each turn's start to its move.
+    pub used_ms: i64,
+}
+
+/// What the next move needs, kept in the head so that a move reads one record whatever the
+/// game's length: where the rules take the game up again, and every seat's clock. The log
+/// stays the truth: this is always the replay of the log's summary, and `missive check`
+/// compares the two.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resume {
+    /// The position from which the history rules can still look back, and the moves since.
+    pub window: Window,
+    /// Every seat's clock, in seat order.
+    pub clocks: Vec<SeatClock>,
+}
+
+/// A game's head: the one mutable record of a game. Every change raises `revision`; a
+/// write succeeds only if the revision and ply are still those the writer read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Head {
+    /// The game.
+    pub id: GameId,
+    /// Raised by one at every change.
+    pub revision: u64,
+    /// Moves in the log.
+    pub ply: u32,
+    /// The seat to move, while the game is active.
+    pub to_move: Option<Seat>,
+    /// The current position text.
+    pub position: String,
+    /// The hash of the log's last entry (the chain's end); empty before the first.
+    pub last_hash: String,
+    /// Events in the log (absent, 0, in heads written before events were kept).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub events: u32,
+    /// Who is to move and until when, while the game is active: the "waiting for me" index.
+    pub waiting: Option<Waiting>,
+    /// The game document.
+    pub doc: GameDoc,
+    /// What the next move needs; absent in heads written before it was kept (the service
+    /// then replays the log once and writes it with the next change).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<Resume>,
+}
+
+impl Head {
+    /// The player to move, while someone is.
+    pub fn player_to_move(&self) -> Option<&str> {
+        self.waiting.as_ref().map(|w| w.player.as_str())
+    }
+}
+
+fn is_zero(count: &u32) -> bool {
+    *count == 0
+}

@@ -1,0 +1,36 @@
+//! Missive's domain model: what a correspondence game is, independent of where it is kept.
+//!
+//! - A game is a [`Head`] (its one mutable record: the [`GameDoc`] with seats, time control
+//!   and status, who is to move until when, and what the next move needs, [`Resume`]) and an
+//!   append-only log of [`MoveRecord`]s and [`EventRecord`]s, chained by hashes.
+//! - A change to a game is one [`Commit`]: the new head, the entries appended, on condition
+//!   that the head is still at the revision and ply read.
+//! - Endings speak the rules crate's types: an [`Ending`] names the rule
+//!   ([`missive_rules::EndRule`], or why a game was called off) and each seat's
+//!   [`missive_rules::SeatResult`]; seats are [`missive_rules::Seat`]s.
+//! - Players, their vacations and mail preferences, and markers of mails sent once.
+//! - Lists come in [`Page`]s with an opaque [`Cursor`].
+//!
+//! The stores (`missive-store`) keep these values in their own formats; the JSON written by
+//! serde here is the stored form of heads and must stay readable by every later version.
+
+mod game;
+mod id;
+mod log;
+mod notice;
+mod page;
+mod player;
+
+pub use game::{
+    ConditionalLine, Ending, GameDoc, Head, Reason, Resume, SeatClock, SeatDoc, Status,
+    TimeControl, Waiting,
+};
+pub use id::GameId;
+pub use log::{
+    Commit, EventRecord, GameEvent, InvalidCommit, LogEntry, MoveRecord, StoredGame, WakeChange,
+    hex_sha256,
+};
+pub use missive_rules::{EndRule, Seat, SeatResult, Window};
+pub use notice::{MailPreference, Notice};
+pub use page::{Cursor, Page};
+pub use player::{Period, Player, VacationRecord};

@@ -1,0 +1,317 @@
+//! A game's log: moves and events, written once each, chained by hashes so that changing or
+//! removing any entry breaks the chain; a game as stored (head and log); one change to it.
+
+use chrono::{DateTime, Utc};
+use missive_rules::{EndRule, Seat};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use thiserror::Error;
+
+use crate::{GameId, Head, Status};
+
+/// SHA-256 of `text` in lower-case hex.
+pub fn hex_sha256(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A move in the log: written once, never changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct MoveRecord {
+    /// Moves before this one: the first move has ply 0.
+    pub ply: u32,
+    /// The seat that played it.
+    #[cfg_attr(feature = "openapi", schema(value_type = u8))]
+    pub seat: Seat,
+    /// Long (canonical) notation.
+    pub long: String,
+    /// Short notation.
+    pub short: String,
+    /// When the service accepted it.
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
+    #[serde(with = "chrono::serde::ts_milliseconds")]
+    pub at: DateTime<Utc>,
+    /// The client's idempotency key; `None` for moves the service played (conditional).
+    pub key: Option<String>,
+    /// Whether a draw was offered with the move.
+    pub draw_offer: bool,
+    /// The previous entry's hash (empty for the first).
+    pub prev_hash: String,
+    /// SHA-256 over the previous hash and this record's content, in hex.
+    pub hash: String,
+}
+
+impl MoveRecord {
+    /// The hash a record with these contents must carry: SHA-256 in hex of the game id,
+    /// the previous hash and every field, so any change to the log breaks the chain.
+    pub fn chain_hash(&self, game: &GameId) -> String {
+        hex_sha256(&format!(
+            "{game}\n{}\n{}\n{}\n{}\n{}\n{}\n{}",
+            self.prev_hash,
+            self.ply,
+            self.seat.0,
+            self.long,
+            self.at.timestamp_millis(),
+            self.key.as_deref().unwrap_or(""),
+            self.draw_offer,
+        ))
+    }
+
+    /// Fills `hash` from the other fields.
+    pub fn sealed(mut self, game: &GameId) -> MoveRecord {
+        self.hash = self.chain_hash(game);
+        self
+    }
+}
+
+/// Something that happened in a game other than a move: what the record of the game keeps
+/// beside the moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum GameEvent {
+    /// A draw offered without a move (an offer made with a move is part of the move).
+    DrawOffered,
+    /// The draw other seats offered was accepted.
+    DrawAccepted,
+    /// The draw other seats offered was declined: every standing offer lapsed.
+    DrawDeclined,
+    /// A draw claim the rules upheld.
+    DrawClaimed {
+        /// The rule claimed.
+        rule: EndRule,
+    },
+    /// The seat resigned.
+    Resigned,
+    /// The seat to move ran out of time.
+    TimedOut,
+    /// A seated player called the game off before its first move.
+    Aborted,
+    /// An invited player declined the invitation.
+    InvitationDeclined,
+}
+
+/// An event in the log: written once, never changed, chained with the moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRecord {
+    /// Events before this one in the game, from 0.
+    pub seq: u32,
+    /// Moves before it: it happened after move `ply - 1` and before move `ply`.
+    pub ply: u32,
+    /// The seat whose act it was, if any.
+    pub seat: Option<Seat>,
+    /// When it happened.
+    #[serde(with = "chrono::serde::ts_milliseconds")]
+    pub at: DateTime<Utc>,
+    /// What happened.
+    pub event: GameEvent,
+    /// The previous entry's hash (empty for the first).
+    pub prev_hash: String,
+    /// SHA-256 over the previous hash and this record's content, in hex.
+    pub hash: String,
+}
+
+impl EventRecord {
+    /// The hash a record with these contents must carry (see [`MoveRecord::chain_hash`]).
+    pub fn chain_hash(&self, game: &GameId) -> String {
+        let seat = self.seat.map_or_else(String::new, |s| s.0.to_string());
+        let event = serde_json::to_string(&self.event).unwrap_or_default();
+        hex_sha256(&format!(
+            "event\n{game}\n{}\n{}\n{}\n{seat}\n{}\n{event}",
+            self.prev_hash,
+            self.seq,
+            self.ply,
+            self.at.timestamp_millis(),
+        ))
+    }
+
+    /// Fills `hash` from the other fields.
+    pub fn sealed(mut self, game: &GameId) -> EventRecord {
+        self.hash = self.chain_hash(game);
+        self
+    }
+}
+
+/// One entry of a log, in the log's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogEntry<'a> {
+    /// A move.
+    Move(&'a MoveRecord),
+    /// An event.
+    Event(&'a EventRecord),
+}
+
+impl LogEntry<'_> {
+    /// The entry's hash.
+    pub fn hash(&self) -> &str {
+        match self {
+            LogEntry::Move(mv) => &mv.hash,
+            LogEntry::Event(event) => &event.hash,
+        }
+    }
+
+    /// The hash of the entry before it.
+    pub fn prev_hash(&self) -> &str {
+        match self {
+            LogEntry::Move(mv) => &mv.prev_hash,
+            LogEntry::Event(event) => &event.prev_hash,
+        }
+    }
+
+    /// The hash the entry's contents call for.
+    pub fn chain_hash(&self, game: &GameId) -> String {
+        match self {
+            LogEntry::Move(mv) => mv.chain_hash(game),
+            LogEntry::Event(event) => event.chain_hash(game),
+        }
+    }
+}
+
+/// The moves and events in log order: the events after move `p - 1` (ply `p`) come before
+/// move `p`, in their order.
+pub(crate) fn merged<'a>(moves: &'a [MoveRecord], events: &'a [EventRecord]) -> Vec<LogEntry<'a>> {
+    let mut entries = Vec::with_capacity(moves.len() + events.len());
+    let mut events = events.iter().peekable();
+    for mv in moves {
+        while let Some(event) = events.next_if(|e| e.ply <= mv.ply) {
+            entries.push(LogEntry::Event(event));
+        }
+        entries.push(LogEntry::Move(mv));
+    }
+    entries.extend(events.map(LogEntry::Event));
+    entries
+}
+
+/// A game as stored: its head and its whole log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    /// The head.
+    pub head: Head,
+    /// Every move, ply 0 first.
+    pub moves: Vec<MoveRecord>,
+    /// Every event, in order.
+    pub events: Vec<EventRecord>,
+}
+
+impl StoredGame {
+    /// Every entry of the log, in order.
+    pub fn entries(&self) -> Vec<LogEntry<'_>> {
+        merged(&self.moves, &self.events)
+    }
+
+    /// Checks a whole game written at once is well formed: the head at revision 1 and past
+    /// every move, the log numbered from 0 and chained, an ending if it is finished. Gives
+    /// the commit that would have produced it from nothing.
+    pub fn as_first_commit(&self) -> Result<Commit, InvalidCommit> {
+        let commit = Commit {
+            head: self.head.clone(),
+            expected_revision: 0,
+            expected_ply: 0,
+            expected_events: 0,
+            moves: self.moves.clone(),
+            events: self.events.clone(),
+            finishes: self.head.doc.status == Status::Finished,
+            wake: WakeChange::Clear,
+        };
+        commit.check()?;
+        Ok(commit)
+    }
+}
+
+/// A write that breaks the log's invariants: a bug in the caller. Nothing was written.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{0}")]
+pub struct InvalidCommit(pub String);
+
+/// What a commit does to the game's wake-up: the time the notifier next has something to do
+/// for it (a turn mail, a reminder, a deadline, a digest, the mails of its end), which the
+/// sweep's index orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WakeChange {
+    /// Leaves it as it is (the turn did not change).
+    Keep,
+    /// Sets it.
+    At(DateTime<Utc>),
+    /// Removes it: nothing more to do.
+    Clear,
+}
+
+/// One atomic change to a game: the new head and the entries appended with it.
+///
+/// It succeeds only if the stored head still has `expected_revision` and `expected_ply`
+/// (the values the writer read) and no entry exists yet where the new ones go.
+#[derive(Clone, Debug)]
+pub struct Commit {
+    /// The head after the change; its revision must be `expected_revision + 1` and its ply
+    /// `expected_ply + moves.len()`.
+    pub head: Head,
+    /// The revision the writer read.
+    pub expected_revision: u64,
+    /// The ply the writer read.
+    pub expected_ply: u32,
+    /// How many events the log had when the writer read it: the new ones are numbered from
+    /// there.
+    pub expected_events: u32,
+    /// The moves appended, plies `expected_ply..`.
+    pub moves: Vec<MoveRecord>,
+    /// The events appended, numbered from `expected_events`.
+    pub events: Vec<EventRecord>,
+    /// Whether this change ends the game: then every player gets a finished-games entry.
+    pub finishes: bool,
+    /// What the change does to the game's wake-up.
+    pub wake: WakeChange,
+}
+
+impl Commit {
+    /// Checks the commit is well formed: the head one revision on, its ply past the new
+    /// moves, the moves and events numbered from those read, every new entry chained to the
+    /// one before and the last one's hash the head's.
+    pub fn check(&self) -> Result<(), InvalidCommit> {
+        let invalid = |reason: &str| Err(InvalidCommit(reason.to_string()));
+        if self.head.revision != self.expected_revision + 1 {
+            return invalid("the head's revision must be one more than the one read");
+        }
+        if self.head.ply as usize != self.expected_ply as usize + self.moves.len() {
+            return invalid("the head's ply must count the appended moves");
+        }
+        let numbered = self
+            .moves
+            .iter()
+            .zip(self.expected_ply..)
+            .all(|(mv, ply)| mv.ply == ply);
+        let events_numbered = self
+            .events
+            .iter()
+            .zip(self.expected_events..)
+            .all(|(event, seq)| event.seq == seq && event.ply <= self.head.ply);
+        if !numbered || !events_numbered {
+            return invalid("the entries must be numbered from the ones read");
+        }
+        let entries = merged(&self.moves, &self.events);
+        let chained = entries
+            .windows(2)
+            .all(|pair| pair[1].prev_hash() == pair[0].hash());
+        let last = entries
+            .last()
+            .is_none_or(|entry| entry.hash() == self.head.last_hash);
+        if !chained || !last {
+            return invalid("the entries must be chained and end at the head's last hash");
+        }
+        if self.finishes && self.head.doc.ending.is_none() {
+            return invalid("a finishing commit needs an ending");
+        }
+        Ok(())
+    }
+
+    /// When the game ended, for a commit that finishes it.
+    pub fn finished_at(&self) -> Result<DateTime<Utc>, InvalidCommit> {
+        self.head
+            .doc
+            .ending
+            .as_ref()
+            .map(|ending| ending.at)
+            .ok_or_else(|| InvalidCommit("a finishing commit needs an ending".into()))
+    }
+}

@@ -1,0 +1,50 @@
+//! Players and their vacations.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// A period during which a player's clocks stand still.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Period {
+    /// The first instant.
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
+    #[serde(with = "chrono::serde::ts_milliseconds")]
+    pub start: DateTime<Utc>,
+    /// The first instant after it.
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
+    #[serde(with = "chrono::serde::ts_milliseconds")]
+    pub end: DateTime<Utc>,
+}
+
+/// A player's vacations: every period taken, in order.
+///
+/// Its `revision` guards replacements: the first record stored has revision 1, and a
+/// replacement with revision `n` is stored only over revision `n - 1`. Revision 0 is the
+/// record of a player who has none, never stored.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VacationRecord {
+    /// Raised by one at every change; 0 for a player without a record.
+    pub revision: u64,
+    /// The periods, sorted and not overlapping.
+    pub periods: Vec<Period>,
+}
+
+/// A registered player: a unique handle and a unique e-mail address.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// The public name, unique.
+    pub handle: String,
+    /// Where sign-in links go, unique (stored as given, compared lower-cased).
+    pub email: String,
+    /// When the player signed up.
+    #[serde(with = "chrono::serde::ts_milliseconds")]
+    pub created_at: DateTime<Utc>,
+}
+
+impl Player {
+    /// The e-mail address as it is looked up: lower-cased.
+    pub fn email_key(email: &str) -> String {
+        email.trim().to_lowercase()
+    }
+}

@@ -1,0 +1,146 @@
+//! The table's key layout: every item's partition and sort key, the attributes the indexes
+//! read, and how a game's items are told apart. The store and the stream decoder of the
+//! notifier function read keys through this module only.
+//!
+//! | item | PK | SK | attributes |
+//! | --- | --- | --- | --- |
+//! | head | `GAME#<id>` | `HEAD` | `revision`, `ply`, `body` (the head as JSON), `wait_player` + `wait_deadline` while someone is to move |
+//! | move | `GAME#<id>` | `MOVE#<ply, 6 digits>` | `seat`, `long`, `short`, `at`, `key`, `draw_offer`, `prev_hash`, `hash` |
+//! | event | `GAME#<id>` | `EVENT#<seq, 6 digits>` | `seq`, `ply`, `seat`, `at`, `event` (JSON), `prev_hash`, `hash` |
+//! | idempotency key | `GAME#<id>` | `RETRY#<seat>#<key>` | `ply` (written with the move, only if absent) |
+//! | member | `GAME#<id>` | `SEATED#<player>` | `wait_queue` = `games#forming#<player>` or `games#active#<player>`, `wait_deadline` (creation or the turn's deadline) |
+//! | wake-up | `GAME#<id>` | `WAKE` | `wait_queue` = `wake#<shard>`, `wait_deadline` (when the notifier is next due) |
+//! | finished | `PLAYER#<player>` | `FINISHED#<ms, 13 digits>#<id>` | `body` (the final head) |
+//! | vacation | `PLAYER#<player>` | `VACATION` | `revision`, `body` |
+//! | player | `PLAYER#<player>` | `PROFILE` | `body` |
+//! | e-mail | `EMAIL#<lower-cased address>` | `EMAIL` | `handle` |
+//! | mail preference | `PLAYER#<player>` | `MAIL` | `preference` |
+//! | notice marker | `NOTICE#<scope>` | `<name>` (see `Notice::key`) | `at` |
+//! | used token | `TOKEN#<token id>` | `USED` | `expires_at` (seconds; the table's TTL attribute) |
+//!
+//! Indexes: `waiting` (`wait_player`, `wait_deadline`) holds the heads of games someone is
+//! to move in; `deadlines` (`wait_queue`, `wait_deadline`) is the table's list index: the
+//! member items (a player's current games, by deadline) and the wake-ups (the sweep's
+//! queue, in [`WAKE_SHARDS`] shards so that no partition caps it). A game's log (its events,
+//! head and moves) is one range of its partition, [`LOG_FROM`] to [`LOG_TO`]; its other
+//! items sort outside it.
+
+use missive_domain::GameId;
+
+use crate::Membership;
+
+/// The sort key of a game's head.
+pub const HEAD: &str = "HEAD";
+/// The sort key of a game's wake-up.
+pub const WAKE: &str = "WAKE";
+/// The first sort key of a game's log range (events come first).
+pub const LOG_FROM: &str = "EVENT#";
+/// Past the last sort key of a game's log range (`$` sorts right after `#`).
+pub const LOG_TO: &str = "MOVE$";
+/// Shards of the sweep's queue.
+pub const WAKE_SHARDS: u32 = 16;
+/// The list index.
+pub const LIST_INDEX: &str = "deadlines";
+/// The index of the games waiting for a player.
+pub const WAITING_INDEX: &str = "waiting";
+/// The list index's partition attribute: which list an item is in.
+pub const LIST: &str = "wait_queue";
+/// The list index's sort attribute, and the waiting index's: a time in milliseconds.
+pub const LIST_TIME: &str = "wait_deadline";
+/// The waiting index's partition attribute: the player to move.
+pub const WAIT_PLAYER: &str = "wait_player";
+
+/// The partition of game `id`.
+pub fn game_pk(id: &GameId) -> String {
+    format!("GAME#{}", id.0)
+}
+
+/// The game a partition key names, if it is a game's.
+pub fn game_of_pk(pk: &str) -> Option<GameId> {
+    pk.strip_prefix("GAME#").map(|id| GameId(id.to_string()))
+}
+
+/// The partition of player `player`.
+pub fn player_pk(player: &str) -> String {
+    format!("PLAYER#{player}")
+}
+
+/// The sort key of move `ply`.
+pub fn move_sk(ply: u32) -> String {
+    format!("MOVE#{ply:06}")
+}
+
+/// The sort key of event `seq`.
+pub fn event_sk(seq: u32) -> String {
+    format!("EVENT#{seq:06}")
+}
+
+/// The sort key of the idempotency key `key` used by `seat`.
+pub fn retry_sk(seat: u8, key: &str) -> String {
+    format!("RETRY#{seat}#{key}")
+}
+
+/// The sort key of the member item of `player`.
+pub fn member_sk(player: &str) -> String {
+    format!("SEATED#{player}")
+}
+
+/// The list of `player`'s current games of one kind.
+pub fn games_list(membership: Membership, player: &str) -> String {
+    let kind = match membership {
+        Membership::Forming => "forming",
+        Membership::Active => "active",
+    };
+    format!("games#{kind}#{player}")
+}
+
+/// The list of shard `shard` of the sweep's queue.
+pub fn wake_list(shard: u32) -> String {
+    format!("wake#{shard}")
+}
+
+/// The shard game `id` wakes in: FNV-1a of its id, so every shard gets its part of the
+/// games whatever their ids look like.
+pub fn wake_shard(id: &GameId) -> u32 {
+    let hash = id.0.bytes().fold(0x811c_9dc5_u32, |hash, byte| {
+        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+    });
+    hash % WAKE_SHARDS
+}
+
+/// The sort key of `player`'s finished entry for game `id`, ended at `at_ms`.
+pub fn finished_sk(at_ms: i64, id: &GameId) -> String {
+    format!("FINISHED#{at_ms:013}#{id}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_range_holds_events_head_and_moves_and_nothing_else() {
+        let inside = [
+            event_sk(0),
+            event_sk(999_999),
+            HEAD.into(),
+            move_sk(0),
+            move_sk(999_999),
+        ];
+        let outside = [retry_sk(1, "k"), member_sk("ann"), WAKE.to_string()];
+        for sk in inside {
+            assert!(LOG_FROM <= sk.as_str() && sk.as_str() < LOG_TO, "{sk}");
+        }
+        for sk in outside {
+            assert!(!(LOG_FROM <= sk.as_str() && sk.as_str() < LOG_TO), "{sk}");
+        }
+    }
+
+    #[test]
+    fn games_spread_over_every_shard() {
+        let mut counts = [0; WAKE_SHARDS as usize];
+        for n in 0..1600 {
+            counts[wake_shard(&GameId(format!("01J{n:023}"))) as usize] += 1;
+        }
+        assert!(counts.iter().all(|c| *c > 50), "{counts:?}");
+    }
+}

@@ -1,0 +1,929 @@
+//! The cloud store: one DynamoDB table, laid out as [`keys`] describes.
+//!
+//! A game is one partition. Its head is one item, so what a move needs is one strongly
+//! consistent `GetItem` whatever the game's length; the whole log (events, head, moves) is
+//! one range of the partition, read by one `Query`. A commit is one `TransactWriteItems`:
+//! the head put on condition `revision = :read AND ply = :read`, each entry and each new
+//! move's idempotency key put only if absent, the members' list items and the wake-up
+//! kept, the finished entries when the game ends. Move and event items are never updated or
+//! deleted. Lists follow DynamoDB's `LastEvaluatedKey`, handed out as the page's cursor.
+
+mod items;
+pub mod keys;
+mod table;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use async_trait::async_trait;
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
+use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::error::{BoxError, ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::{Delete, KeysAndAttributes, Put, TransactWriteItem};
+use chrono::{DateTime, Utc};
+use missive_domain::{
+    Commit, Cursor, GameId, Head, MailPreference, Notice, Page, Player, Status, StoredGame,
+    VacationRecord, WakeChange,
+};
+
+use self::items::{
+    Item, cursor_key, event_item, game_of, get_n, get_s, head_item, item_size, key_cursor, millis,
+    move_item, n, read_body, read_event, read_move, s,
+};
+use crate::cursor::page_size;
+use crate::{Membership, Store, StoreError, Usage, Wake};
+
+pub use table::TableDefinition;
+
+/// Most items DynamoDB takes in one transaction.
+const MAX_TRANSACTION: usize = 100;
+/// Most keys one `BatchGetItem` takes.
+const MAX_BATCH_GET: usize = 100;
+
+/// The DynamoDB store over one table.
+pub struct DynamoStore {
+    client: Client,
+    table: String,
+    counters: Arc<Counters>,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    requests: AtomicU64,
+    reads: AtomicU64,
+    writes: AtomicU64,
+    items: AtomicU64,
+    bytes: AtomicU64,
+}
+
+/// Counts every HTTP request the client transmits, retries included.
+#[derive(Debug)]
+struct CountRequests(Arc<Counters>);
+
+impl Intercept for CountRequests {
+    fn name(&self) -> &'static str {
+        "CountRequests"
+    }
+
+    fn read_before_transmit(
+        &self,
+        _context: &BeforeTransmitInterceptorContextRef<'_>,
+        _components: &RuntimeComponents,
+        _config: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        self.0.requests.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+/// What a transaction item is, to tell which condition failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Head,
+    Entry,
+    Key,
+    Other,
+}
+
+impl DynamoStore {
+    /// A store over `table`, configured from the standard AWS settings (region,
+    /// credentials, `AWS_ENDPOINT_URL_DYNAMODB` for DynamoDB Local).
+    pub async fn connect(table: &str) -> DynamoStore {
+        let shared = aws_config::load_from_env().await;
+        let counters = Arc::new(Counters::default());
+        let config = aws_sdk_dynamodb::config::Builder::from(&shared)
+            .interceptor(CountRequests(Arc::clone(&counters)))
+            .build();
+        DynamoStore {
+            client: Client::from_conf(config),
+            table: table.to_string(),
+            counters,
+        }
+    }
+
+    /// Creates the table from `infra/table.json`; `false` if it exists already.
+    pub async fn create_table(&self) -> Result<bool, StoreError> {
+        TableDefinition::bundled()?
+            .create(&self.client, &self.table)
+            .await
+    }
+
+    /// Deletes the table and everything in it.
+    pub async fn delete_table(&self) -> Result<(), StoreError> {
+        self.client
+            .delete_table()
+            .table_name(&self.table)
+            .send()
+            .await
+            .map_err(sdk)?;
+        Ok(())
+    }
+
+    /// Counts a request that read `items`.
+    fn count_read<'a>(&self, items: impl IntoIterator<Item = &'a Item>) {
+        self.counters.reads.fetch_add(1, Ordering::Relaxed);
+        for item in items {
+            self.counters.items.fetch_add(1, Ordering::Relaxed);
+            self.counters
+                .bytes
+                .fetch_add(item_size(item), Ordering::Relaxed);
+        }
+    }
+
+    fn count_write(&self) {
+        self.counters.writes.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A strongly consistent query of one partition's items whose sort key begins with
+    /// `prefix` (every item of the partition when `None`).
+    fn partition_query(&self, pk: &str, prefix: Option<&str>) -> QueryFluentBuilder {
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .consistent_read(true)
+            .expression_attribute_values(":pk", s(pk));
+        match prefix {
+            Some(prefix) => query
+                .key_condition_expression("PK = :pk AND begins_with(SK, :sk)")
+                .expression_attribute_values(":sk", s(prefix)),
+            None => query.key_condition_expression("PK = :pk"),
+        }
+    }
+
+    /// Every item `query` finds, page after page.
+    async fn every_page(&self, query: QueryFluentBuilder) -> Result<Vec<Item>, StoreError> {
+        let mut items = Vec::new();
+        let mut start = None;
+        loop {
+            let page = query
+                .clone()
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(sdk)?;
+            let found = page.items.unwrap_or_default();
+            self.count_read(&found);
+            items.extend(found);
+            start = page.last_evaluated_key;
+            if start.is_none() {
+                return Ok(items);
+            }
+        }
+    }
+
+    /// One page of `query` from `cursor` (of list `list`), up to `limit` items.
+    async fn one_page(
+        &self,
+        list: &str,
+        query: QueryFluentBuilder,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Item>, StoreError> {
+        let page = query
+            .limit(page_size(limit) as i32)
+            .set_exclusive_start_key(cursor_key(list, cursor)?)
+            .send()
+            .await
+            .map_err(sdk)?;
+        let items = page.items.unwrap_or_default();
+        self.count_read(&items);
+        Ok(Page {
+            items,
+            next: key_cursor(list, page.last_evaluated_key)?,
+        })
+    }
+
+    /// The first item with this key, if any (a strongly consistent `GetItem`).
+    async fn get(&self, pk: &str, sk: &str) -> Result<Option<Item>, StoreError> {
+        let found = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .consistent_read(true)
+            .key("PK", s(pk))
+            .key("SK", s(sk))
+            .send()
+            .await
+            .map_err(sdk)?;
+        self.count_read(found.item.iter());
+        Ok(found.item)
+    }
+
+    fn put(
+        &self,
+        item: Item,
+    ) -> aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder {
+        self.count_write();
+        self.client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+    }
+
+    /// Writes `items` in one transaction: all or nothing. `parts` says what each item is,
+    /// so that a failed condition on an idempotency key is told from a stale head.
+    async fn transact(
+        &self,
+        items: Vec<TransactWriteItem>,
+        parts: &[Part],
+    ) -> Result<(), StoreError> {
+        self.count_write();
+        self.client
+            .transact_write_items()
+            .set_transact_items(Some(items))
+            .send()
+            .await
+            .map_err(|error| transaction_error(error, parts))?;
+        Ok(())
+    }
+
+    fn transact_put(
+        &self,
+        item: Item,
+        condition: Option<&str>,
+        values: Option<Item>,
+    ) -> Result<TransactWriteItem, StoreError> {
+        let put = Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .set_condition_expression(condition.map(str::to_string))
+            .set_expression_attribute_values(values)
+            .build()
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        Ok(TransactWriteItem::builder().put(put).build())
+    }
+
+    fn transact_delete(&self, pk: &str, sk: &str) -> Result<TransactWriteItem, StoreError> {
+        let delete = Delete::builder()
+            .table_name(&self.table)
+            .key("PK", s(pk))
+            .key("SK", s(sk))
+            .build()
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        Ok(TransactWriteItem::builder().delete(delete).build())
+    }
+
+    /// The puts of the commit's moves, events and idempotency keys, each only if absent.
+    fn log_puts(&self, commit: &Commit) -> Result<Vec<(TransactWriteItem, Part)>, StoreError> {
+        let game = &commit.head.id;
+        let absent = Some("attribute_not_exists(PK)");
+        let mut puts = Vec::new();
+        for mv in &commit.moves {
+            puts.push((
+                self.transact_put(move_item(game, mv), absent, None)?,
+                Part::Entry,
+            ));
+            if let Some(key) = &mv.key {
+                let item = Item::from([
+                    ("PK".into(), s(&keys::game_pk(game))),
+                    ("SK".into(), s(&keys::retry_sk(mv.seat.0, key))),
+                    ("ply".into(), n(mv.ply)),
+                ]);
+                puts.push((self.transact_put(item, absent, None)?, Part::Key));
+            }
+        }
+        for event in &commit.events {
+            puts.push((
+                self.transact_put(event_item(game, event)?, absent, None)?,
+                Part::Entry,
+            ));
+        }
+        Ok(puts)
+    }
+
+    /// The member items of the head's players and invitees: listed under their current
+    /// games while the game is forming or active, removed once it is over.
+    fn member_writes(&self, head: &Head) -> Result<Vec<TransactWriteItem>, StoreError> {
+        let pk = keys::game_pk(&head.id);
+        let membership = match head.doc.status {
+            Status::Forming => Some(Membership::Forming),
+            Status::Active => Some(Membership::Active),
+            Status::Finished | Status::Cancelled => None,
+        };
+        let time = match (&head.waiting, membership) {
+            (Some(waiting), Some(Membership::Active)) => waiting.deadline,
+            _ => head.doc.created_at,
+        };
+        head.doc
+            .members()
+            .into_iter()
+            .map(|player| match membership {
+                Some(membership) => self.transact_put(
+                    Item::from([
+                        ("PK".into(), s(&pk)),
+                        ("SK".into(), s(&keys::member_sk(player))),
+                        (keys::LIST.into(), s(&keys::games_list(membership, player))),
+                        (keys::LIST_TIME.into(), n(time.timestamp_millis())),
+                    ]),
+                    None,
+                    None,
+                ),
+                None => self.transact_delete(&pk, &keys::member_sk(player)),
+            })
+            .collect()
+    }
+
+    /// The write of the game's wake-up, if the commit changes it.
+    fn wake_write(
+        &self,
+        id: &GameId,
+        wake: WakeChange,
+    ) -> Result<Option<TransactWriteItem>, StoreError> {
+        match wake {
+            WakeChange::Keep => Ok(None),
+            WakeChange::At(at) => self.transact_put(wake_item(id, at), None, None).map(Some),
+            WakeChange::Clear => self
+                .transact_delete(&keys::game_pk(id), keys::WAKE)
+                .map(Some),
+        }
+    }
+
+    /// The players' finished entries, if the commit finishes the game.
+    fn finished_puts(&self, commit: &Commit) -> Result<Vec<TransactWriteItem>, StoreError> {
+        if !commit.finishes {
+            return Ok(Vec::new());
+        }
+        let head = &commit.head;
+        let at = commit.finished_at()?.timestamp_millis();
+        let body = s(&serde_json::to_string(head)?);
+        head.doc
+            .players()
+            .into_iter()
+            .map(|player| {
+                let item = Item::from([
+                    ("PK".into(), s(&keys::player_pk(player))),
+                    ("SK".into(), s(&keys::finished_sk(at, &head.id))),
+                    ("body".into(), body.clone()),
+                ]);
+                self.transact_put(item, None, None)
+            })
+            .collect()
+    }
+
+    /// The heads of the games `ids` names (at most [`MAX_BATCH_GET`]), in any order.
+    async fn batch_heads(&self, ids: &[GameId]) -> Result<Vec<Head>, StoreError> {
+        let keys: Vec<Item> = ids
+            .iter()
+            .map(|id| {
+                Item::from([
+                    ("PK".into(), s(&keys::game_pk(id))),
+                    ("SK".into(), s(keys::HEAD)),
+                ])
+            })
+            .collect();
+        let mut wanted = Some(
+            KeysAndAttributes::builder()
+                .set_keys(Some(keys))
+                .consistent_read(true)
+                .build()
+                .map_err(|e| StoreError::Invalid(e.to_string()))?,
+        );
+        let mut heads = Vec::with_capacity(ids.len());
+        while let Some(request) = wanted.take() {
+            let answer = self
+                .client
+                .batch_get_item()
+                .request_items(&self.table, request)
+                .send()
+                .await
+                .map_err(sdk)?;
+            let found = answer
+                .responses
+                .and_then(|mut tables| tables.remove(&self.table))
+                .unwrap_or_default();
+            self.count_read(&found);
+            for item in &found {
+                heads.push(read_body(item)?);
+            }
+            wanted = answer
+                .unprocessed_keys
+                .and_then(|mut tables| tables.remove(&self.table))
+                .filter(|left| !left.keys.is_empty());
+        }
+        Ok(heads)
+    }
+}
+
+/// The wake-up item of game `id`, due at `at`.
+fn wake_item(id: &GameId, at: DateTime<Utc>) -> Item {
+    Item::from([
+        ("PK".into(), s(&keys::game_pk(id))),
+        ("SK".into(), s(keys::WAKE)),
+        (keys::LIST.into(), s(&keys::wake_list(keys::wake_shard(id)))),
+        (keys::LIST_TIME.into(), n(at.timestamp_millis())),
+    ])
+}
+
+#[async_trait]
+impl Store for DynamoStore {
+    async fn create(&self, head: &Head) -> Result<(), StoreError> {
+        let mut items =
+            vec![self.transact_put(head_item(head)?, Some("attribute_not_exists(PK)"), None)?];
+        items.extend(self.member_writes(head)?);
+        let parts = vec![Part::Head; items.len()];
+        self.transact(items, &parts).await
+    }
+
+    async fn head(&self, id: &GameId) -> Result<Option<Head>, StoreError> {
+        self.get(&keys::game_pk(id), keys::HEAD)
+            .await?
+            .map(|item| read_body(&item))
+            .transpose()
+    }
+
+    async fn load(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .consistent_read(true)
+            .key_condition_expression("PK = :pk AND SK BETWEEN :from AND :to")
+            .expression_attribute_values(":pk", s(&keys::game_pk(id)))
+            .expression_attribute_values(":from", s(keys::LOG_FROM))
+            .expression_attribute_values(":to", s(keys::LOG_TO));
+        let items = self.every_page(query).await?;
+        let (mut head, mut moves, mut events) = (None, Vec::new(), Vec::new());
+        for item in &items {
+            match get_s(item, "SK")?.as_str() {
+                keys::HEAD => head = Some(read_body(item)?),
+                sk if sk.starts_with("MOVE#") => moves.push(read_move(item)?),
+                _ => events.push(read_event(item)?),
+            }
+        }
+        // Entries of an import whose head is not written (yet): no game.
+        Ok(head.map(|head| StoredGame {
+            head,
+            moves,
+            events,
+        }))
+    }
+
+    async fn commit(&self, commit: &Commit) -> Result<(), StoreError> {
+        commit.check()?;
+        let head = &commit.head;
+        let mut items = vec![self.transact_put(
+            head_item(head)?,
+            Some("revision = :revision AND ply = :ply"),
+            Some(Item::from([
+                (":revision".into(), n(commit.expected_revision)),
+                (":ply".into(), n(commit.expected_ply)),
+            ])),
+        )?];
+        let mut parts = vec![Part::Head];
+        for (item, part) in self.log_puts(commit)? {
+            items.push(item);
+            parts.push(part);
+        }
+        items.extend(self.member_writes(head)?);
+        items.extend(self.wake_write(&head.id, commit.wake)?);
+        items.extend(self.finished_puts(commit)?);
+        parts.resize(items.len(), Part::Other);
+        self.transact(items, &parts).await
+    }
+
+    async fn import_game(&self, game: &StoredGame) -> Result<(), StoreError> {
+        let commit = game.as_first_commit()?;
+        let mut last = vec![self.transact_put(
+            head_item(&commit.head)?,
+            Some("attribute_not_exists(PK)"),
+            None,
+        )?];
+        last.extend(self.finished_puts(&commit)?);
+        let entries: Vec<TransactWriteItem> = self
+            .log_puts(&commit)?
+            .into_iter()
+            .map(|(item, _)| item)
+            .collect();
+        if entries.len() + last.len() <= MAX_TRANSACTION {
+            last.extend(entries);
+            let parts = vec![Part::Other; last.len()];
+            return self.transact(last, &parts).await;
+        }
+        // Too many for one transaction: the entries first, then the head, which makes the
+        // game exist. Until then loads find no head and see nothing.
+        let mut entries = entries.into_iter().peekable();
+        while entries.peek().is_some() {
+            let chunk: Vec<_> = entries.by_ref().take(MAX_TRANSACTION).collect();
+            let parts = vec![Part::Other; chunk.len()];
+            self.transact(chunk, &parts).await?;
+        }
+        let parts = vec![Part::Other; last.len()];
+        self.transact(last, &parts).await
+    }
+
+    async fn waiting_for(
+        &self,
+        player: &str,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Head>, StoreError> {
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .index_name(keys::WAITING_INDEX)
+            .key_condition_expression("wait_player = :player")
+            .expression_attribute_values(":player", s(player));
+        let page = self.one_page("waiting", query, cursor, limit).await?;
+        heads_of(page)
+    }
+
+    async fn finished_by(
+        &self,
+        player: &str,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Head>, StoreError> {
+        let query = self
+            .partition_query(&keys::player_pk(player), Some("FINISHED#"))
+            .scan_index_forward(false);
+        let page = self.one_page("finished", query, cursor, limit).await?;
+        heads_of(page)
+    }
+
+    async fn games_of(
+        &self,
+        player: &str,
+        membership: Membership,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<GameId>, StoreError> {
+        let list = keys::games_list(membership, player);
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .index_name(keys::LIST_INDEX)
+            .key_condition_expression("wait_queue = :list")
+            .expression_attribute_values(":list", s(&list));
+        let page = self.one_page(&list, query, cursor, limit).await?;
+        let ids = page.items.iter().map(game_of).collect::<Result<_, _>>()?;
+        Ok(Page {
+            items: ids,
+            next: page.next,
+        })
+    }
+
+    async fn heads(&self, ids: &[GameId]) -> Result<Vec<Head>, StoreError> {
+        let mut found = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(MAX_BATCH_GET) {
+            found.extend(self.batch_heads(chunk).await?);
+        }
+        found.sort_by_key(|head| ids.iter().position(|id| *id == head.id));
+        Ok(found)
+    }
+
+    async fn game_ids(
+        &self,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<GameId>, StoreError> {
+        let page = self
+            .client
+            .scan()
+            .table_name(&self.table)
+            .filter_expression("SK = :head")
+            .expression_attribute_values(":head", s(keys::HEAD))
+            .projection_expression("PK")
+            .limit(page_size(limit) as i32)
+            .set_exclusive_start_key(cursor_key("ids", cursor)?)
+            .send()
+            .await
+            .map_err(sdk)?;
+        let items = page.items.unwrap_or_default();
+        self.count_read(&items);
+        Ok(Page {
+            items: items.iter().map(game_of).collect::<Result<_, _>>()?,
+            next: key_cursor("ids", page.last_evaluated_key)?,
+        })
+    }
+
+    fn wake_shards(&self) -> u32 {
+        keys::WAKE_SHARDS
+    }
+
+    async fn due(
+        &self,
+        shard: u32,
+        until: DateTime<Utc>,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Wake>, StoreError> {
+        let list = keys::wake_list(shard);
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .index_name(keys::LIST_INDEX)
+            .key_condition_expression("wait_queue = :list AND wait_deadline <= :until")
+            .expression_attribute_values(":list", s(&list))
+            .expression_attribute_values(":until", n(until.timestamp_millis()));
+        let page = self.one_page(&list, query, cursor, limit).await?;
+        let wakes = page
+            .items
+            .iter()
+            .map(|item| {
+                Ok(Wake {
+                    game: game_of(item)?,
+                    at: millis(get_n(item, keys::LIST_TIME)?)?,
+                })
+            })
+            .collect::<Result<_, StoreError>>()?;
+        Ok(Page {
+            items: wakes,
+            next: page.next,
+        })
+    }
+
+    async fn move_wake(
+        &self,
+        game: &GameId,
+        from: DateTime<Utc>,
+        to: Option<DateTime<Utc>>,
+    ) -> Result<bool, StoreError> {
+        let condition = "wait_deadline = :from";
+        let from = n(from.timestamp_millis());
+        self.count_write();
+        let moved = match to {
+            Some(at) => self
+                .client
+                .put_item()
+                .table_name(&self.table)
+                .set_item(Some(wake_item(game, at)))
+                .condition_expression(condition)
+                .expression_attribute_values(":from", from)
+                .send()
+                .await
+                .map(drop)
+                .map_err(sdk),
+            None => self
+                .client
+                .delete_item()
+                .table_name(&self.table)
+                .key("PK", s(&keys::game_pk(game)))
+                .key("SK", s(keys::WAKE))
+                .condition_expression(condition)
+                .expression_attribute_values(":from", from)
+                .send()
+                .await
+                .map(drop)
+                .map_err(sdk),
+        };
+        match moved {
+            Ok(()) => Ok(true),
+            Err(StoreError::Conflict) => Ok(false),
+            Err(error) => Err(error),
+        }
+    }
+
+    async fn vacation(&self, player: &str) -> Result<VacationRecord, StoreError> {
+        match self.get(&keys::player_pk(player), "VACATION").await? {
+            Some(item) => read_body(&item),
+            None => Ok(VacationRecord::default()),
+        }
+    }
+
+    async fn put_vacation(&self, player: &str, record: &VacationRecord) -> Result<(), StoreError> {
+        if record.revision == 0 {
+            return Err(StoreError::Invalid(
+                "a vacation record starts at revision 1".into(),
+            ));
+        }
+        let item = Item::from([
+            ("PK".into(), s(&keys::player_pk(player))),
+            ("SK".into(), s("VACATION")),
+            ("revision".into(), n(record.revision)),
+            ("body".into(), s(&serde_json::to_string(record)?)),
+        ]);
+        let put = self.put(item);
+        let put = if record.revision == 1 {
+            put.condition_expression("attribute_not_exists(PK)")
+        } else {
+            put.condition_expression("revision = :previous")
+                .expression_attribute_values(":previous", n(record.revision - 1))
+        };
+        put.send().await.map_err(sdk)?;
+        Ok(())
+    }
+
+    async fn create_player(&self, player: &Player) -> Result<(), StoreError> {
+        let profile = Item::from([
+            ("PK".into(), s(&keys::player_pk(&player.handle))),
+            ("SK".into(), s("PROFILE")),
+            ("body".into(), s(&serde_json::to_string(player)?)),
+        ]);
+        let email = Item::from([
+            ("PK".into(), s(&email_pk(&player.email))),
+            ("SK".into(), s("EMAIL")),
+            ("handle".into(), s(&player.handle)),
+        ]);
+        let items = vec![
+            self.transact_put(profile, Some("attribute_not_exists(PK)"), None)?,
+            self.transact_put(email, Some("attribute_not_exists(PK)"), None)?,
+        ];
+        self.transact(items, &[Part::Other, Part::Other]).await
+    }
+
+    async fn player(&self, handle: &str) -> Result<Option<Player>, StoreError> {
+        self.get(&keys::player_pk(handle), "PROFILE")
+            .await?
+            .map(|item| read_body(&item))
+            .transpose()
+    }
+
+    async fn player_by_email(&self, email: &str) -> Result<Option<Player>, StoreError> {
+        match self.get(&email_pk(email), "EMAIL").await? {
+            Some(item) => self.player(&get_s(&item, "handle")?).await,
+            None => Ok(None),
+        }
+    }
+
+    async fn mail_preference(&self, player: &str) -> Result<MailPreference, StoreError> {
+        let Some(item) = self.get(&keys::player_pk(player), "MAIL").await? else {
+            return Ok(MailPreference::default());
+        };
+        let text = get_s(&item, "preference")?;
+        MailPreference::parse(&text)
+            .ok_or_else(|| StoreError::Corrupt(format!("mail preference `{text}`")))
+    }
+
+    async fn set_mail_preference(
+        &self,
+        player: &str,
+        preference: MailPreference,
+    ) -> Result<(), StoreError> {
+        let item = Item::from([
+            ("PK".into(), s(&keys::player_pk(player))),
+            ("SK".into(), s("MAIL")),
+            ("preference".into(), s(preference.as_str())),
+        ]);
+        self.put(item).send().await.map_err(sdk)?;
+        Ok(())
+    }
+
+    async fn claim_notice(&self, notice: &Notice, at: DateTime<Utc>) -> Result<bool, StoreError> {
+        let mut item = notice_key(notice);
+        item.insert("at".into(), n(at.timestamp_millis()));
+        let put = self
+            .put(item)
+            .condition_expression("attribute_not_exists(PK)")
+            .send()
+            .await;
+        match put.map_err(sdk) {
+            Ok(_) => Ok(true),
+            Err(StoreError::Conflict) => Ok(false),
+            Err(error) => Err(error),
+        }
+    }
+
+    async fn release_notice(&self, notice: &Notice) -> Result<(), StoreError> {
+        self.count_write();
+        self.client
+            .delete_item()
+            .table_name(&self.table)
+            .set_key(Some(notice_key(notice)))
+            .send()
+            .await
+            .map_err(sdk)?;
+        Ok(())
+    }
+
+    /// The marker's `expires_at` is the table's TTL attribute: DynamoDB deletes it some
+    /// time after the token expired.
+    async fn use_token(
+        &self,
+        id: &str,
+        _at: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let item = Item::from([
+            ("PK".into(), s(&format!("TOKEN#{id}"))),
+            ("SK".into(), s("USED")),
+            ("expires_at".into(), n(expires_at.timestamp())),
+        ]);
+        self.put(item)
+            .condition_expression("attribute_not_exists(PK)")
+            .send()
+            .await
+            .map_err(sdk)?;
+        Ok(())
+    }
+
+    fn usage(&self) -> Usage {
+        let get = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        Usage {
+            round_trips: get(&self.counters.requests),
+            reads: get(&self.counters.reads),
+            writes: get(&self.counters.writes),
+            items_read: get(&self.counters.items),
+            bytes_read: get(&self.counters.bytes),
+        }
+    }
+}
+
+/// The heads in a page of head or finished items.
+fn heads_of(page: Page<Item>) -> Result<Page<Head>, StoreError> {
+    Ok(Page {
+        items: page.items.iter().map(read_body).collect::<Result<_, _>>()?,
+        next: page.next,
+    })
+}
+
+fn notice_key(notice: &Notice) -> Item {
+    let (scope, name) = notice.key();
+    Item::from([
+        ("PK".into(), s(&format!("NOTICE#{scope}"))),
+        ("SK".into(), s(&name)),
+    ])
+}
+
+fn email_pk(email: &str) -> String {
+    format!("EMAIL#{}", Player::email_key(email))
+}
+
+/// Maps the error of a transaction: cancelled because a condition failed or another
+/// transaction held an item, it is a [`StoreError::Conflict`], or [`StoreError::KeyUsed`]
+/// when only an idempotency key's condition failed; anything else as [`sdk`].
+fn transaction_error<R: std::fmt::Debug>(
+    error: SdkError<TransactWriteItemsError, R>,
+    parts: &[Part],
+) -> StoreError {
+    if let Some(TransactWriteItemsError::TransactionCanceledException(cancelled)) =
+        error.as_service_error()
+    {
+        let reasons: Vec<(Part, &str)> = cancelled
+            .cancellation_reasons()
+            .iter()
+            .enumerate()
+            .filter_map(|(index, reason)| {
+                let part = parts.get(index).copied().unwrap_or(Part::Other);
+                reason.code().map(|code| (part, code))
+            })
+            .filter(|(_, code)| *code != "None")
+            .collect();
+        let conflict = !reasons.is_empty()
+            && reasons
+                .iter()
+                .all(|(_, code)| matches!(*code, "ConditionalCheckFailed" | "TransactionConflict"));
+        if !conflict {
+            let codes: Vec<&str> = reasons.iter().map(|(_, code)| *code).collect();
+            return StoreError::Backend(format!("transaction cancelled: {}", codes.join(", ")));
+        }
+        let only_keys = reasons
+            .iter()
+            .all(|(part, code)| *part == Part::Key && *code == "ConditionalCheckFailed");
+        return if only_keys {
+            StoreError::KeyUsed
+        } else {
+            StoreError::Conflict
+        };
+    }
+    sdk(error)
+}
+
+/// Maps an SDK error: a failed condition or a transaction conflict is a
+/// [`StoreError::Conflict`], anything else a backend error.
+fn sdk<E, R>(error: SdkError<E, R>) -> StoreError
+where
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    R: std::fmt::Debug,
+{
+    let conflict = error.as_service_error().is_some_and(|service| {
+        matches!(
+            service.code(),
+            Some("ConditionalCheckFailedException" | "TransactionConflictException")
+        )
+    });
+    if conflict {
+        return StoreError::Conflict;
+    }
+    let detail = error
+        .as_service_error()
+        .map(|service| {
+            format!(
+                "{}: {}",
+                service.code().unwrap_or("error"),
+                service.message().unwrap_or("")
+            )
+        })
+        .unwrap_or_else(|| format!("{error:?}"));
+    StoreError::Backend(detail)
+}
+
+#[cfg(feature = "testing")]
+impl DynamoStore {
+    /// Writes items given in DynamoDB's JSON form (`{"PK": {"S": "..."}, ...}`) as they
+    /// are, bypassing every rule of the store: how a test sets up a table as an older
+    /// version wrote it.
+    pub async fn put_raw_items(&self, items: &[serde_json::Value]) -> Result<(), StoreError> {
+        for value in items {
+            let item = items::item_from_json(value)?;
+            self.put(item).send().await.map_err(sdk)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,142 @@
+//! The reads, each in one read transaction on a pooled connection. Every function counts
+//! the rows and bytes it read into a [`Tally`].
+
+use chrono::{DateTime, Utc};
+use missive_domain::{EventRecord, GameId, Head, MoveRecord, Seat, StoredGame};
+use rusqlite::{Connection, OptionalExtension, Params, Row};
+
+use super::backend;
+use crate::StoreError;
+
+/// Rows and bytes read by one call.
+#[derive(Default)]
+pub(super) struct Tally {
+    pub rows: u64,
+    pub bytes: u64,
+}
+
+impl Tally {
+    fn row(&mut self, bytes: usize) {
+        self.rows += 1;
+        self.bytes += bytes as u64;
+    }
+}
+
+/// A stored time in milliseconds, or `Corrupt`.
+pub(super) fn millis(value: i64) -> Result<DateTime<Utc>, StoreError> {
+    DateTime::from_timestamp_millis(value)
+        .ok_or_else(|| StoreError::Corrupt(format!("time {value} out of range")))
+}
+
+/// The head of game `id`.
+pub(super) fn head(
+    conn: &Connection,
+    id: &GameId,
+    tally: &mut Tally,
+) -> Result<Option<Head>, StoreError> {
+    let body: Option<String> = conn
+        .query_row("SELECT body FROM games WHERE id = ?1", [&id.0], |row| {
+            row.get(0)
+        })
+        .optional()
+        .map_err(backend)?;
+    body.map(|body| {
+        tally.row(body.len());
+        serde_json::from_str(&body).map_err(StoreError::from)
+    })
+    .transpose()
+}
+
+/// The head and the whole log of game `id`, in one read transaction.
+pub(super) fn load(
+    conn: &mut Connection,
+    id: &GameId,
+    tally: &mut Tally,
+) -> Result<Option<StoredGame>, StoreError> {
+    let tx = conn.transaction().map_err(backend)?;
+    let Some(head) = head(&tx, id, tally)? else {
+        return Ok(None);
+    };
+    let moves = rows(
+        &tx,
+        "SELECT ply, seat, long, short, at, key, draw_offer, prev_hash, hash
+         FROM moves WHERE game = ?1 ORDER BY ply",
+        [&id.0],
+        tally,
+        read_move,
+    )?;
+    let events = rows(
+        &tx,
+        "SELECT seq, ply, seat, at, event, prev_hash, hash
+         FROM events WHERE game = ?1 ORDER BY seq",
+        [&id.0],
+        tally,
+        read_event,
+    )?;
+    Ok(Some(StoredGame {
+        head,
+        moves,
+        events,
+    }))
+}
+
+/// Every row `sql` selects with `params`, read by `read` (which gives the value and its size).
+pub(super) fn rows<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl Params,
+    tally: &mut Tally,
+    read: impl Fn(&Row) -> Result<(T, usize), StoreError>,
+) -> Result<Vec<T>, StoreError> {
+    let mut select = conn.prepare_cached(sql).map_err(backend)?;
+    let mut found = select.query(params).map_err(backend)?;
+    let mut values = Vec::new();
+    while let Some(row) = found.next().map_err(backend)? {
+        let (value, size) = read(row)?;
+        tally.row(size);
+        values.push(value);
+    }
+    Ok(values)
+}
+
+fn text(row: &Row, index: usize) -> Result<String, StoreError> {
+    row.get(index).map_err(backend)
+}
+
+fn read_move(row: &Row) -> Result<(MoveRecord, usize), StoreError> {
+    let mv = MoveRecord {
+        ply: row.get(0).map_err(backend)?,
+        seat: Seat(row.get(1).map_err(backend)?),
+        long: text(row, 2)?,
+        short: text(row, 3)?,
+        at: millis(row.get(4).map_err(backend)?)?,
+        key: row.get(5).map_err(backend)?,
+        draw_offer: row.get(6).map_err(backend)?,
+        prev_hash: text(row, 7)?,
+        hash: text(row, 8)?,
+    };
+    let size = mv.long.len() + mv.short.len() + mv.hash.len() * 2 + 24;
+    let size = size + mv.key.as_ref().map_or(0, String::len);
+    Ok((mv, size))
+}
+
+fn read_event(row: &Row) -> Result<(EventRecord, usize), StoreError> {
+    let body = text(row, 4)?;
+    let event = EventRecord {
+        seq: row.get(0).map_err(backend)?,
+        ply: row.get(1).map_err(backend)?,
+        seat: row.get::<_, Option<u8>>(2).map_err(backend)?.map(Seat),
+        at: millis(row.get(3).map_err(backend)?)?,
+        event: serde_json::from_str(&body)?,
+        prev_hash: text(row, 5)?,
+        hash: text(row, 6)?,
+    };
+    let size = body.len() + event.hash.len() * 2 + 16;
+    Ok((event, size))
+}
+
+/// A head from the body in column 0, with the list position in the columns after it.
+pub(super) fn head_row(row: &Row) -> Result<(Head, usize), StoreError> {
+    let body = text(row, 0)?;
+    Ok((serde_json::from_str(&body)?, body.len()))
+}

@@ -1,0 +1,311 @@
+//! The writes the writer thread applies, each inside its own savepoint.
+
+use missive_domain::{
+    Commit, EventRecord, Head, MailPreference, MoveRecord, Notice, Player, Status, VacationRecord,
+    WakeChange,
+};
+use rusqlite::{Connection, params};
+
+use super::{backend, conflict_or_backend};
+use crate::StoreError;
+
+/// A write waiting for the writer thread.
+pub(super) enum Write {
+    Create(Box<Head>),
+    Commit(Box<Commit>),
+    Import(Box<Commit>),
+    MoveWake {
+        game: String,
+        from: i64,
+        to: Option<i64>,
+    },
+    Vacation(String, VacationRecord),
+    Player(Player),
+    Preference(String, MailPreference),
+    ClaimNotice(Notice, i64),
+    ReleaseNotice(Notice),
+    UsedToken {
+        id: String,
+        at: i64,
+        expires_at: i64,
+    },
+}
+
+/// Applies one write.
+pub(super) fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
+    match write {
+        Write::Create(head) => insert_head(conn, head, None),
+        Write::Commit(commit) => apply_commit(conn, commit),
+        Write::Import(commit) => apply_import(conn, commit),
+        Write::MoveWake { game, from, to } => move_wake(conn, game, *from, *to),
+        Write::Vacation(player, record) => put_vacation(conn, player, record),
+        Write::Player(player) => insert_player(conn, player),
+        Write::Preference(player, preference) => conn
+            .execute(
+                "INSERT OR REPLACE INTO mail_preferences (player, preference) VALUES (?1, ?2)",
+                params![player, preference.as_str()],
+            )
+            .map(drop)
+            .map_err(backend),
+        Write::ClaimNotice(notice, at) => {
+            let (scope, name) = notice.key();
+            conn.execute(
+                "INSERT INTO notices (scope, name, at) VALUES (?1, ?2, ?3)",
+                params![scope, name, at],
+            )
+            .map(drop)
+            .map_err(conflict_or_backend)
+        }
+        Write::ReleaseNotice(notice) => {
+            let (scope, name) = notice.key();
+            conn.execute(
+                "DELETE FROM notices WHERE scope = ?1 AND name = ?2",
+                params![scope, name],
+            )
+            .map(drop)
+            .map_err(backend)
+        }
+        Write::UsedToken { id, at, expires_at } => insert_used_token(conn, id, *at, *expires_at),
+    }
+}
+
+fn insert_head(conn: &Connection, head: &Head, wake: Option<i64>) -> Result<(), StoreError> {
+    let (player, deadline) = waiting_columns(head);
+    conn.execute(
+        "INSERT INTO games (id, revision, ply, wait_player, wait_deadline, status, wake_at, body)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            head.id.0,
+            head.revision as i64,
+            head.ply,
+            player,
+            deadline,
+            head.doc.status.as_str(),
+            wake,
+            serde_json::to_string(head)?
+        ],
+    )
+    .map_err(conflict_or_backend)?;
+    keep_members(conn, head)
+}
+
+fn apply_commit(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
+    commit.check()?;
+    let head = &commit.head;
+    let (player, deadline) = waiting_columns(head);
+    let changed = conn
+        .execute(
+            "UPDATE games SET revision = ?2, ply = ?3, wait_player = ?4, wait_deadline = ?5,
+                 status = ?6, body = ?7
+             WHERE id = ?1 AND revision = ?8 AND ply = ?9",
+            params![
+                head.id.0,
+                head.revision as i64,
+                head.ply,
+                player,
+                deadline,
+                head.doc.status.as_str(),
+                serde_json::to_string(head)?,
+                commit.expected_revision as i64,
+                commit.expected_ply,
+            ],
+        )
+        .map_err(backend)?;
+    if changed == 0 {
+        return Err(StoreError::Conflict);
+    }
+    set_wake(conn, &head.id.0, commit.wake)?;
+    keep_members(conn, head)?;
+    append_log(conn, commit)
+}
+
+/// Inserts a whole game: its head, then the rest as a commit's.
+fn apply_import(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
+    insert_head(conn, &commit.head, None)?;
+    append_log(conn, commit)
+}
+
+fn set_wake(conn: &Connection, game: &str, wake: WakeChange) -> Result<(), StoreError> {
+    let at = match wake {
+        WakeChange::Keep => return Ok(()),
+        WakeChange::At(at) => Some(at.timestamp_millis()),
+        WakeChange::Clear => None,
+    };
+    conn.execute(
+        "UPDATE games SET wake_at = ?2 WHERE id = ?1",
+        params![game, at],
+    )
+    .map(drop)
+    .map_err(backend)
+}
+
+fn move_wake(conn: &Connection, game: &str, from: i64, to: Option<i64>) -> Result<(), StoreError> {
+    let changed = conn
+        .execute(
+            "UPDATE games SET wake_at = ?3 WHERE id = ?1 AND wake_at = ?2",
+            params![game, from, to],
+        )
+        .map_err(backend)?;
+    if changed == 0 {
+        return Err(StoreError::Conflict);
+    }
+    Ok(())
+}
+
+/// Lists the game among its members' current games while it is forming or active.
+fn keep_members(conn: &Connection, head: &Head) -> Result<(), StoreError> {
+    conn.execute("DELETE FROM members WHERE game = ?1", [&head.id.0])
+        .map_err(backend)?;
+    if !matches!(head.doc.status, Status::Forming | Status::Active) {
+        return Ok(());
+    }
+    let mut insert = conn
+        .prepare_cached("INSERT OR IGNORE INTO members (player, game) VALUES (?1, ?2)")
+        .map_err(backend)?;
+    for player in head.doc.members() {
+        insert
+            .execute(params![player, head.id.0])
+            .map_err(backend)?;
+    }
+    Ok(())
+}
+
+/// Inserts the commit's moves (with their keys) and events and, if it finishes the game,
+/// the players' finished entries.
+fn append_log(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
+    let game = &commit.head.id.0;
+    for mv in &commit.moves {
+        insert_move(conn, game, mv)?;
+    }
+    for event in &commit.events {
+        insert_event(conn, game, event)?;
+    }
+    if commit.finishes {
+        let at = commit.finished_at()?.timestamp_millis();
+        for player in commit.head.doc.players() {
+            conn.execute(
+                "INSERT OR IGNORE INTO finished (player, at, game) VALUES (?1, ?2, ?3)",
+                params![player, at, game],
+            )
+            .map_err(backend)?;
+        }
+    }
+    Ok(())
+}
+
+fn insert_move(conn: &Connection, game: &str, mv: &MoveRecord) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO moves (game, ply, seat, long, short, at, key, draw_offer, prev_hash, hash)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )
+    .map_err(backend)?
+    .execute(params![
+        game,
+        mv.ply,
+        mv.seat.0,
+        mv.long,
+        mv.short,
+        mv.at.timestamp_millis(),
+        mv.key,
+        mv.draw_offer,
+        mv.prev_hash,
+        mv.hash,
+    ])
+    .map_err(conflict_or_backend)?;
+    let Some(key) = &mv.key else {
+        return Ok(());
+    };
+    conn.prepare_cached("INSERT INTO move_keys (game, seat, key) VALUES (?1, ?2, ?3)")
+        .map_err(backend)?
+        .execute(params![game, mv.seat.0, key])
+        .map_err(|error| match conflict_or_backend(error) {
+            StoreError::Conflict => StoreError::KeyUsed,
+            other => other,
+        })?;
+    Ok(())
+}
+
+fn insert_event(conn: &Connection, game: &str, event: &EventRecord) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO events (game, seq, ply, seat, at, event, prev_hash, hash)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )
+    .map_err(backend)?
+    .execute(params![
+        game,
+        event.seq,
+        event.ply,
+        event.seat.map(|s| s.0),
+        event.at.timestamp_millis(),
+        serde_json::to_string(&event.event)?,
+        event.prev_hash,
+        event.hash,
+    ])
+    .map_err(conflict_or_backend)?;
+    Ok(())
+}
+
+fn put_vacation(
+    conn: &Connection,
+    player: &str,
+    record: &VacationRecord,
+) -> Result<(), StoreError> {
+    let body = serde_json::to_string(record)?;
+    let changed = match record.revision {
+        0 => {
+            return Err(StoreError::Invalid(
+                "a vacation record starts at revision 1".into(),
+            ));
+        }
+        1 => conn.execute(
+            "INSERT OR IGNORE INTO vacations (player, revision, body) VALUES (?1, 1, ?2)",
+            params![player, body],
+        ),
+        revision => conn.execute(
+            "UPDATE vacations SET revision = ?2, body = ?3 WHERE player = ?1 AND revision = ?4",
+            params![player, revision as i64, body, revision as i64 - 1],
+        ),
+    }
+    .map_err(backend)?;
+    if changed == 0 {
+        return Err(StoreError::Conflict);
+    }
+    Ok(())
+}
+
+fn insert_player(conn: &Connection, player: &Player) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO players (handle, email, body) VALUES (?1, ?2, ?3)",
+        params![
+            player.handle,
+            Player::email_key(&player.email),
+            serde_json::to_string(player)?
+        ],
+    )
+    .map_err(conflict_or_backend)?;
+    Ok(())
+}
+
+/// Records a token used at `at`, forgetting the markers of tokens expired by then.
+fn insert_used_token(
+    conn: &Connection,
+    id: &str,
+    at: i64,
+    expires_at: i64,
+) -> Result<(), StoreError> {
+    conn.execute("DELETE FROM used_tokens WHERE expires_at < ?1", params![at])
+        .map_err(backend)?;
+    conn.execute(
+        "INSERT INTO used_tokens (id, expires_at) VALUES (?1, ?2)",
+        params![id, expires_at],
+    )
+    .map_err(conflict_or_backend)?;
+    Ok(())
+}
+
+fn waiting_columns(head: &Head) -> (Option<&str>, Option<i64>) {
+    match &head.waiting {
+        Some(w) => (Some(w.player.as_str()), Some(w.deadline.timestamp_millis())),
+        None => (None, None),
+    }
+}
