@@ -20,8 +20,8 @@ pub struct Federation {
     pub rook_pawn: bool,
     /// How a line crosses the cells between its ends (§4, §5).
     pub paths: Paths,
-    /// True when a board carrying its pawn may also arrive turned half round (§7-4 read as
-    /// a rotation).
+    /// True when a board carrying its pawn may also arrive turned half round (§7-2's "180°"
+    /// read as a turn in the board's plane).
     pub half_turns: bool,
     /// Which capture on a board hands it over (§8).
     pub board_capture: BoardCapture,
@@ -264,10 +264,9 @@ impl RuleSet for Federation {
 
     /// §7: a board the mover owns that is empty or carries exactly one pawn of the mover's
     /// (and nothing else) may move while the mover still has a pawn anywhere, to any pin
-    /// within two ranks (its own corner's other elevation included) not held by the other
-    /// board of its flank (its own corner's other elevation is how it inverts). With
-    /// `half-turns=on` a board carrying its pawn may also arrive turned half round, or turn
-    /// round on its own pin.
+    /// within two ranks not held by the other board of its flank, its own corner's other
+    /// elevation included (that is how a board inverts). With `half-turns=on` a board
+    /// carrying its pawn may also arrive turned half round, or turn round on its own pin.
     fn board_steps(&self, layout: &Layout, mover: Color, id: BoardId, out: &mut Vec<BoardStep>) {
         if layout.board(id).owner != mover {
             return;
