@@ -1,12 +1,18 @@
-//! The Federation Standard rules (`trid-fs`, seed 000), one test per rule with a position.
-//! Section numbers are the seed's; `docs/rules/trid-fs.md` names these tests.
+//! The Federation Standard rules (`trid-fs`, seed 000), one test per rule with a position;
+//! then agreement with Charles Roth's own move referee for these rules
+//! (`wchasroth/StarTrek3dChess`, 2012-09-22): complete legal-move lists and perft recorded
+//! from the engine (`data/README.md` says how), where a failure names the position and the
+//! moves one side has and the other lacks; and the replay of games stored under the first
+//! readings. Section numbers are the seed's; `docs/rules/trid-fs.md` names these tests.
 
 mod trid_common;
 
+use missive_rules::chess::Color;
 use missive_rules::trid::{Federation, FederationStandard, RuleSet};
 use missive_rules::{
     Claim, EndRule, MoveError, Notation, Options, Position, perft, registry::variant,
 };
+use std::collections::BTreeSet;
 use trid_common::{after, legal, starting_with};
 
 const BOARDS: &str = "QL1@W-S-up:w,KL1@W-S-up:w,QL3@B-N-up:b,KL3@B-N-up:b";
@@ -48,15 +54,6 @@ fn white_has_21_moves_at_the_start() {
     }
 }
 
-#[test]
-fn start_perft_to_depth_4() {
-    let position = start();
-    let expected = [21, 441, 10_088, 230_320];
-    for (depth, nodes) in (1..).zip(expected) {
-        assert_eq!(perft(&position, depth), nodes, "depth {depth}");
-    }
-}
-
 /// The rook pawns first matter at depth 3: once a knight has left b1(2) or e1(2), the pawn
 /// a1(3) or f1(3) may step inward onto the empty square (2 knight moves x 21 replies each
 /// side: 84 more leaves).
@@ -90,7 +87,7 @@ fn highest_path_ignores_boards_above_the_higher_end() {
 }
 
 #[test]
-fn a_path_never_crosses_a_cell_without_squares() {
+fn a_line_ends_at_a_cell_without_squares() {
     let boards = "QL1@W-S-up:w,KL1@W-S-up:w,QL3@W-N-up:b,KL3@B-N-up:b";
     let position = setup(boards, "Ke0(3),ke9(7),Ra1(3)", "w");
     let rook = starting_with(&position, "a1(3)-");
@@ -106,40 +103,91 @@ fn pieces_may_end_on_any_level_of_the_destination_cell_and_knights_jump() {
     }
 }
 
+/// A rook crosses d1 and c1, where nothing is at level 1 or below, on its way from e1(1) to
+/// b1(1) and a1(1) under White's boards turned down: such a cell does not block (a king
+/// stands above the path on c1(2)). The first reading (`paths=main-first`) found no path.
+#[test]
+fn a_cell_with_no_square_at_or_below_the_path_does_not_block() {
+    let text = "QL1@W-S-dn:w,KL1@W-S-dn:w,QL3@B-N-up:b,KL3@B-N-up:b Kc1(2),kb9(7),Re1(1) w - 0 1";
+    let along = |opts: &str| {
+        starting_with(&read(text, opts), "e1(1)-")
+            .into_iter()
+            .filter(|m| m.ends_with("1(1)"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(along(""), ["e1(1)-a1(1)", "e1(1)-b1(1)", "e1(1)-f1(1)"]);
+    assert_eq!(along("paths=main-first"), ["e1(1)-f1(1)"]);
+}
+
 // §5: Paths A and B over an attack board that stands above a main board.
 
+/// Path A crosses each cell on its highest square at or below the higher end: from a2(3)
+/// that is b2(3) on the attack board, not b2(2) beneath it, and with the higher end on an
+/// attack board there is no Path B. The first reading kept Path A on the main board.
 #[test]
-fn path_a_or_path_b_either_one_suffices() {
+fn path_a_crosses_the_highest_square_at_or_below_the_higher_end() {
     let boards = "QL1@N-S-dn:w,KL1@W-S-up:w,QL3@B-N-up:b,KL3@B-N-up:b";
     let cases = [
-        ("", true),
-        (",Nb2(2)", true),
-        (",Nb2(3)", true),
-        (",Nb2(2),Nb2(3)", false),
+        ("", true, true),
+        (",Nb2(2)", true, true),
+        (",Nb2(3)", false, true),
     ];
-    for (blockers, is_legal) in cases {
-        let position = setup(boards, &format!("Ke0(3),ke9(7),Ra2(3){blockers}"), "w");
-        assert_eq!(
-            legal(&position).contains(&"a2(3)-d2(2)".to_string()),
-            is_legal,
-            "blockers `{blockers}`"
-        );
+    for (blocker, roth, main_first) in cases {
+        let text = format!("{boards} Ke0(3),ke9(7),Ra2(3){blocker} w - 0 1");
+        for (opts, is_legal) in [("", roth), ("paths=main-first", main_first)] {
+            assert_eq!(
+                legal(&read(&text, opts)).contains(&"a2(3)-d2(2)".to_string()),
+                is_legal,
+                "blocker `{blocker}`, options `{opts}`"
+            );
+        }
+    }
+}
+
+/// From a main-board top (b5(4) to b2(2): level 4) Path B runs one level higher, over the
+/// attack board at b3(5); either open path is enough. To b2(5) the top is the attack board
+/// and only Path A is tried.
+#[test]
+fn path_a_or_path_b_either_one_suffices() {
+    let boards = "QL1@N-S-up:w,KL1@W-S-up:w,QL3@B-N-up:b,KL3@B-N-up:b";
+    let cases = [
+        ("", true, true),
+        (",Nb3(4)", true, true),
+        (",Nb3(5)", true, false),
+        (",Nb3(4),Nb3(5)", false, false),
+    ];
+    for (blockers, low, high) in cases {
+        let moves = legal(&setup(
+            boards,
+            &format!("Ke0(3),ke9(7),Rb5(4){blockers}"),
+            "w",
+        ));
+        for (mv, is_legal) in [("b5(4)-b2(2)", low), ("b5(4)-b2(5)", high)] {
+            assert_eq!(
+                moves.contains(&mv.to_string()),
+                is_legal,
+                "{mv} with blockers `{blockers}`"
+            );
+        }
     }
 }
 
 #[test]
 fn check_follows_both_paths_too() {
-    let boards = "QL1@N-S-dn:w,KL1@W-S-up:w,QL3@B-N-up:b,KL3@B-N-up:b";
-    for blocker in ["Nb2(2)", "Nb2(3)"] {
-        let position = setup(boards, &format!("Kd2(2),ke9(7),ra2(3),{blocker}"), "w");
+    let boards = "QL1@N-S-up:w,KL1@W-S-up:w,QL3@B-N-up:b,KL3@B-N-up:b";
+    for blocker in ["Nb3(4)", "Nb3(5)"] {
+        let position = setup(boards, &format!("Kb2(2),ke9(7),rb5(4),{blocker}"), "w");
         assert!(position.outcome().is_none());
         assert!(
             !legal(&position).is_empty() && is_check(&position),
             "one open path is enough for check ({blocker})"
         );
     }
-    let shielded = setup(boards, "Kd2(2),ke9(7),ra2(3),Nb2(2),Nb2(3)", "w");
+    let shielded = setup(boards, "Kb2(2),ke9(7),rb5(4),Nb3(4),Nb3(5)", "w");
     assert!(!is_check(&shielded));
+    let under = "QL1@W-S-dn:w,KL1@W-S-dn:w,QL3@B-N-up:b,KL3@B-N-up:b Ka1(1),kb9(7),re1(1) w - 0 1";
+    assert!(is_check(&read(under, "")), "no square at level 1 on d1, c1");
+    assert!(!is_check(&read(under, "paths=main-first")));
 }
 
 fn is_check(position: &FederationStandard) -> bool {
@@ -183,7 +231,8 @@ fn a_board_move_promotes_its_riding_pawn() {
     assert!(moves.contains(&"QL1@W-N-up".to_string()));
     let queen = after(&position, &["QL1@B-N-dn=Q"]);
     assert!(queen.to_text().contains("Qa9(5)"), "{}", queen.to_text());
-    let knight = after(&position, &["QL1@B-N-dn~=N"]);
+    let turning = read(&position.to_text(), "half-turns=on");
+    let knight = after(&turning, &["QL1@B-N-dn~=N"]);
     assert!(knight.to_text().contains("Nb8(5)"), "{}", knight.to_text());
 }
 
@@ -247,47 +296,75 @@ fn boards_move_along_the_pin_graph() {
     );
 }
 
+/// §7-4 "the board may invert", read as Roth's engine does: the board goes to its corner's
+/// other elevation (up <-> dn), empty or carrying its pawn, and the rider keeps its place on
+/// the board, one level below or above. No half turns by default.
 #[test]
-fn a_board_carrying_a_pawn_may_invert() {
+fn a_board_inverts_to_the_other_elevation_carrying_its_rider() {
     let position = setup(BOARDS, "Kd1(2),ke9(7),Pa1(3)*", "w");
-    let moves = starting_with(&position, "QL1@");
-    assert_eq!(moves.len(), 7, "{moves:?}");
-    let cases = [
-        ("QL1@W-S-up~", "Pb0(3)"),
-        ("QL1@N-S-dn", "Pa3(3)"),
-        ("QL1@N-S-dn~", "Pb2(3)"),
-    ];
-    for (mv, rider) in cases {
+    assert_eq!(
+        starting_with(&position, "QL1@"),
+        ["QL1@N-S-dn", "QL1@N-S-up", "QL1@W-S-dn"]
+    );
+    for (mv, rider) in [("QL1@W-S-dn", "Pa1(1)"), ("QL1@N-S-dn", "Pa3(3)")] {
         let text = after(&position, &[mv]).to_text();
-        assert!(
-            text.contains(&format!("{rider},")) || text.ends_with(rider),
-            "{mv}: {text}"
-        );
+        assert!(text.contains(&format!("{rider},")), "{mv}: {text}");
     }
     let empty = setup(BOARDS, "Kd1(2),ke9(7),Pc2(2)*", "w");
+    assert!(starting_with(&empty, "QL1@").contains(&"QL1@W-S-dn".to_string()));
+}
+
+/// With `half-turns=on` (§7-2 "only the 180° rotation" read as turning the board round) a
+/// board carrying its pawn may also arrive turned half round, or turn round on its own pin;
+/// the rider goes to the diagonally opposite place. With the option off no `~` move exists
+/// and none is read.
+#[test]
+fn half_turns_exist_only_with_the_option() {
+    let text = format!("{BOARDS} Kd1(2),ke9(7),Pa1(3)* w - 0 1");
+    let turning = read(&text, "half-turns=on");
+    let moves = starting_with(&turning, "QL1@");
+    assert_eq!(moves.len(), 7, "{moves:?}");
+    for (mv, rider) in [("QL1@W-S-up~", "Pb0(3)"), ("QL1@N-S-dn~", "Pb2(3)")] {
+        let after = after(&turning, &[mv]).to_text();
+        assert!(after.contains(&format!("{rider},")), "{mv}: {after}");
+    }
+    let empty = read(
+        &format!("{BOARDS} Kd1(2),ke9(7),Pc2(2)* w - 0 1"),
+        "half-turns=on",
+    );
     assert!(
         !starting_with(&empty, "QL1@")
             .iter()
             .any(|m| m.contains('~'))
     );
+    let plain = read(&text, "");
+    assert!(!legal(&plain).iter().any(|m| m.contains('~')));
+    assert!(matches!(
+        plain.parse_move("QL1@W-S-up~"),
+        Err(MoveError::Illegal { .. })
+    ));
 }
 
 #[test]
 fn riders_keep_their_square_colour() {
-    let position = setup(BOARDS, "Kd1(2),ke9(7),Pa1(3)*", "w");
-    let colour = |text: &str| {
-        let square = missive_rules::trid::Square::parse(text).unwrap();
-        (square.file() + square.rank()) % 2
-    };
-    for mv in starting_with(&position, "QL1@") {
-        let next = after(&position, &[&mv]);
-        let (square, _) = next
-            .layout()
-            .riders(missive_rules::trid::BoardId::QL1)
-            .next()
-            .unwrap();
-        assert_eq!(colour(&square.to_string()), colour("a1(3)"), "{mv}");
+    let text = format!("{BOARDS} Kd1(2),ke9(7),Pa1(3)* w - 0 1");
+    let colour = |square: missive_rules::trid::Square| (square.file() + square.rank()) % 2;
+    for opts in ["", "half-turns=on"] {
+        let position = read(&text, opts);
+        for mv in starting_with(&position, "QL1@") {
+            let next = after(&position, &[&mv]);
+            let (rider, _) = next
+                .layout()
+                .riders(missive_rules::trid::BoardId::QL1)
+                .next()
+                .unwrap();
+            assert_eq!(colour(rider), colour(square("a1(3)")), "{mv}");
+        }
     }
+}
+
+fn square(text: &str) -> missive_rules::trid::Square {
+    missive_rules::trid::Square::parse(text).unwrap()
 }
 
 #[test]
@@ -333,6 +410,27 @@ fn an_empty_board_is_never_taken() {
     let emptied = after(&position, &["e8(7)-e7(6)"]);
     assert!(emptied.to_text().contains("KL3@B-N-up:b"));
     assert!(starting_with(&emptied, "KL3@").is_empty());
+}
+
+/// §8 "captures the last piece on the opponent's board", read as Roth's engine does: the
+/// taken piece was the only piece on the board, the taking piece aside. Here White's pawn
+/// also stands on Black's board, so taking f7(5) leaves the board Black's and White may not
+/// move it; with `board-capture=owners-last` (no Black piece is left on it) it is White's.
+#[test]
+fn a_board_is_taken_only_when_the_taken_piece_was_alone_on_it() {
+    let text = "QL1@W-S-up:w,KL1@W-S-up:w,QL3@B-N-up:b,KL3@N-N-up:b \
+                Kb1(2),kb9(7),Ne5(4),Pe6(5),pf7(5),Pc2(2),pb7(6)* w - 0 1";
+    let moves = ["e5(4)-f7(5)", "b9(7)-a9(7)", "f7(5)-d6(4)", "a9(7)-b9(7)"];
+    for (opts, owner, movable) in [("", "b", false), ("board-capture=owners-last", "w", true)] {
+        let taken = after(&read(text, opts), &moves[..1]);
+        assert!(
+            taken.to_text().contains(&format!("KL3@N-N-up:{owner}")),
+            "{opts}: {}",
+            taken.to_text()
+        );
+        let later = after(&taken, &moves[1..]);
+        assert_eq!(!starting_with(&later, "KL3@").is_empty(), movable, "{opts}");
+    }
 }
 
 // §9: castling on the start layout.
@@ -409,15 +507,20 @@ fn en_passant_lands_on_the_path_the_pawn_followed() {
     }
 }
 
+/// To b3(2) Path A (b2(2)) is blocked and Path B crosses b2(3); to b3(3) and b3(4) Path A
+/// itself crosses b2(3). Each time the pawn may be taken on b2(3).
 #[test]
 fn en_passant_lands_on_path_b_when_path_a_was_blocked() {
     let boards = "QL1@N-S-dn:w,KL1@W-S-up:w,QL3@B-N-up:b,KL3@B-N-up:b";
     let position = setup(boards, "Ke0(3),ke9(7),Pb1(2)*,Nb2(2),pc3(2)", "w");
     let steps = starting_with(&position, "b1(2)-b3");
-    assert_eq!(steps, ["b1(2)-b3(3)", "b1(2)-b3(4)"]);
-    let stepped = after(&position, &["b1(2)-b3(3)"]);
-    assert!(stepped.to_text().contains("b2(3)/b3(3)"));
-    assert!(legal(&stepped).contains(&"c3(2)-b2(3)".to_string()));
+    assert_eq!(steps, ["b1(2)-b3(2)", "b1(2)-b3(3)", "b1(2)-b3(4)"]);
+    for step in steps {
+        let stepped = after(&position, &[&step]);
+        let landing = format!("b2(3)/{}", &step[6..]);
+        assert!(stepped.to_text().contains(&landing), "{step}");
+        assert!(legal(&stepped).contains(&"c3(2)-b2(3)".to_string()));
+    }
 }
 
 #[test]
@@ -600,4 +703,215 @@ fn position_text_round_trips_with_en_passant() {
     let text = position.to_text();
     assert_eq!(read(&text, "").to_text(), text);
     assert_eq!(read(&text, ""), position);
+}
+
+// Roth's engine: legal moves and perft recorded from it.
+
+/// 46 positions of seeded random games: moves from the start, side to move, legal moves,
+/// perft 2.
+const POSITIONS: &str = include_str!("data/trid_fs_roth.tsv");
+/// Perft from the start, depths 1-5.
+const START_PERFT: &str = include_str!("data/trid_fs_roth_perft.tsv");
+/// Longer seeded random games with the engine's count, perft 2 and list digest at every ply.
+const GAMES: &str = include_str!("data/trid_fs_roth_games.tsv");
+
+/// The rows of a recorded table, header skipped, split at tabs.
+fn rows(table: &str) -> impl Iterator<Item = Vec<&str>> {
+    table
+        .lines()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split('\t').collect())
+}
+
+/// The position after `moves` (long notation, space separated) from the start, or the
+/// first move the rules refuse.
+fn replay(moves: &str) -> Result<FederationStandard, String> {
+    let mut position = FederationStandard::start(&Options::default());
+    for (ply, text) in moves.split_whitespace().enumerate() {
+        let mv = position
+            .parse_move(text)
+            .map_err(|e| format!("ply {}: {e}", ply + 1))?;
+        position.play(mv);
+    }
+    Ok(position)
+}
+
+/// What is wrong with `position`'s legal moves against the engine's `expected` list (space
+/// separated), if anything.
+fn list_difference(position: &FederationStandard, expected: &str) -> Option<String> {
+    let ours: BTreeSet<String> = legal(position).into_iter().collect();
+    let theirs: BTreeSet<String> = expected.split_whitespace().map(String::from).collect();
+    let missing: Vec<_> = theirs.difference(&ours).collect();
+    let extra: Vec<_> = ours.difference(&theirs).collect();
+    (!missing.is_empty() || !extra.is_empty())
+        .then(|| format!("missing {missing:?}, extra {extra:?}"))
+}
+
+/// The side to move as the tables write it.
+fn side(position: &FederationStandard) -> &'static str {
+    match position.turn() {
+        Color::White => "w",
+        Color::Black => "b",
+    }
+}
+
+/// Panics listing `failures`, if there are any, out of `total` checks.
+fn assert_none(failures: &[String], total: usize) {
+    assert!(
+        failures.is_empty(),
+        "{} of {total} recorded positions differ from the engine:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_recorded_position_has_exactly_the_engines_legal_moves() {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for row in rows(POSITIONS) {
+        let [id, moves, turn, expected, perft2] = row[..] else {
+            panic!("a row has five fields: {row:?}");
+        };
+        total += 1;
+        let position = match replay(moves) {
+            Ok(position) => position,
+            Err(e) => {
+                failures.push(format!("{id}: the game does not replay: {e}"));
+                continue;
+            }
+        };
+        if side(&position) != turn {
+            failures.push(format!(
+                "{id}: {} to move, the engine says {turn}",
+                side(&position)
+            ));
+        }
+        if let Some(difference) = list_difference(&position, expected) {
+            failures.push(format!("{id} after `{moves}`: {difference}"));
+        }
+        let nodes = perft(&position, 2);
+        if nodes.to_string() != perft2 {
+            failures.push(format!("{id}: perft 2 is {nodes}, the engine's {perft2}"));
+        }
+    }
+    assert_eq!(total, 46);
+    assert_none(&failures, total);
+}
+
+#[test]
+fn start_perft_matches_the_engine_to_depth_5() {
+    let start = FederationStandard::start(&Options::default());
+    let mut depths = 0;
+    for row in rows(START_PERFT) {
+        let (depth, nodes): (u32, u64) = (row[0].parse().unwrap(), row[1].parse().unwrap());
+        assert_eq!(perft(&start, depth), nodes, "depth {depth}");
+        depths += 1;
+    }
+    assert_eq!(depths, 5);
+}
+
+/// FNV-1a (64 bits) of the sorted legal moves joined by single spaces, as the games table
+/// records it.
+fn digest(moves: &[String]) -> String {
+    let hash = moves
+        .join(" ")
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        });
+    format!("{hash:016x}")
+}
+
+/// At every ply of every recorded game: the number of legal moves, perft 2 and the digest of
+/// the sorted list, as the engine gave them.
+#[test]
+fn recorded_games_match_the_engine_at_every_ply() {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for row in rows(GAMES) {
+        let [id, moves, checks] = row[..] else {
+            panic!("a row has three fields: {row:?}");
+        };
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        let checks: Vec<&str> = checks.split_whitespace().collect();
+        assert_eq!(
+            checks.len(),
+            moves.len() + 1,
+            "{id}: one check per position"
+        );
+        let mut position = FederationStandard::start(&Options::default());
+        for (ply, check) in checks.iter().enumerate() {
+            total += 1;
+            let legal = legal(&position);
+            let ours = format!("{}:{}:{}", legal.len(), perft(&position, 2), digest(&legal));
+            if ours != *check {
+                failures.push(format!(
+                    "{id} ply {ply} after `{}`: count:perft2:digest {ours}, the engine's {check}; our moves: {}",
+                    moves[..ply].join(" "),
+                    legal.join(" ")
+                ));
+                break;
+            }
+            let Some(text) = moves.get(ply) else { break };
+            match position.parse_move(text) {
+                Ok(mv) => position.play(mv),
+                Err(e) => {
+                    failures.push(format!("{id} ply {}: {e}", ply + 1));
+                    break;
+                }
+            }
+        }
+    }
+    assert!(total > 5_000, "only {total} positions recorded");
+    assert_none(&failures, total);
+}
+
+// Games stored under the first readings.
+
+/// The options that restore the readings `trid-fs` games were played under before Roth's
+/// engine became the reference: Path A on the main boards, half turns, a board taken with its
+/// owner's last piece on it.
+const FIRST_READINGS: &str = "paths=main-first,half-turns=on,board-capture=owners-last";
+/// Games recorded before the engine's readings became the default, each ending in a move only
+/// a first reading allows, with the option it needs.
+const FIRST_READINGS_GAMES: &str = include_str!("data/trid_fs_first_readings.tsv");
+
+/// The ply (1-based) at which a `trid-fs` game under `opts` refuses `moves`, if any.
+fn first_refused(moves: &str, opts: &str) -> Option<usize> {
+    let mut game = variant("trid-fs").unwrap().new_game(opts, None).unwrap();
+    moves
+        .split_whitespace()
+        .position(|text| game.play(text).is_err())
+        .map(|ply| ply + 1)
+}
+
+/// Each game replays with [`FIRST_READINGS`]; under the defaults it stops, and without the
+/// option it needs it stops exactly at its last move: a path crossing b1(2) beneath the pawn
+/// on b1(3), a board move that opens Path B to the king over the board itself, a half turn,
+/// and a board move that only owners-last board capture makes White's.
+#[test]
+fn games_played_under_the_first_readings_replay_with_their_options() {
+    let mut games = 0;
+    for row in rows(FIRST_READINGS_GAMES) {
+        let [id, option, moves] = row[..] else {
+            panic!("a row has three fields: {row:?}");
+        };
+        games += 1;
+        let plies = moves.split_whitespace().count();
+        assert_eq!(first_refused(moves, FIRST_READINGS), None, "{id}");
+        assert!(
+            first_refused(moves, "").is_some(),
+            "{id} under the defaults"
+        );
+        let without: Vec<&str> = FIRST_READINGS.split(',').filter(|o| *o != option).collect();
+        let without = without.join(",");
+        assert_eq!(
+            first_refused(moves, &without),
+            Some(plies),
+            "{id} with `{without}`"
+        );
+    }
+    assert_eq!(games, 4);
 }

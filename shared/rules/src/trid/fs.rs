@@ -3,31 +3,89 @@
 //!
 //! Routes follow the highest-path rule (§4) with both paths of §5; attack boards move
 //! along the pin graph of §7; castling is Roth's king-rook exchange (§9) on the start
-//! layout of §3. Every interpretation is recorded in `docs/rules/trid-fs.md`.
+//! layout of §3. Where the seed leaves room the default options read it as Roth's own
+//! engine does; the other readings are options. Every interpretation is recorded in
+//! `docs/rules/trid-fs.md`.
 
 use super::geometry::{BoardId, Cell, LevelSet, MAIN_LEVELS, Pin, Square};
 use super::layout::Layout;
-use super::rules::{BoardStep, Castling, Route, RuleSet};
+use super::rules::{BoardCapture, BoardStep, Castling, Route, RuleSet};
 use crate::chess::{Color, Role};
 use crate::{OptionSpec, Options};
 
-/// The Federation Standard rules, with the rook-pawn option of §11.
+/// The Federation Standard rules, with the options of `docs/rules/trid-fs.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Federation {
     /// True when rook pawns may also step and capture inward (§11).
     pub rook_pawn: bool,
+    /// How a line crosses the cells between its ends (§4, §5).
+    pub paths: Paths,
+    /// True when a board carrying its pawn may also arrive turned half round (§7-2's "180°"
+    /// read as a turn in the board's plane).
+    pub half_turns: bool,
+    /// Which capture on a board hands it over (§8).
+    pub board_capture: BoardCapture,
+}
+
+/// The two readings of the highest-path rule with Paths A and B (§4, §5) a game may choose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Paths {
+    /// Roth's own engine (the default): Path A crosses each cell on its highest square at or
+    /// below the higher end's level, Path B one level higher when that end is on a main
+    /// board; a cell with no square there does not block.
+    Roth,
+    /// The project's first reading (option `paths=main-first`): Path A keeps to the main
+    /// boards where one is below the higher end, Path B runs over the attack boards there;
+    /// a cell with no square at or below the higher end has no path.
+    MainFirst,
 }
 
 /// The rook-pawn option's key.
 const ROOK_PAWN: &str = "rook-pawn";
+/// The path-reading option's key.
+const PATHS: &str = "paths";
+/// The path-reading option's value for [`Paths::MainFirst`].
+const MAIN_FIRST: &str = "main-first";
+/// The half-turn option's key.
+const HALF_TURNS: &str = "half-turns";
+/// The board-capture option's key.
+const BOARD_CAPTURE: &str = "board-capture";
+/// The board-capture option's value for [`BoardCapture::OwnersLast`].
+const OWNERS_LAST: &str = "owners-last";
 
-const OPTIONS: &[OptionSpec] = &[OptionSpec {
-    key: ROOK_PAWN,
-    values: &["off", "on"],
-    default: "off",
-    description: "pawns on files a and f may also move one or two squares inward and capture \
-                  diagonally inward (seed 000 §11)",
-}];
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: ROOK_PAWN,
+        values: &["off", "on"],
+        default: "off",
+        description: "pawns on files a and f may also move one or two squares inward and capture \
+                      diagonally inward (seed 000 §11)",
+    },
+    OptionSpec {
+        key: PATHS,
+        values: &["roth", MAIN_FIRST],
+        default: "roth",
+        description: "roth: lines cross each cell on its highest square at or below the higher \
+                      end (Path A) or one level higher from a main board (Path B), as Roth's \
+                      engine; main-first: Path A keeps to the main boards and a cell with \
+                      nothing below the path has no path (seed 000 §4-5)",
+    },
+    OptionSpec {
+        key: HALF_TURNS,
+        values: &["off", "on"],
+        default: "off",
+        description: "a board carrying its pawn may also arrive turned half round, the rider \
+                      on the diagonally opposite place (seed 000 §7-2, §7-4)",
+    },
+    OptionSpec {
+        key: BOARD_CAPTURE,
+        values: &["only-piece", OWNERS_LAST],
+        default: "only-piece",
+        description: "only-piece: taking the only piece on an enemy board (the taking piece \
+                      aside) takes the board, as Roth's engine; owners-last: taking the last \
+                      piece of the board's owner on it does (seed 000 §8)",
+    },
+];
 
 const WHITE_CASTLINGS: &[Castling] = &[
     Castling {
@@ -76,38 +134,70 @@ fn highest(cell: Cell, set: LevelSet) -> Square {
     cell.at(7 - set.leading_zeros() as u8)
 }
 
-impl Federation {
-    /// The square a path crosses in `cell` when the higher end of the move is at level
-    /// `top`: Path A (`over_boards` false) keeps to the main boards where one is there and
-    /// uses an attack board only where no main board is; Path B (`over_boards` true) counts
-    /// the attack boards as boards, so it runs over an attack board that stands above a
-    /// main board. Boards above `top` are ignored; a cell with no square left has no path.
-    fn path_square(layout: &Layout, cell: Cell, top: u8, over_boards: bool) -> Option<Square> {
-        let set = layout.levels(cell) & ((2u16 << top) - 1) as LevelSet;
-        if set == 0 {
-            return None;
-        }
-        let main = set & MAIN_LEVELS;
-        Some(if main != 0 && !over_boards {
-            highest(cell, main)
-        } else {
-            highest(cell, set)
-        })
-    }
+/// The levels of `cell` at or below `top`.
+fn at_or_below(layout: &Layout, cell: Cell, top: u8) -> LevelSet {
+    layout.levels(cell) & ((2u16 << top) - 1) as LevelSet
+}
 
-    /// The route along one path (A or B), if every square it crosses is empty.
-    fn path(layout: &Layout, top: u8, between: &[Cell], over_boards: bool) -> Option<Route> {
-        let mut via = None;
-        for (i, cell) in between.iter().enumerate() {
-            let square = Federation::path_square(layout, *cell, top, over_boards)?;
-            if layout.piece(square).is_some() {
+/// The route along one path over the cells `between`: `pick` gives the square the path
+/// crosses in a cell, which must be empty, or `None` when it crosses none there; such a cell
+/// stops the route when `blocks_without`, else it is passed over. The route's `via` is the
+/// square crossed in the first cell.
+fn path(
+    layout: &Layout,
+    between: &[Cell],
+    blocks_without: bool,
+    pick: impl Fn(Cell) -> Option<Square>,
+) -> Option<Route> {
+    let mut via = None;
+    for (i, cell) in between.iter().enumerate() {
+        let Some(square) = pick(*cell) else {
+            if blocks_without {
                 return None;
             }
-            if i == 0 {
-                via = Some(square);
+            continue;
+        };
+        if layout.piece(square).is_some() {
+            return None;
+        }
+        if i == 0 {
+            via = Some(square);
+        }
+    }
+    Some(Route { via })
+}
+
+impl Paths {
+    /// The route from a square at level `from` to one at level `to` over `between`, Path A
+    /// first, then Path B.
+    fn route(self, layout: &Layout, from: u8, to: u8, between: &[Cell]) -> Option<Route> {
+        let top = from.max(to);
+        match self {
+            Paths::Roth => {
+                let under = |top: u8| {
+                    path(layout, between, false, move |cell| {
+                        let set = at_or_below(layout, cell, top);
+                        (set != 0).then(|| highest(cell, set))
+                    })
+                };
+                let from_main = MAIN_LEVELS & (1 << top) != 0;
+                under(top).or_else(|| from_main.then(|| under(top + 1)).flatten())
+            }
+            Paths::MainFirst => {
+                let over = |boards: bool| {
+                    path(layout, between, true, move |cell| {
+                        let set = at_or_below(layout, cell, top);
+                        let main = set & MAIN_LEVELS;
+                        match (set, main != 0 && !boards) {
+                            (0, _) => None,
+                            (_, true) => Some(highest(cell, main)),
+                            (_, false) => Some(highest(cell, set)),
+                        }
+                    })
+                };
+                over(false).or_else(|| over(true))
             }
         }
-        Some(Route { via })
     }
 }
 
@@ -130,15 +220,27 @@ impl RuleSet for Federation {
     fn from_options(options: &Options) -> Federation {
         Federation {
             rook_pawn: options.is_on(ROOK_PAWN),
+            paths: match options.get(PATHS) {
+                Some(MAIN_FIRST) => Paths::MainFirst,
+                _ => Paths::Roth,
+            },
+            half_turns: options.is_on(HALF_TURNS),
+            board_capture: match options.get(BOARD_CAPTURE) {
+                Some(OWNERS_LAST) => BoardCapture::OwnersLast,
+                _ => BoardCapture::OnlyPiece,
+            },
         }
     }
 
-    /// Highest-path rule (§4) with Paths A and B (§5): a move is open when either path is
-    /// empty; the route reports the square of the first path found open, Path A first.
+    fn board_capture(&self) -> BoardCapture {
+        self.board_capture
+    }
+
+    /// Highest-path rule (§4) with Paths A and B (§5) in the game's reading ([`Paths`]): a
+    /// move is open when either path is; the route reports the square of the first path
+    /// found open, Path A first.
     fn route(&self, layout: &Layout, from: Square, to: Square, between: &[Cell]) -> Option<Route> {
-        let top = from.level().max(to.level());
-        Federation::path(layout, top, between, false)
-            .or_else(|| Federation::path(layout, top, between, true))
+        self.paths.route(layout, from.level(), to.level(), between)
     }
 
     fn rook_pawns(&self) -> bool {
@@ -162,9 +264,9 @@ impl RuleSet for Federation {
 
     /// §7: a board the mover owns that is empty or carries exactly one pawn of the mover's
     /// (and nothing else) may move while the mover still has a pawn anywhere, to any pin
-    /// within two ranks (its own corner's other elevation included) not held by the other
-    /// board of its flank; a board carrying its pawn may also arrive turned half round, or
-    /// turn round on its own pin.
+    /// within two ranks not held by the other board of its flank, its own corner's other
+    /// elevation included (that is how a board inverts). With `half-turns=on` a board
+    /// carrying its pawn may also arrive turned half round, or turn round on its own pin.
     fn board_steps(&self, layout: &Layout, mover: Color, id: BoardId, out: &mut Vec<BoardStep>) {
         if layout.board(id).owner != mover {
             return;
@@ -192,7 +294,7 @@ impl RuleSet for Federation {
                     inverted: false,
                 });
             }
-            if carries {
+            if carries && self.half_turns {
                 out.push(BoardStep {
                     pin,
                     inverted: true,

@@ -19,11 +19,11 @@ pub mod rules;
 mod text;
 pub mod wtdcf;
 
-pub use fs::Federation;
+pub use fs::{Federation, Paths};
 pub use geometry::{BoardId, Cell, Flank, MainBoard, Pin, Square};
 pub use layout::{AttackBoard, Layout, Piece};
 pub use position::{EnPassant, Move, TriD};
-pub use rules::{BoardStep, Castling, Route, RuleSet};
+pub use rules::{BoardCapture, BoardStep, Castling, Route, RuleSet};
 pub use wtdcf::Wtdcf;
 
 use crate::chess::{Color, Role};

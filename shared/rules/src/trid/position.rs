@@ -3,7 +3,7 @@
 
 use super::geometry::{BoardId, Pin, Square};
 use super::layout::{Layout, Piece};
-use super::rules::{Castling, RuleSet};
+use super::rules::{BoardCapture, Castling, RuleSet};
 use crate::chess::{Color, Role};
 
 /// A move of Tri-D chess. Only meaningful in the position that produced it.
@@ -164,6 +164,11 @@ impl<R: RuleSet> TriD<R> {
         };
         let taken = self.layout.piece(taken_on);
         let board = taken.and_then(|_| self.layout.board_at(taken_on));
+        let alone = board.is_some_and(|id| {
+            self.layout
+                .riders(id)
+                .all(|(square, _)| square == taken_on || square == from)
+        });
         self.layout.set(taken_on, None);
         self.layout.set(from, None);
         let arrived = match promotion {
@@ -172,16 +177,21 @@ impl<R: RuleSet> TriD<R> {
         };
         self.layout.set(to, Some(arrived));
         if let (Some(taken), Some(board), true) = (taken, board, R::BOARD_CAPTURE) {
-            self.capture_board(board, taken.color);
+            self.capture_board(board, taken.color, alone);
         }
         piece.role == Role::Pawn || taken.is_some()
     }
 
-    /// Board capture: when the last piece of the board's owner on it was just taken, the
-    /// board passes to the side that took it. An empty board is never captured.
-    fn capture_board(&mut self, id: BoardId, loser: Color) {
-        let board = self.layout.board(id);
-        if board.owner == loser && self.layout.riders(id).all(|(_, p)| p.color != loser) {
+    /// Board capture, just after a piece of `loser` was taken on board `id` (`alone`: it was
+    /// the only piece there, the taking piece aside): a board of the loser's passes to the
+    /// side that took when the rule set's [`BoardCapture`] says so. An empty board is never
+    /// captured.
+    fn capture_board(&mut self, id: BoardId, loser: Color, alone: bool) {
+        let passes = match self.rules.board_capture() {
+            BoardCapture::OnlyPiece => alone,
+            BoardCapture::OwnersLast => self.layout.riders(id).all(|(_, p)| p.color != loser),
+        };
+        if self.layout.board(id).owner == loser && passes {
             self.layout.set_owner(id, loser.other());
         }
     }

@@ -47,6 +47,16 @@ pub struct BoardStep {
     pub inverted: bool,
 }
 
+/// Which capture on an attack board hands the board to the side that took (for rule sets
+/// with [`RuleSet::BOARD_CAPTURE`]); either way only a board of the taken piece's owner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoardCapture {
+    /// The taken piece was the only piece on the board, the taking piece aside.
+    OnlyPiece,
+    /// No piece of the board's owner is left on it once the capture is made.
+    OwnersLast,
+}
+
 /// A rule set for the shared Tri-D board model. The model owns squares, boards, pieces,
 /// position text and notation; the rule set answers the questions where rule books differ.
 /// A value of the rule set carries the game's options.
@@ -62,6 +72,11 @@ pub trait RuleSet: Copy + Debug + Eq + Hash + Send + Sync + 'static {
     /// True when taking the last piece of a board's owner on it hands the board to the
     /// side that took it.
     const BOARD_CAPTURE: bool;
+
+    /// Which captures hand a board over; asked only when [`RuleSet::BOARD_CAPTURE`].
+    fn board_capture(&self) -> BoardCapture {
+        BoardCapture::OnlyPiece
+    }
 
     /// The options the rule set offers.
     fn option_specs() -> &'static [OptionSpec] {
