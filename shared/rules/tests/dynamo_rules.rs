@@ -114,10 +114,16 @@ const CASES: &[Case] = &[
         &["Ke1E/Ne2E"],
     ),
     (
-        "a pawn pushes the piece in front one square, or two from its start rank",
-        "4k3/8/8/8/4n3/8/4P3/4K3 w - - 0 1",
+        "a pawn pushes the piece of its own side in front one square, or two from its start rank",
+        "4k3/8/8/8/4N3/8/4P3/4K3 w - - 0 1",
         &["Pe2e4/Ne4e6", "Pe2/Ne4e6", "Pe2e3"],
         &["Pe2e3/Ne4e5"],
+    ),
+    (
+        "a pawn does not push an enemy piece straight forward, two squares or one",
+        "4k3/8/8/8/4n3/3b4/3PP3/4K3 w - - 0 1",
+        &["Pe2e3"],
+        &["Pe2e4/Ne4e6", "Pe2/Ne4e6", "Pd2d3/Bd3d4", "Pd2/Bd3d4"],
     ),
     (
         "pawns never pull",
@@ -323,6 +329,41 @@ fn en_passant_option_pushes_an_edge_pawn_off_the_board() {
     let centre = position_with("4k3/2p5/8/1P6/8/8/8/4K3 b - - 0 1", "en-passant=on");
     let centre = after(&centre, "Pc7c5");
     assert!(!legal_long(&centre).iter().any(|m| m.ends_with("/Pc5E")));
+}
+
+#[test]
+fn pawn_push_any_lets_a_pawn_push_an_enemy_piece_forward() {
+    let fen = "4k3/8/8/8/4n3/3b4/3PP3/4K3 w - - 0 1";
+    let any = position_with(fen, "pawn-push=any");
+    for mv in ["Pe2e4/Ne4e6", "Pe2/Ne4e6", "Pd2d3/Bd3d4", "Pd2/Bd3d4"] {
+        assert!(is_legal(&any, mv), "{mv}");
+    }
+    // The threat of such a push is check only under that option.
+    let pawn_ahead = "4k3/8/8/8/8/8/4p3/4K3 w - - 0 1";
+    assert!(!position(pawn_ahead).is_check());
+    assert!(position_with(pawn_ahead, "pawn-push=any").is_check());
+}
+
+#[test]
+fn games_recorded_when_pawns_pushed_any_piece_replay_under_pawn_push_any() {
+    let games = include_str!("data/dynamo_games_pawn_push_any.tsv");
+    let rows: Vec<&str> = games.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 3);
+    for row in rows {
+        let [refused, moves, position] = row.split('\t').collect::<Vec<_>>()[..] else {
+            panic!("three fields in {row}");
+        };
+        let moves: Vec<&str> = moves.split(' ').collect();
+        let dynamo = missive_rules::variant("dynamo").unwrap();
+        let mut old = dynamo.new_game("pawn-push=any", None).unwrap();
+        for mv in &moves {
+            old.play(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        }
+        assert_eq!(old.position_text(), position);
+        let mut new = dynamo.new_game("", None).unwrap();
+        let stopped = moves.iter().position(|mv| new.play(mv).is_err());
+        assert_eq!(stopped, Some(refused.parse().unwrap()), "{row}");
+    }
 }
 
 #[test]
