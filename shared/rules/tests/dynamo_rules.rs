@@ -367,6 +367,27 @@ fn games_recorded_when_pawns_pushed_any_piece_replay_under_pawn_push_any() {
 }
 
 #[test]
+fn queen_side_castling_judges_c1_on_the_board_before_the_rook_moves() {
+    // The rook on f1 could pull a king on c1 off the board (three squares away, it moves
+    // three more and leaves) while d1 is empty; once the rook has castled to d1 it stands
+    // between them. The king crosses d1 safely and would be safe on c1 after the move.
+    let white = position("4k3/8/8/8/8/8/8/R3Kr2 w Q - 0 1");
+    assert!(!is_legal(&white, "O-O-O"));
+    assert!(position("4k3/8/8/8/8/8/8/R1K2r2 w - - 0 1").is_check());
+    assert!(!position("4k3/8/8/8/8/8/8/2KR1r2 w - - 0 1").is_check());
+    assert!(!position("4k3/8/8/8/8/8/8/R2K1r2 w - - 0 1").is_check());
+    let black = position("r3kR2/8/8/8/8/8/8/4K3 b q - 0 1");
+    assert!(!is_legal(&black, "O-O-O"));
+    assert!(position("r1k2R2/8/8/8/8/8/8/4K3 b - - 0 1").is_check());
+    assert!(!position("2kr1R2/8/8/8/8/8/8/4K3 b - - 0 1").is_check());
+    // With the rook on f2 instead nothing threatens c1 on either board: castling is legal.
+    assert!(is_legal(
+        &position("4k3/8/8/8/8/8/5r2/R3K3 w Q - 0 1"),
+        "O-O-O"
+    ));
+}
+
+#[test]
 fn castling_rights_follow_a_rook_pushed_away_and_back() {
     let p = position("4k3/8/8/7r/8/7R/8/4K3 b K@h3 - 0 1");
     assert_eq!(p.to_text(), "4k3/8/8/7r/8/7R/8/4K3 b K@h3 - 0 1");

@@ -369,8 +369,10 @@ impl Dynamo {
     }
 
     /// Castling as in orthodox chess, for each right whose rook is back on its corner
-    /// with the king on its start square; the checks on the king's path are made here,
-    /// the one on its destination with every other move.
+    /// with the king on its start square. The squares the king crosses and the one it lands
+    /// on are judged here on the board before the move, the rook still on its corner, as
+    /// the orthodox rule names them; the destination is judged again on the board after
+    /// the move, with every other move.
     fn castling_moves(&self, out: &mut Vec<Move>) {
         let us = self.turn;
         let home = castling::king_home(us);
