@@ -491,6 +491,31 @@ fn notation_long_and_short_forms() {
 }
 
 #[test]
+fn a_promotion_by_push_reads_after_the_pawns_part_or_at_the_end() {
+    let p = position("4k3/8/8/8/8/8/5p2/K5P1 b - - 0 1");
+    let mv = p.parse_move("Pf2g1/Pg1E=Q").unwrap();
+    assert_eq!(p.write_move(mv, Notation::Long), "Pf2g1/Pg1E=Q");
+    for text in ["Pf2g1=Q/Pg1E", "Pf2g1Q/Pg1E", "fg1=Q/PE", "fxg1=Q/Pg1E"] {
+        assert_eq!(p.parse_move(text), Ok(mv), "{text}");
+    }
+    let short = p.write_move(mv, Notation::Short);
+    assert_eq!(short, "g1/PE=Q+");
+    assert_eq!(p.parse_move("g1=Q/PE+"), Ok(mv));
+    assert!(matches!(
+        p.parse_move("Pf2g1=Q/Pg1E=Q"),
+        Err(MoveError::Unreadable { .. })
+    ));
+    // After the primary's part the letter names the primary pawn's promotion: when the
+    // pushed pawn is the one promoting, it goes after that pawn's part, which is the end.
+    let pushed = position("4k3/8/8/3R4/8/3p4/7K/8 w - - 0 1");
+    assert!(pushed.parse_move("Rd5d3/Pd3d1=N").is_ok());
+    let Err(MoveError::Illegal { reason, .. }) = pushed.parse_move("Rd5d3=N/Pd3d1") else {
+        panic!("expected an illegal move");
+    };
+    assert!(reason.contains("after its part"), "{reason}");
+}
+
+#[test]
 fn position_text_errors_name_the_field() {
     let cases = [
         ("8/8/8/8/8/8/8/8 w - - 0 1", "piece placement"),
