@@ -2,14 +2,18 @@
 //! checked by hand (the reasoning is in docs/rules/dynamo.md, "Perft").
 
 use missive_rules::dynamo::Dynamo;
-use missive_rules::{AnyGame, Options, Position, perft, variant};
+use missive_rules::{AnyGame, Notation, Options, Position, perft, variant};
 
 fn start() -> Dynamo {
     <Dynamo as Position>::start(&Options::default())
 }
 
 fn game_after(moves: &[&str]) -> Box<dyn AnyGame> {
-    let mut game = variant("dynamo").unwrap().new_game("", None).unwrap();
+    game_with("", moves)
+}
+
+fn game_with(options: &str, moves: &[&str]) -> Box<dyn AnyGame> {
+    let mut game = variant("dynamo").unwrap().new_game(options, None).unwrap();
     for mv in moves {
         game.play(mv).unwrap();
     }
@@ -32,7 +36,19 @@ fn start_position_perft_to_depth_three() {
     let start = start();
     assert_eq!(perft(&start, 1), 77);
     assert_eq!(perft(&start, 2), 5_910);
-    assert_eq!(perft(&start, 3), 437_336);
+    assert_eq!(perft(&start, 3), 437_320);
+}
+
+#[test]
+fn depth_three_under_pawn_push_any_has_sixteen_more_nodes() {
+    // On each file a pawn that stepped twice may push the enemy pawn that stepped twice
+    // onto the next square, moving or staying: 8 x 2 moves more.
+    assert_eq!(game_with("pawn-push=any", &[]).perft(3), 437_336);
+    let any = game_with("pawn-push=any", &["Pe2e4", "Pe7e5"]).legal_moves(Notation::Long);
+    let friendly = game_after(&["Pe2e4", "Pe7e5"]).legal_moves(Notation::Long);
+    let extra: Vec<&String> = any.iter().filter(|m| !friendly.contains(m)).collect();
+    assert_eq!(extra, ["Pe4/Pe5e6", "Pe4e5/Pe5e6"]);
+    assert_eq!(any.len(), friendly.len() + 2);
 }
 
 #[test]
@@ -79,7 +95,7 @@ fn depth_two_deficits_are_the_open_d_and_e_files() {
 fn depth_three_below_a2a3_and_other_root_moves() {
     let rows = divide(&[], 3);
     assert_eq!(count_of(&rows, "Pa2a3"), 5_908);
-    assert_eq!(count_of(&rows, "Pe2e4"), 5_555);
+    assert_eq!(count_of(&rows, "Pe2e4"), 5_553);
     assert_eq!(count_of(&rows, "Ng1f3"), 6_143);
     assert_eq!(count_of(&rows, "Ke1/Pe2E"), 5_405);
     assert_eq!(count_of(&rows, "Ra1E/Pa2E"), 5_294);

@@ -114,10 +114,16 @@ const CASES: &[Case] = &[
         &["Ke1E/Ne2E"],
     ),
     (
-        "a pawn pushes the piece in front one square, or two from its start rank",
-        "4k3/8/8/8/4n3/8/4P3/4K3 w - - 0 1",
+        "a pawn pushes the piece of its own side in front one square, or two from its start rank",
+        "4k3/8/8/8/4N3/8/4P3/4K3 w - - 0 1",
         &["Pe2e4/Ne4e6", "Pe2/Ne4e6", "Pe2e3"],
         &["Pe2e3/Ne4e5"],
+    ),
+    (
+        "a pawn does not push an enemy piece straight forward, two squares or one",
+        "4k3/8/8/8/4n3/3b4/3PP3/4K3 w - - 0 1",
+        &["Pe2e3"],
+        &["Pe2e4/Ne4e6", "Pe2/Ne4e6", "Pd2d3/Bd3d4", "Pd2/Bd3d4"],
     ),
     (
         "pawns never pull",
@@ -326,6 +332,62 @@ fn en_passant_option_pushes_an_edge_pawn_off_the_board() {
 }
 
 #[test]
+fn pawn_push_any_lets_a_pawn_push_an_enemy_piece_forward() {
+    let fen = "4k3/8/8/8/4n3/3b4/3PP3/4K3 w - - 0 1";
+    let any = position_with(fen, "pawn-push=any");
+    for mv in ["Pe2e4/Ne4e6", "Pe2/Ne4e6", "Pd2d3/Bd3d4", "Pd2/Bd3d4"] {
+        assert!(is_legal(&any, mv), "{mv}");
+    }
+    // The threat of such a push is check only under that option.
+    let pawn_ahead = "4k3/8/8/8/8/8/4p3/4K3 w - - 0 1";
+    assert!(!position(pawn_ahead).is_check());
+    assert!(position_with(pawn_ahead, "pawn-push=any").is_check());
+}
+
+#[test]
+fn games_recorded_when_pawns_pushed_any_piece_replay_under_pawn_push_any() {
+    let games = include_str!("data/dynamo_games_pawn_push_any.tsv");
+    let rows: Vec<&str> = games.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 3);
+    for row in rows {
+        let [refused, moves, position] = row.split('\t').collect::<Vec<_>>()[..] else {
+            panic!("three fields in {row}");
+        };
+        let moves: Vec<&str> = moves.split(' ').collect();
+        let dynamo = missive_rules::variant("dynamo").unwrap();
+        let mut old = dynamo.new_game("pawn-push=any", None).unwrap();
+        for mv in &moves {
+            old.play(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        }
+        assert_eq!(old.position_text(), position);
+        let mut new = dynamo.new_game("", None).unwrap();
+        let stopped = moves.iter().position(|mv| new.play(mv).is_err());
+        assert_eq!(stopped, Some(refused.parse().unwrap()), "{row}");
+    }
+}
+
+#[test]
+fn queen_side_castling_judges_c1_on_the_board_before_the_rook_moves() {
+    // The rook on f1 could pull a king on c1 off the board (three squares away, it moves
+    // three more and leaves) while d1 is empty; once the rook has castled to d1 it stands
+    // between them. The king crosses d1 safely and would be safe on c1 after the move.
+    let white = position("4k3/8/8/8/8/8/8/R3Kr2 w Q - 0 1");
+    assert!(!is_legal(&white, "O-O-O"));
+    assert!(position("4k3/8/8/8/8/8/8/R1K2r2 w - - 0 1").is_check());
+    assert!(!position("4k3/8/8/8/8/8/8/2KR1r2 w - - 0 1").is_check());
+    assert!(!position("4k3/8/8/8/8/8/8/R2K1r2 w - - 0 1").is_check());
+    let black = position("r3kR2/8/8/8/8/8/8/4K3 b q - 0 1");
+    assert!(!is_legal(&black, "O-O-O"));
+    assert!(position("r1k2R2/8/8/8/8/8/8/4K3 b - - 0 1").is_check());
+    assert!(!position("2kr1R2/8/8/8/8/8/8/4K3 b - - 0 1").is_check());
+    // With the rook on f2 instead nothing threatens c1 on either board: castling is legal.
+    assert!(is_legal(
+        &position("4k3/8/8/8/8/8/5r2/R3K3 w Q - 0 1"),
+        "O-O-O"
+    ));
+}
+
+#[test]
 fn castling_rights_follow_a_rook_pushed_away_and_back() {
     let p = position("4k3/8/8/7r/8/7R/8/4K3 b K@h3 - 0 1");
     assert_eq!(p.to_text(), "4k3/8/8/7r/8/7R/8/4K3 b K@h3 - 0 1");
@@ -426,6 +488,31 @@ fn notation_long_and_short_forms() {
     let mate = position("k7/8/8/8/8/8/8/1R5K w - - 0 1");
     let mv = mate.parse_move("Kh1g2").unwrap();
     assert_eq!(mate.write_move(mv, Notation::Short), "Kg2");
+}
+
+#[test]
+fn a_promotion_by_push_reads_after_the_pawns_part_or_at_the_end() {
+    let p = position("4k3/8/8/8/8/8/5p2/K5P1 b - - 0 1");
+    let mv = p.parse_move("Pf2g1/Pg1E=Q").unwrap();
+    assert_eq!(p.write_move(mv, Notation::Long), "Pf2g1/Pg1E=Q");
+    for text in ["Pf2g1=Q/Pg1E", "Pf2g1Q/Pg1E", "fg1=Q/PE", "fxg1=Q/Pg1E"] {
+        assert_eq!(p.parse_move(text), Ok(mv), "{text}");
+    }
+    let short = p.write_move(mv, Notation::Short);
+    assert_eq!(short, "g1/PE=Q+");
+    assert_eq!(p.parse_move("g1=Q/PE+"), Ok(mv));
+    assert!(matches!(
+        p.parse_move("Pf2g1=Q/Pg1E=Q"),
+        Err(MoveError::Unreadable { .. })
+    ));
+    // After the primary's part the letter names the primary pawn's promotion: when the
+    // pushed pawn is the one promoting, it goes after that pawn's part, which is the end.
+    let pushed = position("4k3/8/8/3R4/8/3p4/7K/8 w - - 0 1");
+    assert!(pushed.parse_move("Rd5d3/Pd3d1=N").is_ok());
+    let Err(MoveError::Illegal { reason, .. }) = pushed.parse_move("Rd5d3=N/Pd3d1") else {
+        panic!("expected an illegal move");
+    };
+    assert!(reason.contains("after its part"), "{reason}");
 }
 
 #[test]

@@ -84,7 +84,13 @@ fn federation_playouts_keep_every_invariant_and_move_attack_boards() {
 #[test]
 fn wtdcf_playouts_keep_every_invariant_and_move_attack_boards() {
     let games = 12;
-    let boards = playouts::<missive_rules::trid::Wtdcf>(games, |_| "");
+    let boards = playouts::<missive_rules::trid::Wtdcf>(games, |seed| {
+        if seed % 2 == 0 {
+            ""
+        } else {
+            "board-moves=pins"
+        }
+    });
     assert!(boards >= games as usize, "only {boards} board moves");
 }
 

@@ -4,7 +4,7 @@
 mod trid_common;
 
 use missive_rules::trid::{Federation, RuleSet, Wtdcf, WtdcfLaws};
-use missive_rules::{EndRule, Options, Position, perft};
+use missive_rules::{EndRule, Options, Position, perft, variant};
 use trid_common::{after, legal, starting_with};
 
 const BOARDS: &str = "QL1@W-S-up:w*,KL1@W-S-up:w*,QL3@B-N-up:b*,KL3@B-N-up:b*";
@@ -15,6 +15,10 @@ fn read(text: &str) -> WtdcfLaws {
 
 fn setup(boards: &str, pieces: &str, turn: &str) -> WtdcfLaws {
     trid_common::setup(boards, pieces, turn)
+}
+
+fn setup_with(boards: &str, pieces: &str, turn: &str, options: &str) -> WtdcfLaws {
+    trid_common::read(&format!("{boards} {pieces} {turn} - 0 1"), options)
 }
 
 fn start() -> WtdcfLaws {
@@ -129,8 +133,160 @@ fn any_board_moves_for_the_side_whose_piece_pilots_it() {
 }
 
 #[test]
-fn boards_move_to_neighbouring_corners_turned_round_or_not() {
+fn boards_move_to_the_other_corner_or_one_main_board_up_or_down_turned_round_or_not() {
     let from_start = setup(BOARDS, "Kd1(2),kf9(7),Na0(3)", "w");
+    assert_eq!(
+        starting_with(&from_start, "QL1@"),
+        ["QL1@N-S-up", "QL1@N-S-up~", "QL1@W-N-up", "QL1@W-N-up~"],
+        "the other corner of W, and N's corner two ranks on"
+    );
+    let turned = after(&from_start, &["QL1@W-N-up~"]);
+    assert!(turned.to_text().contains("Nb5(3)"), "{}", turned.to_text());
+    let boards = "QL1@N-S-up:w,KL1@W-S-up:w*,QL3@B-N-up:b*,KL3@B-N-up:b*";
+    let middle = setup(boards, "Kd1(2),kf9(7),Na2(5)", "w");
+    assert_eq!(
+        pins_of(&middle, "QL1@"),
+        ["QL1@B-S-up", "QL1@N-N-up", "QL1@W-N-up", "QL1@W-S-up"],
+        "N-N, and the corners of W and B within two ranks (not B-N, six ranks away)"
+    );
+    let boards = "QL1@W-N-up:w,KL1@W-S-up:w*,QL3@B-N-up:b*,KL3@B-N-up:b*";
+    let north = setup(boards, "Kd1(2),kf9(7),Na4(3)", "w");
+    assert_eq!(
+        pins_of(&north, "QL1@"),
+        ["QL1@N-N-up", "QL1@N-S-up", "QL1@W-S-up"],
+        "never past N to B-S, though it covers the same ranks"
+    );
+}
+
+/// The board moves starting with `prefix` that do not turn the board round.
+fn pins_of(position: &WtdcfLaws, prefix: &str) -> Vec<String> {
+    starting_with(position, prefix)
+        .into_iter()
+        .filter(|m| !m.contains('~'))
+        .collect()
+}
+
+#[test]
+fn a_board_keeps_its_elevation_and_never_turns_over_at_its_corner() {
+    let over = setup(BOARDS, "Kd1(2),kf9(7),Na0(3)", "w");
+    let moves = starting_with(&over, "QL1@");
+    assert!(moves.iter().all(|m| m.contains("-up")), "{moves:?}");
+    assert!(
+        !moves.iter().any(|m| m.starts_with("QL1@W-S-")),
+        "{moves:?}"
+    );
+    let boards = "QL1@N-S-dn:w,KL1@W-S-up:w*,QL3@B-N-up:b*,KL3@B-N-up:b*";
+    let under = setup(boards, "Kd1(2),kf9(7),Na2(3)", "w");
+    assert_eq!(
+        pins_of(&under, "QL1@"),
+        ["QL1@B-S-dn", "QL1@N-N-dn", "QL1@W-N-dn", "QL1@W-S-dn"]
+    );
+}
+
+#[test]
+fn a_board_never_carries_a_pawn_backwards() {
+    let boards = "QL1@N-S-up:w,KL1@W-S-up:w*,QL3@B-N-up:b*,KL3@B-N-up:b*";
+    let position = setup(boards, "Kd1(2),kf9(7),Pa3(5)", "w");
+    let moves = starting_with(&position, "QL1@");
+    for allowed in ["QL1@W-N-up", "QL1@W-N-up~", "QL1@N-N-up~", "QL1@B-S-up"] {
+        assert!(
+            moves.contains(&allowed.to_string()),
+            "{allowed} in {moves:?}"
+        );
+    }
+    for refused in ["QL1@W-S-up", "QL1@W-S-up~"] {
+        assert!(
+            !moves.contains(&refused.to_string()),
+            "{refused} in {moves:?}"
+        );
+    }
+    let sideways = setup_with(boards, "Kd1(2),kf9(7),Pa3(5)", "w", PINS);
+    assert!(
+        starting_with(&sideways, "QL1@").contains(&"QL1@N-S-dn".to_string()),
+        "same rank, under board-moves=pins"
+    );
+}
+
+#[test]
+fn a_board_stays_on_its_back_corner_while_an_enemy_pawn_stands_on_that_corner() {
+    let free = setup(BOARDS, "Kd1(2),kf9(7),Na0(3)", "w");
+    assert!(!starting_with(&free, "QL1@").is_empty());
+    let guarded = setup(BOARDS, "Kd1(2),kf9(7),Na0(3),pb1(2)", "w");
+    assert!(starting_with(&guarded, "QL1@").is_empty());
+    let black = setup(BOARDS, "Kd1(2),kf9(7),na9(7),Pb8(6)", "b");
+    assert!(starting_with(&black, "QL3@").is_empty());
+}
+
+#[test]
+fn the_back_corner_rule_binds_only_the_player_whose_back_corner_it_is() {
+    // Black pilots White's board off W-S over a black pawn: W-S is not Black's back corner.
+    let black = setup(BOARDS, "Kd4(2),kf9(7),na0(3),pb1(2)", "b");
+    assert_eq!(
+        pins_of(&black, "QL1@"),
+        [
+            "QL1@N-S-up=B",
+            "QL1@N-S-up=N",
+            "QL1@N-S-up=Q",
+            "QL1@N-S-up=R",
+            "QL1@W-N-up=B",
+            "QL1@W-N-up=N",
+            "QL1@W-N-up=Q",
+            "QL1@W-N-up=R"
+        ]
+    );
+    // White pilots Black's board off B-N over a white pawn.
+    let white = setup(BOARDS, "Kd1(2),kf9(7),Na9(7),Pb8(6)", "w");
+    assert_eq!(
+        pins_of(&white, "QL3@").len(),
+        8,
+        "{:?}",
+        pins_of(&white, "QL3@")
+    );
+}
+
+#[test]
+fn a_pawn_left_on_its_last_rank_by_a_board_move_promotes_at_once() {
+    let black = setup(BOARDS, "Kd4(2),kf9(7),na0(3),pb1(2)", "b");
+    let promoted = after(&black, &["QL1@N-S-up=Q"]);
+    let text = promoted.to_text();
+    assert!(
+        text.contains("qb1(2)") && !text.contains("pb1(2)"),
+        "{text}"
+    );
+    let white = setup(BOARDS, "Kd1(2),kf9(7),Na9(7),Pb8(6)", "w");
+    let promoted = after(&white, &["QL3@B-S-up~=N"]);
+    assert!(
+        promoted.to_text().contains("Nb8(6)"),
+        "{}",
+        promoted.to_text()
+    );
+    assert_eq!(promoted.halfmoves(), 0);
+}
+
+#[test]
+fn a_board_move_promotes_its_riding_pawn_at_the_far_end() {
+    let boards = "QL1@N-N-up:w,KL1@W-S-up:w*,QL3@W-S-dn:b,KL3@B-N-up:b*";
+    let position = setup(boards, "Kd1(2),kf9(7),Pa7(5)", "w");
+    let moves = starting_with(&position, "QL1@B-N-up");
+    assert_eq!(
+        moves,
+        [
+            "QL1@B-N-up=B",
+            "QL1@B-N-up=N",
+            "QL1@B-N-up=Q",
+            "QL1@B-N-up=R",
+            "QL1@B-N-up~"
+        ]
+    );
+}
+
+// Games recorded under the reading by pin level.
+
+const PINS: &str = "board-moves=pins";
+
+#[test]
+fn board_moves_pins_keeps_the_reading_by_pin_level() {
+    let from_start = setup_with(BOARDS, "Kd1(2),kf9(7),Na0(3)", "w", PINS);
     assert_eq!(
         starting_with(&from_start, "QL1@"),
         [
@@ -142,79 +298,46 @@ fn boards_move_to_neighbouring_corners_turned_round_or_not() {
             "QL1@W-S-dn~"
         ]
     );
-    let boards = "QL1@N-S-dn:w,KL1@W-S-up:w*,QL3@B-N-up:b*,KL3@B-N-up:b*";
-    let middle = setup(boards, "Kd1(2),kf9(7),Na2(3)", "w");
-    let pins: Vec<String> = starting_with(&middle, "QL1@")
-        .into_iter()
-        .filter(|m| !m.ends_with('~'))
-        .collect();
+    let boards = "QL1@W-N-up:w,KL1@W-S-up:w*,QL3@B-N-up:b*,KL3@B-N-up:b*";
+    let north = setup_with(boards, "Kd1(2),kf9(7),Na4(3)", "w", PINS);
     assert_eq!(
-        pins,
+        pins_of(&north, "QL1@"),
         [
             "QL1@B-S-dn",
+            "QL1@N-N-dn",
+            "QL1@N-N-up",
+            "QL1@N-S-dn",
             "QL1@N-S-up",
-            "QL1@W-N-dn",
-            "QL1@W-N-up",
-            "QL1@W-S-dn",
-            "QL1@W-S-up"
+            "QL1@W-N-dn"
         ]
     );
-    let turned = after(&middle, &["QL1@W-N-up~"]);
-    assert!(turned.to_text().contains("Nb5(3)"), "{}", turned.to_text());
-}
-
-#[test]
-fn a_board_never_carries_a_pawn_backwards() {
-    let boards = "QL1@N-S-dn:w,KL1@W-S-up:w*,QL3@B-N-up:b*,KL3@B-N-up:b*";
-    let position = setup(boards, "Kd1(2),kf9(7),Pa3(3)", "w");
-    let moves = starting_with(&position, "QL1@");
-    for allowed in ["QL1@W-N-up", "QL1@W-N-up~", "QL1@N-S-up"] {
-        assert!(
-            moves.contains(&allowed.to_string()),
-            "{allowed} in {moves:?}"
-        );
-    }
-    for refused in ["QL1@W-S-up", "QL1@W-S-up~", "QL1@N-S-up~", "QL1@W-S-dn"] {
-        assert!(
-            !moves.contains(&refused.to_string()),
-            "{refused} in {moves:?}"
-        );
-    }
-}
-
-#[test]
-fn a_board_stays_on_its_back_corner_while_an_enemy_pawn_stands_on_that_corner() {
-    let free = setup(BOARDS, "Kd1(2),kf9(7),Na0(3)", "w");
-    assert!(!starting_with(&free, "QL1@").is_empty());
-    let guarded = setup(BOARDS, "Kd1(2),kf9(7),Na0(3),pb1(2)", "w");
-    assert!(starting_with(&guarded, "QL1@").is_empty());
-}
-
-#[test]
-fn a_board_move_never_leaves_a_pawn_where_it_would_promote() {
-    let position = setup(BOARDS, "Kd1(2),kf9(7),Na9(7),Pb8(6)", "w");
+    let stranding = setup_with(BOARDS, "Kd1(2),kf9(7),Na9(7),Pb8(6)", "w", PINS);
     assert_eq!(
-        starting_with(&position, "QL3@"),
+        starting_with(&stranding, "QL3@"),
         ["QL3@B-N-dn", "QL3@B-N-dn~"],
-        "only where b9 still exists"
+        "no board move leaves a pawn where it would promote"
     );
 }
 
 #[test]
-fn a_board_move_promotes_its_riding_pawn_at_the_far_end() {
-    let boards = "QL1@N-N-up:w,KL1@W-S-up:w*,QL3@W-S-dn:b,KL3@B-N-up:b*";
-    let position = setup(boards, "Kd1(2),kf9(7),Pa7(5)", "w");
-    let moves = starting_with(&position, "QL1@B-N-dn");
-    assert_eq!(
-        moves,
-        [
-            "QL1@B-N-dn=B",
-            "QL1@B-N-dn=N",
-            "QL1@B-N-dn=Q",
-            "QL1@B-N-dn=R",
-            "QL1@B-N-dn~"
-        ]
-    );
+fn games_recorded_under_the_reading_by_pin_level_replay_under_board_moves_pins() {
+    let games = include_str!("data/wtdcf_games_board_moves_pins.tsv");
+    let rows: Vec<&str> = games.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 3);
+    for row in rows {
+        let [refused, moves, position] = row.split('\t').collect::<Vec<_>>()[..] else {
+            panic!("three fields in {row}");
+        };
+        let moves: Vec<&str> = moves.split(' ').collect();
+        let mut old = variant(Wtdcf::ID).unwrap().new_game(PINS, None).unwrap();
+        for mv in &moves {
+            old.play(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        }
+        assert_eq!(old.position_text(), position);
+        let mut new = variant(Wtdcf::ID).unwrap().new_game("", None).unwrap();
+        let stopped = moves.iter().position(|mv| new.play(mv).is_err());
+        assert_eq!(stopped, Some(refused.parse().unwrap()), "{row}");
+    }
 }
 
 // §3: castling.
@@ -336,8 +459,8 @@ fn checkmate_wins_and_stalemate_draws() {
 
 #[test]
 fn boards_carry_an_unmoved_flag_in_the_position_text() {
-    let moved = after(&setup(BOARDS, "Kd1(2),kf9(7),Na0(3)", "w"), &["QL1@N-S-dn"]);
+    let moved = after(&setup(BOARDS, "Kd1(2),kf9(7),Na0(3)", "w"), &["QL1@N-S-up"]);
     let text = moved.to_text();
-    assert!(text.starts_with("QL1@N-S-dn:w,KL1@W-S-up:w*"), "{text}");
+    assert!(text.starts_with("QL1@N-S-up:w,KL1@W-S-up:w*"), "{text}");
     assert_eq!(read(&text), moved);
 }

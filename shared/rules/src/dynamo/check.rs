@@ -1,6 +1,7 @@
 //! Check in dynamo chess: a king is in check when the other side has a push or pull,
 //! by the rules of movement alone, that would put it off the board.
 
+use super::Rules;
 use super::board::{
     ALL_DIRECTIONS, Board, DIAGONAL, KNIGHT_JUMPS, Piece, Place, Step, back, forward, offset,
     start_rank,
@@ -43,15 +44,16 @@ fn clear_to_edge(board: &Board, from: Square, step: Step) -> Option<u8> {
 }
 
 /// True when the king of `owner` on `king` could be pushed or pulled off the board by a
-/// piece of the other side (whether that move would be legal for it or not).
-pub(crate) fn threatened(board: &Board, king: Square, owner: Color) -> bool {
+/// piece of the other side under `rules` (whether that move would be legal for it or not).
+pub(crate) fn threatened(board: &Board, king: Square, owner: Color, rules: Rules) -> bool {
     let them = owner.other();
     ALL_DIRECTIONS
         .iter()
         .any(|&step| slider_threat(board, king, them, step))
         || leaper_threat(board, king, them, Role::Knight, &KNIGHT_JUMPS)
         || leaper_threat(board, king, them, Role::King, &ALL_DIRECTIONS)
-        || pawn_threat(board, king, them)
+        || diagonal_pawn_threat(board, king, them)
+        || (rules.pawns_push_any && straight_pawn_threat(board, king, them))
 }
 
 /// A slider of `by` pushing the king along `step` from behind it, or pulling it along
@@ -79,21 +81,26 @@ fn leaper_threat(board: &Board, king: Square, by: Color, role: Role, steps: &[St
     })
 }
 
-/// A pawn of `by` pushing the king off: straight one or two squares, or diagonally.
-fn pawn_threat(board: &Board, king: Square, by: Color) -> bool {
+/// A pawn of `by` pushing the king off diagonally.
+fn diagonal_pawn_threat(board: &Board, king: Square, by: Color) -> bool {
+    [-1, 1].into_iter().any(|df| {
+        let step = (df, forward(by).1);
+        offset(king, step).is_none() && holds(board, offset(king, back(step)), by, Role::Pawn)
+    })
+}
+
+/// A pawn of `by` pushing the king off straight ahead, one or two squares (an enemy king
+/// only under `pawn-push=any`).
+fn straight_pawn_threat(board: &Board, king: Square, by: Color) -> bool {
     let step = forward(by);
     let behind = offset(king, back(step));
     let single = offset(king, step).is_none() && holds(board, behind, by, Role::Pawn);
-    let double = behind.is_some_and(|b| {
-        let pawn = offset(b, back(step));
-        board.is_empty(b)
-            && holds(board, pawn, by, Role::Pawn)
-            && pawn.is_some_and(|p| rank_of(p) == start_rank(by))
-            && board.travel(king, step, 2) == Some(Place::Off)
-    });
-    let diagonal = [-1, 1].into_iter().any(|df| {
-        let step = (df, step.1);
-        offset(king, step).is_none() && holds(board, offset(king, back(step)), by, Role::Pawn)
-    });
-    single || double || diagonal
+    single
+        || behind.is_some_and(|b| {
+            let pawn = offset(b, back(step));
+            board.is_empty(b)
+                && holds(board, pawn, by, Role::Pawn)
+                && pawn.is_some_and(|p| rank_of(p) == start_rank(by))
+                && board.travel(king, step, 2) == Some(Place::Off)
+        })
 }

@@ -123,7 +123,7 @@ fn validate_pieces(position: &Dynamo) -> Result<(), PositionError> {
     let waiting_side = position.turn.other();
     if board
         .king(waiting_side)
-        .is_some_and(|king| threatened(board, king, waiting_side))
+        .is_some_and(|king| threatened(board, king, waiting_side, position.rules))
     {
         return Err(PositionError::new(
             "side to move",

@@ -43,15 +43,26 @@ const OPTIONS: &[OptionSpec] = &[
         description: "a pushed or pulled pawn's new piece is chosen by its owner, not by the \
                       player making the move",
     },
+    OptionSpec {
+        key: "pawn-push",
+        values: &["friendly", "any"],
+        default: "friendly",
+        description: "what a pawn pushes straight forward: `friendly`, a piece of its own side; \
+                      `any`, a piece of either side (the reading of older games)",
+    },
 ];
 
-/// The optional rules of seed 004's variants section in force for a game.
+/// The rules in force for a game: the optional rules of seed 004's variants section, and
+/// the older reading of pawn pushes kept for games recorded under it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// `en-passant=on`.
     pub en_passant: bool,
     /// `owner-promotes=on`.
     pub owner_promotes: bool,
+    /// `pawn-push=any`: a pawn pushes a piece of either side straight forward, not only one
+    /// of its own.
+    pub pawns_push_any: bool,
 }
 
 impl Rules {
@@ -60,6 +71,7 @@ impl Rules {
         Rules {
             en_passant: options.is_on("en-passant"),
             owner_promotes: options.is_on("owner-promotes"),
+            pawns_push_any: options.get("pawn-push") == Some("any"),
         }
     }
 }
@@ -132,7 +144,7 @@ impl Dynamo {
     pub fn is_check(&self) -> bool {
         self.board
             .king(self.turn)
-            .is_some_and(|king| threatened(&self.board, king, self.turn))
+            .is_some_and(|king| threatened(&self.board, king, self.turn, self.rules))
     }
 
     /// True when `color` has nothing but its king: a lone king can never give check, since
@@ -371,26 +383,32 @@ mod tests {
 
     #[test]
     fn check_detection_agrees_with_the_move_generator() {
-        let mut rng = StdRng::seed_from_u64(4);
-        let mut checks = 0;
-        for _ in 0..300 {
-            let mut position = Dynamo::start(Rules::default());
-            for _ in 0..80 {
-                for color in [Color::White, Color::Black] {
-                    let king = position.board.king(color).expect("kings stay");
-                    let fast = threatened(&position.board, king, color);
-                    assert_eq!(fast, removable(&position, color), "{}", position.to_fen());
-                    checks += usize::from(fast);
+        let any = Rules {
+            pawns_push_any: true,
+            ..Rules::default()
+        };
+        for rules in [Rules::default(), any] {
+            let mut rng = StdRng::seed_from_u64(4);
+            let mut checks = 0;
+            for _ in 0..200 {
+                let mut position = Dynamo::start(rules);
+                for _ in 0..80 {
+                    for color in [Color::White, Color::Black] {
+                        let king = position.board.king(color).expect("kings stay");
+                        let fast = threatened(&position.board, king, color, rules);
+                        assert_eq!(fast, removable(&position, color), "{}", position.to_fen());
+                        checks += usize::from(fast);
+                    }
+                    let mut moves = Vec::new();
+                    position.generate(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    position.play_move(moves[rng.random_range(0..moves.len())]);
                 }
-                let mut moves = Vec::new();
-                position.generate(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                position.play_move(moves[rng.random_range(0..moves.len())]);
             }
+            assert!(checks > 100, "only {checks} checks seen under {rules:?}");
         }
-        assert!(checks > 100, "only {checks} checks seen");
     }
 
     #[test]

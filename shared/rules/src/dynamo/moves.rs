@@ -6,7 +6,7 @@ use super::board::{
     last_rank, offset, start_rank,
 };
 use super::check::threatened;
-use super::{Dynamo, castling};
+use super::{Dynamo, Rules, castling};
 use crate::chess::types::{Color, Role, Square, file_of, rank_of};
 
 /// The roles a pawn may become.
@@ -91,7 +91,7 @@ impl Dynamo {
         };
         let guard = Guard {
             us,
-            in_check: threatened(&self.board, king, us),
+            in_check: threatened(&self.board, king, us, self.rules),
             prior: forbid_undo.then(|| self.prior_board()).flatten(),
         };
         let start = out.len();
@@ -292,8 +292,9 @@ impl Dynamo {
         }
     }
 
-    /// Pawns: one step (two from the start rank), the same as a push of the piece there,
-    /// and the diagonal push of an enemy piece it could capture in orthodox chess.
+    /// Pawns: one step (two from the start rank), the same as a push of a piece of its own
+    /// side there (of either side under `pawn-push=any`), and the diagonal push of an enemy
+    /// piece it could capture in orthodox chess.
     fn pawn_moves(&self, us: Color, from: Square, out: &mut Vec<Move>) {
         let step = forward(us);
         if let Some(one) = offset(from, step) {
@@ -302,7 +303,9 @@ impl Dynamo {
                 if rank_of(from) == start_rank(us) {
                     self.pawn_double(us, from, one, step, out);
                 }
-            } else if let Some(dest) = self.board.travel(one, step, 1) {
+            } else if self.pushes_forward(us, one)
+                && let Some(dest) = self.board.travel(one, step, 1)
+            {
                 self.emit_push(us, out, from, one, dest);
             }
         }
@@ -325,9 +328,17 @@ impl Dynamo {
         };
         if self.board.is_empty(two) {
             self.emit(us, out, from, Place::On(two), None);
-        } else if let Some(dest) = self.board.travel(two, step, 2) {
+        } else if self.pushes_forward(us, two)
+            && let Some(dest) = self.board.travel(two, step, 2)
+        {
             self.emit_push(us, out, from, two, dest);
         }
+    }
+
+    /// True when a pawn of `us` may push the piece on `target` straight forward: a piece of
+    /// its own side, or any piece under `pawn-push=any`.
+    fn pushes_forward(&self, us: Color, target: Square) -> bool {
+        self.rules.pawns_push_any || self.board.get(target).is_some_and(|p| p.color == us)
     }
 
     /// `en-passant=on`: a pawn that could take the edge-file pawn which just advanced two
@@ -358,8 +369,10 @@ impl Dynamo {
     }
 
     /// Castling as in orthodox chess, for each right whose rook is back on its corner
-    /// with the king on its start square; the checks on the king's path are made here,
-    /// the one on its destination with every other move.
+    /// with the king on its start square. The squares the king crosses and the one it lands
+    /// on are judged here on the board before the move, the rook still on its corner, as
+    /// the orthodox rule names them; the destination is judged again on the board after
+    /// the move, with every other move.
     fn castling_moves(&self, out: &mut Vec<Move>) {
         let us = self.turn;
         let home = castling::king_home(us);
@@ -397,7 +410,7 @@ impl Dynamo {
         if let Some(piece) = board.take(king) {
             board.put(square, piece);
         }
-        threatened(&board, square, us)
+        threatened(&board, square, us, self.rules)
     }
 
     fn is_legal(&self, mv: &Move, guard: &Guard) -> bool {
@@ -410,7 +423,7 @@ impl Dynamo {
         let Some(king) = after.king(guard.us) else {
             return false;
         };
-        if threatened(&after, king, guard.us) {
+        if threatened(&after, king, guard.us, self.rules) {
             return false;
         }
         if !mv.is_dynamo() {
@@ -421,7 +434,7 @@ impl Dynamo {
         }
         match mv.pushed {
             Some((from, Place::On(to))) if to == king && from != mv.from => {
-                !passes_through_check(&after, from, to, guard.us)
+                !passes_through_check(&after, from, to, guard.us, self.rules)
             }
             _ => true,
         }
@@ -429,8 +442,8 @@ impl Dynamo {
 }
 
 /// True when the king of `us`, pushed or pulled in a straight line from `from` to `to`,
-/// would be in check on a square it crossed.
-fn passes_through_check(after: &Board, from: Square, to: Square, us: Color) -> bool {
+/// would be in check on a square it crossed (under `rules`).
+fn passes_through_check(after: &Board, from: Square, to: Square, us: Color, rules: Rules) -> bool {
     let df = file_of(to) as i8 - file_of(from) as i8;
     let dr = rank_of(to) as i8 - rank_of(from) as i8;
     if !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
@@ -443,7 +456,7 @@ fn passes_through_check(after: &Board, from: Square, to: Square, us: Color) -> b
         if let Some(king) = board.take(to) {
             board.put(next, king);
         }
-        if threatened(&board, next, us) {
+        if threatened(&board, next, us, rules) {
             return true;
         }
         at = next;

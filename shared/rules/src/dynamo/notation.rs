@@ -5,10 +5,11 @@
 //! square (`Nb1/Bc3d5`), a piece leaving the board `Rh3E/Qh6E`, promotion `Pe7e8=Q`,
 //! castling `O-O`, an owner's promotion choice `d1=N`. Short form: SAN-like (no `P`, the
 //! primary's origin and the pushed piece's origin only when needed), with `+` and `#`.
-//! Both forms are read tolerantly, never by guessing between legal moves.
+//! Both forms are read tolerantly, never by guessing between legal moves; a pushing pawn's
+//! promotion may also follow its own part (`Pf2g1=Q/Pg1E`).
 
 use super::Dynamo;
-use super::board::Place;
+use super::board::{Place, last_rank};
 use super::castling::Side;
 use super::moves::{Move, MoveKind};
 use crate::MoveError;
@@ -126,6 +127,12 @@ impl Dynamo {
         self.board.get(square).map(|p| p.role)
     }
 
+    /// True when the primary piece of `mv` is a pawn that reaches its last rank.
+    fn primary_promotes(&self, mv: &Move) -> bool {
+        matches!((self.board.get(mv.from), mv.to), (Some(p), Place::On(to))
+            if p.role == Role::Pawn && rank_of(to) == last_rank(p.color))
+    }
+
     /// Reads a move in either notation and finds the one legal move it means.
     pub fn parse_move_text(&self, text: &str) -> Result<Move, MoveError> {
         let pattern = Pattern::read(text).map_err(|reason| MoveError::Unreadable {
@@ -163,10 +170,21 @@ impl Dynamo {
                 square_name(square)
             );
         }
+        if let Pattern::Move {
+            primary_promotes: true,
+            ..
+        } = pattern
+            && legal.iter().any(|m| pattern.loosened().matches(self, m))
+        {
+            return "the pawn that promotes is the pushed or pulled piece: write the promotion \
+                    after its part or at the end (e.g. `Rd5d3/Pd3d1=N`)"
+                .into();
+        }
         let Pattern::Move {
             primary,
             pushed,
             promotion: None,
+            ..
         } = pattern
         else {
             return "no legal move matches".into();
@@ -175,6 +193,7 @@ impl Dynamo {
             primary: *primary,
             pushed: *pushed,
             promotion: None,
+            primary_promotes: false,
         };
         let needs_role = legal.iter().any(|m| {
             m.promotion.is_some()
@@ -284,12 +303,18 @@ enum Pattern {
         primary: Part,
         pushed: Option<Part>,
         promotion: Option<Role>,
+        /// True when the promotion follows the primary piece's part and a pushed or pulled
+        /// piece's part comes after it (`Pf2g1=Q/Pg1E`): the primary piece is the pawn
+        /// that promotes. A promotion at the end (`Pf2g1/Pg1E=Q`) is the move's, whichever
+        /// pawn it is.
+        primary_promotes: bool,
     },
 }
 
 impl Pattern {
     /// Reads either notation; `0-0` for `O-O`, `e8Q` for `e8=Q`, and trailing `+`, `#`,
-    /// `!`, `?` are accepted.
+    /// `!`, `?` are accepted. The promotion may follow the whole move or, for the primary
+    /// piece, its own part: `Pf2g1/Pg1E=Q` and `Pf2g1=Q/Pg1E` are one move.
     fn read(text: &str) -> Result<Pattern, String> {
         let core = text.trim().trim_end_matches(['+', '#', '!', '?']);
         match core {
@@ -301,18 +326,44 @@ impl Pattern {
         if !core.is_ascii() {
             return Err("unexpected characters; expected e.g. `Ra1a5/Ba5E` or `Nf3`".into());
         }
-        let (body, promotion) = split_promotion(core)?;
-        let mut parts = body.split('/');
-        let primary = Part::read(parts.next().unwrap_or_default(), true)?;
-        let pushed = parts.next().map(|t| Part::read(t, false)).transpose()?;
+        let mut parts = core.split('/');
+        let (primary, first) = split_promotion(parts.next().unwrap_or_default())?;
+        let primary = Part::read(primary, true)?;
+        let second = parts.next().map(split_promotion).transpose()?;
         if parts.next().is_some() {
             return Err("a move pushes or pulls at most one piece (one `/`)".into());
+        }
+        let (pushed, last) = match second {
+            Some((text, role)) => (Some(Part::read(text, false)?), role),
+            None => (None, None),
+        };
+        if first.is_some() && last.is_some() {
+            return Err("a move promotes at most one pawn (one `=`)".into());
         }
         Ok(Pattern::Move {
             primary,
             pushed,
-            promotion,
+            promotion: first.or(last),
+            primary_promotes: first.is_some() && pushed.is_some(),
         })
+    }
+
+    /// The same pattern with a promotion after the primary's part read as the move's.
+    fn loosened(&self) -> Pattern {
+        match *self {
+            Pattern::Move {
+                primary,
+                pushed,
+                promotion,
+                ..
+            } => Pattern::Move {
+                primary,
+                pushed,
+                promotion,
+                primary_promotes: false,
+            },
+            castle => castle,
+        }
     }
 
     fn matches(&self, position: &Dynamo, mv: &Move) -> bool {
@@ -323,6 +374,7 @@ impl Pattern {
                     primary,
                     pushed: None,
                     promotion,
+                    ..
                 },
                 MoveKind::Choice,
             ) => {
@@ -335,6 +387,7 @@ impl Pattern {
                     primary,
                     pushed,
                     promotion,
+                    primary_promotes,
                 },
                 MoveKind::Plain,
             ) => {
@@ -348,13 +401,15 @@ impl Pattern {
                 primary.matches(position.role_at(mv.from), mv.from, mv.to)
                     && pushed_matches
                     && *promotion == mv.promotion
+                    && (!primary_promotes || position.primary_promotes(mv))
             }
             _ => false,
         }
     }
 }
 
-/// Splits off `=Q` (or a bare `Q` right after a square) from the end of a move text.
+/// Splits off `=Q` (or a bare `Q` right after a square) from the end of one part of a move
+/// text.
 fn split_promotion(text: &str) -> Result<(&str, Option<Role>), String> {
     let role_of = |c: char| {
         Role::from_letter(c)

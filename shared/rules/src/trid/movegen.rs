@@ -249,8 +249,8 @@ impl<R: RuleSet> TriD<R> {
         }
     }
 
-    /// The board move `step` of board `id`, with every promotion when it brings a pawn of
-    /// the mover to a square where it promotes once the board stands there.
+    /// The board move `step` of board `id`, with every promotion when it promotes a pawn of
+    /// the mover (see [`TriD::board_move_promotions`]).
     fn push_board_move(&self, id: BoardId, step: BoardStep, out: &mut Vec<Move>) {
         let make = |promotion| Move::Board {
             id,
@@ -258,20 +258,11 @@ impl<R: RuleSet> TriD<R> {
             inverted: step.inverted,
             promotion,
         };
-        let mut after = self.layout.clone();
-        let promoted = after
-            .move_board(id, step.pin, step.inverted)
-            .into_iter()
-            .find(|square| {
-                after.piece(*square).is_some_and(|p| {
-                    p.role == Role::Pawn
-                        && p.color == self.turn
-                        && self.rules.promotes(&after, p.color, *square)
-                })
-            });
-        match promoted {
-            Some(_) => out.extend(PROMOTIONS.into_iter().map(|r| make(Some(r)))),
-            None => out.push(make(None)),
+        let (_, promoted) = self.board_move_promotions(id, step.pin, step.inverted);
+        if promoted.is_empty() {
+            out.push(make(None));
+        } else {
+            out.extend(PROMOTIONS.into_iter().map(|r| make(Some(r))));
         }
     }
 

@@ -224,17 +224,38 @@ impl<R: RuleSet> TriD<R> {
     }
 
     fn move_board(&mut self, id: BoardId, pin: Pin, inverted: bool, promotion: Option<Role>) {
-        let landed = self.layout.move_board(id, pin, inverted);
+        let (mut after, promoted) = self.board_move_promotions(id, pin, inverted);
         if let Some(role) = promotion {
-            for square in landed {
-                let rider = self.layout.piece(square).expect("a rider landed here");
-                if rider.role == Role::Pawn
-                    && self.rules.promotes(&self.layout, rider.color, square)
-                {
-                    self.layout
-                        .set(square, Some(Piece::new(rider.color, role, false)));
-                }
+            for square in promoted {
+                after.set(square, Some(Piece::new(self.turn, role, false)));
             }
         }
+        self.layout = after;
+    }
+
+    /// The layout after the side to move moves board `id` to `pin` (turned half round when
+    /// `inverted`), and the squares of that side's pawns the move promotes: a rider brought
+    /// where it promotes, or a pawn left standing where it now promotes (the board took
+    /// away the square ahead of it).
+    pub(super) fn board_move_promotions(
+        &self,
+        id: BoardId,
+        pin: Pin,
+        inverted: bool,
+    ) -> (Layout, Vec<Square>) {
+        let mut after = self.layout.clone();
+        let landed = after.move_board(id, pin, inverted);
+        let promoted = after
+            .occupied()
+            .filter(|(square, piece)| {
+                piece.role == Role::Pawn
+                    && piece.color == self.turn
+                    && self.rules.promotes(&after, piece.color, *square)
+                    && (landed.contains(square)
+                        || !self.rules.promotes(&self.layout, piece.color, *square))
+            })
+            .map(|(square, _)| square)
+            .collect();
+        (after, promoted)
     }
 }

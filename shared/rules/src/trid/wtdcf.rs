@@ -2,20 +2,49 @@
 //! `trid-wtdcf`.
 //!
 //! Pieces move as in chess seen from above and may step up or down to empty squares at any
-//! point of their path; attack boards move to neighbouring corners when exactly one of the
-//! mover's pieces (not the king) stands on them; castling has the two forms of the Laws;
-//! pawns promote on the far back rank, or on an attack board that continues their file.
-//! Every decision is recorded in `docs/rules/trid-wtdcf.md`.
+//! point of their path; attack boards move to the other corner of their main board or to a
+//! corner of the main board above or below when exactly one of the mover's pieces (not the
+//! king) stands on them; castling has the two forms of the Laws; pawns promote on the far
+//! back rank, or on an attack board that continues their file. Every decision is recorded
+//! in `docs/rules/trid-wtdcf.md`.
 
 use super::geometry::{BoardId, Cell, LevelSet, Pin, Square};
 use super::layout::Layout;
 use super::rules::{BoardStep, Castling, Route, RuleSet};
-use crate::Options;
 use crate::chess::{Color, Role};
+use crate::{OptionSpec, Options};
 
-/// The WTDCF Laws. They offer no options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Wtdcf;
+/// Which reading of the Laws' attack-board moves a game follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BoardMoves {
+    /// "Level" is one of the three main boards (W, N, B): the Laws as the project reads
+    /// them (`board-moves=main-boards`, the default).
+    #[default]
+    MainBoards,
+    /// "Level" is a pin's level (1, 3, 5 or 7), and no board move may leave a pawn other
+    /// than its rider where it promotes: the reading games recorded before the main-board
+    /// reading were played under (`board-moves=pins`).
+    Pins,
+}
+
+/// The WTDCF Laws, with the reading of attack-board moves the game follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Wtdcf {
+    /// How attack boards move.
+    pub board_moves: BoardMoves,
+}
+
+/// The board-moves option's key.
+const BOARD_MOVES: &str = "board-moves";
+
+const OPTIONS: &[OptionSpec] = &[OptionSpec {
+    key: BOARD_MOVES,
+    values: &["main-boards", "pins"],
+    default: "main-boards",
+    description: "how attack boards move: `main-boards` reads the Laws' \"level\" as a main \
+                  board (W, N, B); `pins` as a pin's level (1, 3, 5, 7) and refuses any board \
+                  move that leaves a pawn where it would promote, the reading of older games",
+}];
 
 const WHITE_CASTLINGS: &[Castling] = &[
     Castling {
@@ -166,9 +195,30 @@ impl Wtdcf {
         cell.at(pin.main().level())
     }
 
-    /// True when `to` is a corner `from` may move to: the next corner at the same level, or
-    /// a corner one board level up or down within two ranks.
-    fn neighbours(from: Pin, to: Pin) -> bool {
+    /// True when a board on `from` may move to `to`, as the game's reading has it.
+    fn neighbours(self, from: Pin, to: Pin) -> bool {
+        match self.board_moves {
+            BoardMoves::MainBoards => Wtdcf::corner_neighbours(from, to),
+            BoardMoves::Pins => Wtdcf::pin_neighbours(from, to),
+        }
+    }
+
+    /// The Laws read by main board: `to` is the other corner of `from`'s main board, or a
+    /// corner of the main board directly above or below within two ranks, at the same
+    /// elevation (a board over its main board arrives over the next one, a board under it
+    /// arrives under). A board never stays at its corner.
+    fn corner_neighbours(from: Pin, to: Pin) -> bool {
+        let near = match from.main().level().abs_diff(to.main().level()) {
+            0 => from.is_north() != to.is_north(),
+            2 => from.rank_distance(to) <= 2,
+            _ => false,
+        };
+        near && from.is_up() == to.is_up()
+    }
+
+    /// The reading by pin level (`board-moves=pins`): `to` is the next pin at the same
+    /// level, or a pin two levels up or down within two ranks.
+    fn pin_neighbours(from: Pin, to: Pin) -> bool {
         if from == to {
             return false;
         }
@@ -184,7 +234,7 @@ impl Wtdcf {
     }
 
     /// True when moving board `id` as `step` would leave a pawn other than its rider standing
-    /// where it promotes without having moved there.
+    /// where it promotes without having moved there (refused under `board-moves=pins`).
     fn strands_a_pawn(&self, layout: &Layout, id: BoardId, step: BoardStep) -> bool {
         let mut after = layout.clone();
         let landed = after.move_board(id, step.pin, step.inverted);
@@ -208,8 +258,16 @@ impl RuleSet for Wtdcf {
     const BOARD_FLAGS: bool = true;
     const BOARD_CAPTURE: bool = false;
 
-    fn from_options(_: &Options) -> Wtdcf {
-        Wtdcf
+    fn option_specs() -> &'static [OptionSpec] {
+        OPTIONS
+    }
+
+    fn from_options(options: &Options) -> Wtdcf {
+        let board_moves = match options.get(BOARD_MOVES) {
+            Some("pins") => BoardMoves::Pins,
+            _ => BoardMoves::MainBoards,
+        };
+        Wtdcf { board_moves }
     }
 
     /// §3 "Changing level": the piece crosses the cells in order; in each (the start and
@@ -255,7 +313,8 @@ impl RuleSet for Wtdcf {
     /// piece of the mover's other than the king, moves to a neighbouring corner (see
     /// `neighbours`) not held by the other board of its flank, turned round or not; never
     /// carrying a pawn backwards, never off the mover's back corner while an enemy pawn
-    /// stands on that corner, never leaving another pawn where it would promote.
+    /// stands on that corner; under `board-moves=pins` never leaving another pawn where it
+    /// would promote.
     fn board_steps(&self, layout: &Layout, mover: Color, id: BoardId, out: &mut Vec<BoardStep>) {
         let riders: Vec<_> = layout.riders(id).collect();
         let [(square, piece)] = riders.as_slice() else {
@@ -270,7 +329,7 @@ impl RuleSet for Wtdcf {
         {
             return;
         }
-        for pin in Pin::all().filter(|p| Wtdcf::neighbours(here, *p) && !layout.rival_on(id, *p)) {
+        for pin in Pin::all().filter(|p| self.neighbours(here, *p) && !layout.rival_on(id, *p)) {
             for inverted in [false, true] {
                 let landing = layout.landing(id, *square, pin, inverted);
                 let backwards = match mover {
@@ -279,7 +338,9 @@ impl RuleSet for Wtdcf {
                 };
                 let step = BoardStep { pin, inverted };
                 let carried_back = piece.role == Role::Pawn && backwards;
-                if !(carried_back || self.strands_a_pawn(layout, id, step)) {
+                let strands =
+                    self.board_moves == BoardMoves::Pins && self.strands_a_pawn(layout, id, step);
+                if !(carried_back || strands) {
                     out.push(step);
                 }
             }
