@@ -214,6 +214,14 @@ fn text_that_is_not_utf8_is_read_as_windows_1252_with_a_warning() {
 }
 
 #[test]
+fn utf16_text_is_refused() {
+    let text = "\u{feff}[White \"a\"]\n\n1. e4 e5 1-0\n";
+    let utf16: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let read: Vec<_> = read(&utf16[..]).collect();
+    assert!(!read.is_empty() && read.iter().all(Result::is_err), "{read:?}");
+}
+
+#[test]
 fn reads_events() {
     let text = "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Termination \"resignation\"]\n\n\
                 1. e4 {[%ccsnt 2026.11.29,10:12:05]} {[%draw-offer white 2026.11.29,10:13:00]} \
