@@ -218,7 +218,10 @@ fn utf16_text_is_refused() {
     let text = "\u{feff}[White \"a\"]\n\n1. e4 e5 1-0\n";
     let utf16: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
     let read: Vec<_> = read(&utf16[..]).collect();
-    assert!(!read.is_empty() && read.iter().all(Result::is_err), "{read:?}");
+    assert!(
+        !read.is_empty() && read.iter().all(Result::is_err),
+        "{read:?}"
+    );
 }
 
 #[test]
