@@ -157,18 +157,22 @@ pub(crate) struct ImportAnswer {
     rejected: usize,
     /// Each game in archive order: its new id, or the error with game, line and column.
     games: Vec<ImportOutcome>,
+    /// What the reader warns of (text that is not UTF-8, read as Windows-1252), with game,
+    /// line and column; absent when nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
 }
 
-#[utoipa::path(post, path = "/v1/archive", tag = "archive", security(("bearer" = [])), request_body(content = String, description = "Archive or PGN text, UTF-8, at most 8 MiB", content_type = "application/x-chess-pgn"), responses((status = 200, description = "At least one game imported; each game's id or error", body = ImportAnswer), (status = 400, description = "Not UTF-8 text", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 413, description = "Larger than 8 MiB", body = crate::error::ErrorBody), (status = 422, description = "No game imported (`nothing-imported`, with `games`)", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/v1/archive", tag = "archive", security(("bearer" = [])), request_body(content = String, description = "Archive or PGN text, UTF-8 (text that is not UTF-8 is read as Windows-1252, with a warning), at most 8 MiB", content_type = "application/x-chess-pgn"), responses((status = 200, description = "At least one game imported; each game's id or error", body = ImportAnswer), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 413, description = "Larger than 8 MiB", body = crate::error::ErrorBody), (status = 422, description = "No game imported (`nothing-imported`, with `games`)", body = crate::error::ErrorBody)))]
 pub(crate) async fn import(
     State(app): State<App>,
     Caller(me): Caller,
     body: Bytes,
 ) -> Result<Json<ImportAnswer>, ApiError> {
-    let text = String::from_utf8(body.to_vec())
-        .map_err(|e| ApiError::bad_request(format!("the archive is not UTF-8 text: {e}")))?;
-    let read = tokio::task::spawn_blocking(move || {
-        Reader::new(ByteCursor::new(text), &Registry).collect::<Vec<_>>()
+    let (read, warning) = tokio::task::spawn_blocking(move || {
+        let mut reader = Reader::new(ByteCursor::new(body), &Registry);
+        let games: Vec<_> = reader.by_ref().collect();
+        (games, reader.warning().map(ToString::to_string))
     })
     .await
     .map_err(|e| {
@@ -188,6 +192,7 @@ pub(crate) async fn import(
         imported,
         rejected: games.len() - imported,
         games,
+        warnings: warning.into_iter().collect(),
     };
     if imported == 0 {
         return Err(ApiError {

@@ -251,7 +251,8 @@ impl Summary {
 }
 
 /// Streams the games of `path` through `handle`, reporting every rejected game on stderr,
-/// with a progress line when stderr is a terminal and the file is large.
+/// with a progress line when stderr is a terminal and the file is large, and the reader's
+/// warning (text that is not UTF-8, read as Windows-1252) at the end.
 fn each_game(
     path: &Path,
     mut handle: impl FnMut(Imported) -> Result<(), String>,
@@ -285,6 +286,9 @@ fn each_game(
     }
     if progress {
         eprintln!();
+    }
+    if let Some(warning) = reader.warning() {
+        eprintln!("warning: {warning}");
     }
     Ok(summary)
 }

@@ -176,3 +176,63 @@ fn import_stores_finished_games_and_export_writes_them_back() {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
 }
+
+/// The PGN files of the archive's collection of real games, in path order.
+fn real_games() -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut folders = vec![
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/archive/tests/data/real"),
+    ];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("reads the collection") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "pgn") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn import_stores_every_finished_game_of_the_real_collection() {
+    let db =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-real.db", std::process::id()));
+    let store = format!("sqlite:{}", db.display());
+    let (mut imported, mut rejected) = (0, 0);
+    for path in real_games() {
+        let output = missive(&[
+            "archive",
+            "import",
+            path.to_str().unwrap(),
+            "--store",
+            &store,
+        ]);
+        let err = text(&output.stderr);
+        let (stored, refused) = err
+            .lines()
+            .find_map(|line| {
+                line.strip_suffix(" rejected")?
+                    .split_once(" games imported, ")
+            })
+            .unwrap_or_else(|| panic!("{}: {err}", path.display()));
+        imported += stored.parse::<usize>().expect("a count");
+        rejected += refused.parse::<usize>().expect("a count");
+        let warned = err.contains(
+            "warning: game 96, line 1335, column 1: the text is not UTF-8; read as \
+             Windows-1252 (1 game)",
+        );
+        assert_eq!(
+            warned,
+            path.ends_with("pychess/puzzles/mate_in_2.pgn"),
+            "{err}"
+        );
+    }
+    assert_eq!((imported, rejected), (1154, 298));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+}

@@ -1,16 +1,23 @@
-//! Import throughput with full move validation, side by side with python-chess's PGN reader
-//! on the same generated file in the same run. The import is the pipelined reader that
-//! `missive archive` uses: one thread reads and splits the text into games while the other
-//! replays every move through the rules. Prints a table; run once:
-//! `cargo bench -p missive-archive --bench import` (`MISSIVE_PYTHON` names the interpreter,
-//! `MISSIVE_BENCH_GAMES` the number of games, 10,000 by default). Under `cargo test` (no
+//! Import throughput with full move validation, side by side with two peers on the same
+//! generated file in the same run: the `pgn-reader` crate with shakmaty (every SAN read and
+//! played on a shakmaty position), and python-chess's PGN reader. Our import is measured as
+//! `missive archive` runs it (pipelined: one thread reads and splits the text into games,
+//! the other replays every move through the rules) and on one thread, like the peers.
+//! Prints a table; run once: `cargo bench -p missive-archive --bench import`
+//! (`MISSIVE_PYTHON` names the interpreter, `MISSIVE_BENCH_GAMES` the number of games, 10,000
+//! by default). Each Rust reader's time is the best of three runs. Under `cargo test` (no
 //! `--bench` argument) it runs on 20 games so the harness itself stays tested.
 
+use std::fs::File;
 use std::io::BufReader;
+use std::ops::ControlFlow;
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 use missive_archive::{ExportOptions, Reader, Registry, export, sample::random_record};
+use pgn_reader::{SanPlus, Skip, Visitor};
+use shakmaty::{Chess, Position};
 
 const PYTHON_READER: &str = r#"
 import sys, time
@@ -30,6 +37,136 @@ with open(sys.argv[1], encoding="utf-8") as handle:
 print(games, moves, time.perf_counter() - start)
 "#;
 
+/// Games and plies read, and the seconds it took.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    games: u64,
+    plies: u64,
+    seconds: f64,
+}
+
+/// The best of three runs of `read` (the counts must not change between runs).
+fn best_of_three(read: impl Fn() -> Run) -> Run {
+    let runs = [read(), read(), read()];
+    for run in &runs[1..] {
+        assert_eq!((run.games, run.plies), (runs[0].games, runs[0].plies));
+    }
+    runs.into_iter()
+        .min_by(|a, b| a.seconds.total_cmp(&b.seconds))
+        .expect("three runs")
+}
+
+/// Our import of `path` on two threads, as `missive archive` reads files.
+fn ours_pipelined(path: &Path) -> Run {
+    let start = Instant::now();
+    let file = File::open(path).expect("opens the bench file");
+    count_ours(Reader::pipelined(BufReader::new(file), &Registry), start)
+}
+
+/// Our import of `path` on the caller's thread.
+fn ours_inline(path: &Path) -> Run {
+    let start = Instant::now();
+    let file = File::open(path).expect("opens the bench file");
+    count_ours(Reader::new(BufReader::new(file), &Registry), start)
+}
+
+fn count_ours<R: std::io::BufRead>(reader: Reader<'_, R>, start: Instant) -> Run {
+    let (mut games, mut plies) = (0, 0);
+    for game in reader {
+        let game = game.expect("every generated game imports");
+        games += 1;
+        plies += game.record.moves().count() as u64;
+    }
+    Run {
+        games,
+        plies,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// The pgn-reader peer's visitor: every main-line SAN is read, checked against the legal
+/// moves of a shakmaty position and played; variations are skipped.
+struct Validator;
+
+impl Visitor for Validator {
+    type Tags = ();
+    type Movetext = (Chess, u64);
+    type Output = Result<u64, String>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<Self::Output, Self::Movetext> {
+        ControlFlow::Continue((Chess::default(), 0))
+    }
+
+    fn san(
+        &mut self,
+        (position, plies): &mut Self::Movetext,
+        san_plus: SanPlus,
+    ) -> ControlFlow<Self::Output> {
+        match san_plus.san.to_move(position) {
+            Ok(m) => {
+                position.play_unchecked(m);
+                *plies += 1;
+                ControlFlow::Continue(())
+            }
+            Err(error) => ControlFlow::Break(Err(format!("{san_plus}: {error}"))),
+        }
+    }
+
+    fn begin_variation(
+        &mut self,
+        _movetext: &mut Self::Movetext,
+    ) -> ControlFlow<Self::Output, Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn end_game(&mut self, (_, plies): Self::Movetext) -> Self::Output {
+        Ok(plies)
+    }
+}
+
+/// The pgn-reader peer over `path`.
+fn pgn_reader(path: &Path) -> Run {
+    let start = Instant::now();
+    let file = File::open(path).expect("opens the bench file");
+    let mut reader = pgn_reader::Reader::new(file);
+    let (mut games, mut plies) = (0, 0);
+    while let Some(read) = reader.read_game(&mut Validator).expect("reads") {
+        plies += read.unwrap_or_else(|e| panic!("pgn-reader rejected game {}: {e}", games + 1));
+        games += 1;
+    }
+    Run {
+        games,
+        plies,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// python-chess over `path`, in a subprocess timing itself.
+fn python_chess(path: &Path) -> Run {
+    let python = std::env::var("MISSIVE_PYTHON").unwrap_or_else(|_| "python3".into());
+    let output = Command::new(&python)
+        .args(["-c", PYTHON_READER])
+        .arg(path)
+        .output()
+        .expect("runs the Python interpreter");
+    assert!(
+        output.status.success(),
+        "python-chess failed (pip install chess): {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let reply = String::from_utf8_lossy(&output.stdout);
+    let fields: Vec<&str> = reply.split_whitespace().collect();
+    Run {
+        games: fields[0].parse().expect("game count"),
+        plies: fields[1].parse().expect("move count"),
+        seconds: fields[2].parse().expect("seconds"),
+    }
+}
+
 fn main() {
     let full = std::env::args().any(|a| a == "--bench");
     let count: u64 = std::env::var("MISSIVE_BENCH_GAMES")
@@ -47,52 +184,51 @@ fn main() {
     std::fs::write(&path, &text).expect("writes the bench file");
     let megabytes = text.len() as f64 / 1e6;
 
-    let start = Instant::now();
-    let file = std::fs::File::open(&path).expect("opens the bench file");
-    let (mut games, mut plies) = (0u64, 0usize);
-    for game in Reader::pipelined(BufReader::new(file), &Registry) {
-        let game = game.expect("every generated game imports");
-        games += 1;
-        plies += game.record.moves().count();
-    }
-    let ours = start.elapsed().as_secs_f64();
-
-    let python = std::env::var("MISSIVE_PYTHON").unwrap_or_else(|_| "python3".into());
-    let output = Command::new(&python)
-        .args(["-c", PYTHON_READER])
-        .arg(&path)
-        .output()
-        .expect("runs the Python interpreter");
-    assert!(
-        output.status.success(),
-        "python-chess failed (pip install chess): {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let reply = String::from_utf8_lossy(&output.stdout);
-    let fields: Vec<&str> = reply.split_whitespace().collect();
-    let (py_games, py_plies, theirs): (u64, usize, f64) = (
-        fields[0].parse().expect("game count"),
-        fields[1].parse().expect("move count"),
-        fields[2].parse().expect("seconds"),
-    );
-    assert_eq!(
-        (py_games, py_plies),
-        (games, plies),
-        "both readers see the same games"
-    );
-
-    println!("file: {games} games, {plies} plies, {megabytes:.1} MB");
-    println!(
-        "{:<22} {:>10} {:>12} {:>10}",
-        "reader", "seconds", "games/s", "MB/s"
-    );
-    for (name, seconds) in [("missive-archive", ours), ("python-chess", theirs)] {
-        println!(
-            "{name:<22} {seconds:>10.3} {:>12.0} {:>10.2}",
-            games as f64 / seconds,
-            megabytes / seconds
+    let runs = [
+        (
+            "missive-archive, pipelined",
+            best_of_three(|| ours_pipelined(&path)),
+        ),
+        (
+            "missive-archive, 1 thread",
+            best_of_three(|| ours_inline(&path)),
+        ),
+        ("pgn-reader + shakmaty", best_of_three(|| pgn_reader(&path))),
+        ("python-chess", python_chess(&path)),
+    ];
+    let (first, pipelined) = (runs[0].1, runs[0].1.seconds);
+    for (name, run) in &runs {
+        assert_eq!(
+            (run.games, run.plies),
+            (first.games, first.plies),
+            "{name} sees the same games"
         );
     }
-    println!("ratio: {:.1}x python-chess", theirs / ours);
+    println!(
+        "file: {} games, {} plies, {megabytes:.1} MB",
+        first.games, first.plies
+    );
+    println!(
+        "{:<28} {:>10} {:>12} {:>10}",
+        "reader", "seconds", "games/s", "MB/s"
+    );
+    for (name, run) in &runs {
+        println!(
+            "{name:<28} {:>10.3} {:>12.0} {:>10.2}",
+            run.seconds,
+            run.games as f64 / run.seconds,
+            megabytes / run.seconds
+        );
+    }
+    let (inline, peer, python) = (runs[1].1.seconds, runs[2].1.seconds, runs[3].1.seconds);
+    println!(
+        "pgn-reader time / ours: {:.2} pipelined, {:.2} on 1 thread",
+        peer / pipelined,
+        peer / inline
+    );
+    println!(
+        "python-chess time / ours (pipelined): {:.1}x",
+        python / pipelined
+    );
     let _ = std::fs::remove_file(&path);
 }

@@ -11,6 +11,7 @@
 //! The archive knows no variant: notation and position text come from the rules registry
 //! (or any other [`Rules`]), so a variant that registers itself is archived with no change here.
 
+mod decode;
 mod error;
 mod lexer;
 mod record;
@@ -27,6 +28,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TrySendError, sync_channel};
 
+pub use decode::EncodingWarning;
 pub use error::{ExportError, ImportError, Reason, VerifyError};
 pub use record::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry, TimeControl};
 pub use replay::Imported;
@@ -36,10 +38,12 @@ pub use writer::{ExportOptions, Format, canonical, export, sign};
 
 /// The games of an archive or PGN text, each replayed through the rules: an iterator of
 /// records or of the error that rejected a game. One bad game never stops the others; memory
-/// use does not grow with the size of the input.
+/// use does not grow with the size of the input. Text that is not UTF-8 is read as
+/// Windows-1252, and [`Reader::warning`] says so.
 pub struct Reader<'r, R> {
     source: Source<R>,
     rules: &'r dyn Rules,
+    warning: Option<EncodingWarning>,
 }
 
 /// Where a reader's raw games come from.
@@ -75,6 +79,7 @@ impl<'r, R: BufRead> Reader<'r, R> {
         Reader {
             source: Source::Inline(Box::new(syntax::Games::new(input))),
             rules,
+            warning: None,
         }
     }
 
@@ -83,6 +88,32 @@ impl<'r, R: BufRead> Reader<'r, R> {
         match &self.source {
             Source::Inline(games) => games.offset(),
             Source::Thread { offset, .. } => offset.load(Ordering::Relaxed),
+        }
+    }
+}
+
+impl<R> Reader<'_, R> {
+    /// Whether the games given so far held text that is not UTF-8 (read as Windows-1252):
+    /// where the first was and how many games held some. A caller tells the user once the
+    /// games are read. Games refused before their moves were replayed are not counted.
+    pub fn warning(&self) -> Option<&EncodingWarning> {
+        self.warning.as_ref()
+    }
+
+    /// Notes a game's text that is not UTF-8 in the warning.
+    fn note_encoding(&mut self, game: &syntax::RawGame) {
+        let Some(place) = game.not_utf8 else {
+            return;
+        };
+        match &mut self.warning {
+            Some(warning) => warning.games += 1,
+            None => {
+                self.warning = Some(EncodingWarning::first(
+                    game.number,
+                    place.line,
+                    place.column,
+                ))
+            }
         }
     }
 }
@@ -125,6 +156,7 @@ impl<'r, R: BufRead + Send + 'static> Reader<'r, R> {
                 offset,
             },
             rules,
+            warning: None,
         }
     }
 }
@@ -145,6 +177,9 @@ impl<R: BufRead> Iterator for Reader<'_, R> {
                 }
             },
         };
+        if let Ok(game) = &raw {
+            self.note_encoding(game);
+        }
         Some(raw.and_then(|raw| replay::import(raw, self.rules)))
     }
 }

@@ -5,7 +5,7 @@ use missive_rules::{AnyGame, Claim, EndRule, Seat, SeatResult};
 
 use crate::error::{ImportError, Reason};
 use crate::record::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry, is_rule_name};
-use crate::rules::{Rules, new_game, variant_id};
+use crate::rules::{Rules, new_game, start_text, variant_id};
 use crate::syntax::{Place, RawGame, RawItem, RawTag};
 use crate::text::{is_result_token, seat_tag};
 
@@ -94,10 +94,13 @@ fn setup(
 ) -> Result<(Box<dyn AnyGame>, Option<String>), ImportError> {
     let value = |name: &str| raw.tag(name).map(|tag| tag.value.as_str());
     let variant = variant_id(value("Variant"));
-    let fen = value("FEN").filter(|_| value("SetUp") != Some("0"));
+    let fen = value("FEN")
+        .filter(|_| value("SetUp") != Some("0"))
+        .map(|fen| start_text(variant, fen));
     let place = raw.tag_place(if fen.is_some() { "FEN" } else { "Variant" });
     let fail = |error| raw.error(place, Reason::Setup(error));
-    let game = new_game(rules, variant, value("Options").unwrap_or(""), fen).map_err(fail)?;
+    let options = value("Options").unwrap_or("");
+    let game = new_game(rules, variant, options, fen.as_deref()).map_err(fail)?;
     let start = match fen {
         Some(_) => non_standard_start(rules, variant, game.as_ref()).map_err(fail)?,
         None => None,

@@ -79,6 +79,8 @@ pub struct RawGame {
     pub texts: String,
     /// The termination marker at the end of the movetext, and where it is.
     pub termination: Option<(String, Place)>,
+    /// Where the game's first text that is not UTF-8 (read as Windows-1252) is, if any.
+    pub not_utf8: Option<Place>,
 }
 
 impl RawGame {
@@ -179,6 +181,9 @@ impl<R: Read> Games<R> {
     /// Takes one token of the current game; true when the game ends with it.
     fn take(&mut self, token: Token) -> bool {
         let at = place(&token);
+        if token.not_utf8 && self.game.not_utf8.is_none() {
+            self.game.not_utf8 = Some(at);
+        }
         self.movetext_seen |= !matches!(token.kind, TokenKind::Tag { .. } | TokenKind::Error(_));
         match token.kind {
             TokenKind::Tag { name, value } => self.take_tag(name, value, at),

@@ -127,6 +127,104 @@ fn reads_a_start_position() {
 }
 
 #[test]
+fn reads_the_names_python_chess_gives_standard_chess() {
+    for name in [
+        "Standard",
+        "standard",
+        "chess",
+        "Chess",
+        "Classical",
+        "Normal",
+        "From Position",
+        "from position",
+    ] {
+        let game = only(&format!("[Variant \"{name}\"]\n\n1. e4 e5 *\n"));
+        assert_eq!(game.record.variant, "chess", "{name}");
+        assert_eq!(game.record.tag("Variant"), None, "{name}");
+    }
+    let lichess = "[Variant \"From Position\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\
+                   [SetUp \"1\"]\n\n1. e4 *\n";
+    let game = only(lichess);
+    assert_eq!(
+        game.record.start.as_deref(),
+        Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+    );
+}
+
+#[test]
+fn a_full_move_number_of_zero_reads_as_one() {
+    let text = "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 3 0\"]\n[SetUp \"1\"]\n\n1. e4 *\n";
+    assert_eq!(
+        only(text).record.start.as_deref(),
+        Some("4k3/8/8/8/8/8/4P3/4K3 w - - 3 1")
+    );
+}
+
+#[test]
+fn blank_lines_byte_order_marks_and_every_line_end_read_alike() {
+    let tags = "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n";
+    let game = |end: &str, gap: usize| {
+        let text = format!(
+            "\u{feff}{tags}{}1. e4 e5 ; a note\n2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+             \u{feff}{tags}\n1. e4 e5 2. Ke2 Ke3 1-0\n",
+            "\n".repeat(gap)
+        );
+        games(&text.replace('\n', end))
+    };
+    for end in ["\n", "\r\n", "\r"] {
+        for gap in [1, 2, 3] {
+            let read = game(end, gap);
+            assert_eq!(read.len(), 2, "{end:?} {gap}");
+            let first = read[0]
+                .as_ref()
+                .unwrap_or_else(|e| panic!("{end:?} {gap}: {e}"));
+            assert_eq!(moves(first).len(), 7);
+            assert_eq!(first.record.players, ["a", "b"]);
+            let error = read[1].as_ref().expect_err("Ke3 is illegal");
+            // Three tag lines, `gap` blank lines, two of moves, a blank line, three tags, a
+            // blank line: the second game's moves.
+            let line = 3 + gap + 2 + 1 + 3 + 1 + 1;
+            assert_eq!(
+                (error.game, error.line, error.column),
+                (2, line, 17),
+                "{end:?} {gap}: {error}"
+            );
+        }
+    }
+}
+
+#[test]
+fn text_that_is_not_utf8_is_read_as_windows_1252_with_a_warning() {
+    let text = b"[White \"Ju\xe1rez\"]\n[Black \"b\"]\n\n1. e4 {\x93good\x94} e5 *\n\n\
+                 [White \"c\"]\n\n1. d4 *\n\n[White \"M\xfcller\"]\n\n1. c4 *\n";
+    let mut reader = read(&text[..]);
+    let first = reader.next().expect("a game").expect("imports");
+    assert_eq!(first.record.players, ["Juárez", "b"]);
+    let rest: Vec<_> = reader.by_ref().collect();
+    assert_eq!(rest.len(), 2);
+    let warning = reader.warning().expect("a warning");
+    assert_eq!(
+        warning.to_string(),
+        "game 1, line 1, column 1: the text is not UTF-8; read as Windows-1252 (2 games)"
+    );
+    let utf8 = "[White \"Juárez\"]\n\n1. e4 *\n";
+    let mut reader = read(utf8.as_bytes());
+    assert!(reader.next().expect("a game").is_ok());
+    assert_eq!(reader.warning(), None);
+}
+
+#[test]
+fn utf16_text_is_refused() {
+    let text = "\u{feff}[White \"a\"]\n\n1. e4 e5 1-0\n";
+    let utf16: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let read: Vec<_> = read(&utf16[..]).collect();
+    assert!(
+        !read.is_empty() && read.iter().all(Result::is_err),
+        "{read:?}"
+    );
+}
+
+#[test]
 fn reads_events() {
     let text = "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[Termination \"resignation\"]\n\n\
                 1. e4 {[%ccsnt 2026.11.29,10:12:05]} {[%draw-offer white 2026.11.29,10:13:00]} \
@@ -211,6 +309,28 @@ fn each_error_names_game_line_column_and_reason() {
             "[FEN \"8/8/8 w - - 0 1\"]\n\n*",
             (1, 1, 1, "invalid position"),
         ),
+        (
+            "[Variant \"Illegal\"]\n\n1. e4 *",
+            (1, 1, 1, "unknown variant `Illegal`"),
+        ),
+        (
+            "[Variant \"wild/0\"]\n\n1. e4 *",
+            (1, 1, 1, "unknown variant `wild/0`"),
+        ),
+        (
+            "[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 -1\"]\n\n*",
+            (1, 1, 1, "fullmove number"),
+        ),
+        (
+            "[White \"a\"]\r\n\r\n1. e4 e5\r\n2. Ke3 *",
+            (1, 4, 4, "move 3: illegal move `Ke3`"),
+        ),
+        (
+            "[White \"a\"]\r\r1. e4 Z0 *",
+            (1, 3, 7, "cannot read move `Z0`"),
+        ),
+        ("1. e4 -- *", (1, 1, 7, "cannot read move `--`")),
+        ("1. d4 Nf6 2. Sf3 *", (1, 1, 14, "cannot read move `Sf3`")),
         (
             "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1",
             (1, 1, 41, "the moves end the game by checkmate (1-0)"),
