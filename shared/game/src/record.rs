@@ -3,6 +3,7 @@
 use missive_archive::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry};
 use missive_domain::{GameId, StoredGame};
 
+use crate::service::Catalog;
 use crate::{GameService, ServiceError};
 
 impl GameService {
@@ -14,12 +15,13 @@ impl GameService {
         game: &GameId,
         viewer: Option<&str>,
     ) -> Result<GameRecord, ServiceError> {
-        Ok(record_of(&self.stored_for(game, viewer).await?))
+        let stored = self.stored_for(game, viewer).await?;
+        record_of(self.catalog, &stored)
     }
 
     /// The archive record of `game` for the operator's tools: any game, private ones too.
     pub async fn operator_record(&self, game: &GameId) -> Result<GameRecord, ServiceError> {
-        Ok(record_of(&self.stored(game).await?))
+        record_of(self.catalog, &self.stored(game).await?)
     }
 }
 
@@ -39,9 +41,11 @@ fn tags(stored: &StoredGame) -> Vec<(String, String)> {
     tags
 }
 
-/// The archive record of a stored game.
-pub fn record_of(stored: &StoredGame) -> GameRecord {
+/// The archive record of a stored game, its options those it is played under (its edition's
+/// readings included, so the archive names the rules of its time).
+pub fn record_of(catalog: Catalog, stored: &StoredGame) -> Result<GameRecord, ServiceError> {
     let doc = &stored.head.doc;
+    let options = catalog(&doc.variant)?.edition_options(doc.edition, &doc.options)?;
     let mut entries = Vec::new();
     for mv in &stored.moves {
         entries.push(Entry::Move(MoveEntry {
@@ -62,14 +66,14 @@ pub fn record_of(stored: &StoredGame) -> GameRecord {
             results: ending.results.clone(),
         })
     });
-    GameRecord {
+    Ok(GameRecord {
         variant: doc.variant.clone(),
-        options: doc.options.clone(),
+        options,
         players: doc.seats.iter().map(|s| s.name().to_string()).collect(),
         start: doc.start_position.clone(),
         tags: tags(stored),
         entries,
         result,
         signature: None,
-    }
+    })
 }

@@ -146,3 +146,34 @@ pub fn variant(id: &str) -> Result<&'static dyn Variant, SetupError> {
                 .join(", "),
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_of_edition_zero_get_the_readings_of_their_time() {
+        let cases = [
+            ("chess", ""),
+            ("xiangqi", ""),
+            ("dynamo", "pawn-push=any"),
+            ("trid-wtdcf", "board-moves=pins"),
+            (
+                "trid-fs",
+                "board-capture=owners-last,half-turns=on,paths=main-first",
+            ),
+        ];
+        for (id, old) in cases {
+            let variant = variant(id).unwrap();
+            assert_eq!(variant.edition_options(0, "").unwrap(), old, "{id}");
+            assert_eq!(variant.edition_options(EDITION, "").unwrap(), "", "{id}");
+        }
+        let fs = variant("trid-fs").unwrap();
+        assert_eq!(
+            fs.edition_options(0, "rook-pawn=on, half-turns = off").unwrap(),
+            "board-capture=owners-last,paths=main-first,rook-pawn=on",
+            "a game's own options win over its edition's"
+        );
+        assert!(fs.edition_options(0, "nonsense=1").is_err());
+    }
+}

@@ -272,6 +272,8 @@ impl Position for Dynamo {
     const DESCRIPTION: &'static str =
         "Dynamo chess: no captures, pieces push and pull others off the board (FEN, Ra1a5/Ba5E)";
     const SEATS: &'static [&'static str] = &["white", "black"];
+    /// Games stored before pawns pushed only their own side straight forward.
+    const EDITION_ZERO: &'static str = "pawn-push=any";
 
     fn option_specs() -> &'static [OptionSpec] {
         OPTIONS

@@ -212,6 +212,9 @@ impl RuleSet for Federation {
         pa8(7)*,pb8(7)*,pe8(7)*,pf8(7)*,ra9(7)*,qb9(7),ke9(7)*,rf9(7)* w - 0 1";
     const BOARD_FLAGS: bool = false;
     const BOARD_CAPTURE: bool = true;
+    /// Games stored before the engine's readings were followed: the project's own paths,
+    /// half turns, and a board passing when its owner has no piece left on it.
+    const EDITION_ZERO: &'static str = "paths=main-first,half-turns=on,board-capture=owners-last";
 
     fn option_specs() -> &'static [OptionSpec] {
         OPTIONS

@@ -93,6 +93,7 @@ impl<R: RuleSet> Position for TriD<R> {
     const ID: &'static str = R::ID;
     const DESCRIPTION: &'static str = R::DESCRIPTION;
     const SEATS: &'static [&'static str] = &["white", "black"];
+    const EDITION_ZERO: &'static str = R::EDITION_ZERO;
 
     fn option_specs() -> &'static [crate::OptionSpec] {
         R::option_specs()

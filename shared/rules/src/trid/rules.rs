@@ -72,6 +72,9 @@ pub trait RuleSet: Copy + Debug + Eq + Hash + Send + Sync + 'static {
     /// True when taking the last piece of a board's owner on it hands the board to the
     /// side that took it.
     const BOARD_CAPTURE: bool;
+    /// The options that bring back the readings of edition 0 (see
+    /// [`crate::Position::EDITION_ZERO`]).
+    const EDITION_ZERO: &'static str = "";
 
     /// Which captures hand a board over; asked only when [`RuleSet::BOARD_CAPTURE`].
     fn board_capture(&self) -> BoardCapture {

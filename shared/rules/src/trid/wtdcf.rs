@@ -257,6 +257,8 @@ impl RuleSet for Wtdcf {
         pa8(7)*,pb8(7)*,pe8(7)*,pf8(7)*,ra9(7)*,nb9(7),ne9(7),rf9(7)* w - 0 1";
     const BOARD_FLAGS: bool = true;
     const BOARD_CAPTURE: bool = false;
+    /// Games stored before attack-board moves were read by main board.
+    const EDITION_ZERO: &'static str = "board-moves=pins";
 
     fn option_specs() -> &'static [OptionSpec] {
         OPTIONS
