@@ -67,12 +67,12 @@ async fn a_players_finished_games_stream_as_one_archive(kind: Kind) {
     assert_eq!(kind, "application/x-chess-pgn; charset=utf-8");
     let at_first = text.find(&first).expect("the first game");
     let at_second = text.find(&second).expect("the second game");
-    assert!(at_first < at_second, "oldest first");
+    assert!(at_second < at_first, "most recent first");
     assert!(!text.contains(&active), "finished games only");
     assert_eq!(text.matches("[Result \"0-1\"]").count(), 2, "{text}");
     assert!(text.contains("[White \"ann\"]") && text.contains("[White \"bob\"]"));
 
-    let (_, _, single) = get_text(&server, &format!("/v1/games/{first}/archive"), None).await;
+    let (_, _, single) = get_text(&server, &format!("/v1/games/{second}/archive"), None).await;
     assert!(
         text.starts_with(&single),
         "the same text as the game's own archive"
@@ -308,8 +308,91 @@ async fn private_games_are_seen_by_their_players_only(kind: Kind) {
     assert!(text.contains(&public) && text.contains(&id));
 }
 
+/// Every game id of `path` (a list of games), page by page of `limit`, as `token` sees it.
+async fn every_listed(server: &Server, path: &str, limit: usize, token: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut page = format!("{path}&limit={limit}");
+        if let Some(cursor) = &cursor {
+            page.push_str(&format!("&cursor={cursor}"));
+        }
+        let (status, body) = server
+            .call(reqwest::Method::GET, &page, Some(token), None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let items = body["items"].as_array().unwrap();
+        assert!(items.len() <= limit);
+        ids.extend(items.iter().map(|g| g["id"].as_str().unwrap().to_string()));
+        match body["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_string()),
+            None => return ids,
+        }
+    }
+}
+
+async fn long_lists_and_archives_go_on_page_after_page(kind: Kind) {
+    let server = Server::start(kind).await;
+    let ann = server.player("ann").await;
+    let bob = server.player("bob").await;
+    let eve = server.player("eve").await;
+    let games = 130;
+    let archive: String = (0..games)
+        .map(|n| {
+            format!(
+                "[Event \"Club {n}\"]\n[White \"ann\"]\n[Black \"Rival\"]\n[Result \"0-1\"]\n\n\
+                 1. f3 e5 2. g4 Qh4# 0-1\n\n"
+            )
+        })
+        .collect();
+    let (status, body) = import(&server, Some(&ann.token), archive.into_bytes()).await;
+    assert_eq!(
+        (status, body["imported"].as_u64()),
+        (StatusCode::OK, Some(games))
+    );
+    let mut private = Vec::new();
+    for _ in 0..3 {
+        let (_, created) = ann
+            .post(
+                "/v1/games",
+                json!({
+                    "variant": "chess",
+                    "seats": [{ "kind": "creator" }, { "kind": "invite", "player": "bob" }],
+                    "time_control": { "kind": "days-per-move", "days": 3 },
+                    "private": true,
+                }),
+            )
+            .await;
+        let id = created["id"].as_str().unwrap().to_string();
+        bob.post(&format!("/v1/games/{id}/join"), json!({})).await;
+        for (ply, text) in FOOLS_MATE.iter().enumerate() {
+            let mover = if ply % 2 == 0 { &ann } else { &bob };
+            mover.play(&id, text, ply as u64).await;
+        }
+        private.push(id);
+    }
+    let path = "/v1/games?player=ann&status=finished";
+    let seen_by_eve = every_listed(&server, path, 7, &eve.token).await;
+    assert_eq!(seen_by_eve.len(), games as usize, "every public game, once");
+    assert!(private.iter().all(|id| !seen_by_eve.contains(id)));
+    let seen_by_bob = every_listed(&server, path, 7, &bob.token).await;
+    assert_eq!(seen_by_bob.len(), games as usize + private.len());
+    assert_eq!(
+        &seen_by_bob[..3],
+        private.iter().rev().cloned().collect::<Vec<_>>()
+    );
+    let (_, _, text) = get_text(&server, "/v1/players/ann/archive", Some(&eve.token)).await;
+    assert_eq!(text.matches("[Result \"0-1\"]").count(), games as usize);
+    let (_, _, text) = get_text(&server, "/v1/players/ann/archive", Some(&bob.token)).await;
+    assert_eq!(
+        text.matches("[Result ").count(),
+        games as usize + private.len()
+    );
+}
+
 per_store!(
     a_players_finished_games_stream_as_one_archive,
+    long_lists_and_archives_go_on_page_after_page,
     archives_import_game_by_game,
     private_games_are_seen_by_their_players_only,
 );

@@ -119,7 +119,7 @@ impl Status {
 
 /// Why a game ended: a rule that decided it (with a result), or why it was called off
 /// (without one). Written as the rule's kebab-case name, or `aborted`, `declined`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
     /// A rule ended it with a result: the board, an agreement, a resignation, the clock.
     Rule(EndRule),
@@ -127,32 +127,48 @@ pub enum Reason {
     Aborted,
     /// An invited player declined.
     Declined,
+    /// An imported game's end as its archive names it, when it is none of the rules here
+    /// (`adjudication`, `rules-infraction`): kept as written, a kebab-case name.
+    Recorded(String),
 }
 
 impl Reason {
     /// The name as stored and shown.
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &str {
         match self {
             Reason::Rule(rule) => rule.as_str(),
             Reason::Aborted => "aborted",
             Reason::Declined => "declined",
+            Reason::Recorded(name) => name,
         }
     }
 
-    /// The reason [`Reason::as_str`] names `text`, if any.
+    /// The reason [`Reason::as_str`] names `text`: one of ours, else a name recorded as it
+    /// is; `None` for text that is not a kebab-case name.
     pub fn parse(text: &str) -> Option<Reason> {
-        match text {
-            "aborted" => Some(Reason::Aborted),
-            "declined" => Some(Reason::Declined),
-            _ => EndRule::parse(text).map(Reason::Rule),
-        }
+        let kebab = !text.is_empty()
+            && text.split('-').all(|part| {
+                !part.is_empty()
+                    && part
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            });
+        Some(match text {
+            "aborted" => Reason::Aborted,
+            "declined" => Reason::Declined,
+            _ => match EndRule::parse(text) {
+                Some(rule) => Reason::Rule(rule),
+                None if kebab => Reason::Recorded(text.to_string()),
+                None => return None,
+            },
+        })
     }
 
-    /// The rule, when a rule ended the game.
-    pub fn rule(self) -> Option<EndRule> {
+    /// The rule, when a rule of ours ended the game.
+    pub fn rule(&self) -> Option<EndRule> {
         match self {
-            Reason::Rule(rule) => Some(rule),
-            Reason::Aborted | Reason::Declined => None,
+            Reason::Rule(rule) => Some(*rule),
+            Reason::Aborted | Reason::Declined | Reason::Recorded(_) => None,
         }
     }
 }

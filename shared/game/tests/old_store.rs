@@ -23,12 +23,8 @@ fn data(name: &str) -> PathBuf {
 /// The old store of `kind`, the service over it with a clock an hour after it was written,
 /// and what the old version served.
 async fn old_store(kind: Kind) -> (TestStore, GameService, Arc<ManualClock>, Value) {
-    let test = TestStore::written_before(
-        kind,
-        &data("store.sqlite"),
-        &data("dynamodb-items.json"),
-    )
-    .await;
+    let test =
+        TestStore::written_before(kind, &data("store.sqlite"), &data("dynamodb-items.json")).await;
     let served = match kind {
         Kind::Sqlite => "sqlite-served.json",
         Kind::Dynamo => "dynamodb-served.json",
@@ -39,7 +35,9 @@ async fn old_store(kind: Kind) -> (TestStore, GameService, Arc<ManualClock>, Val
         .as_str()
         .and_then(|text| text.parse::<DateTime<Utc>>().ok())
         .unwrap();
-    let clock = Arc::new(ManualClock::new(written - Duration::days(3) + Duration::hours(1)));
+    let clock = Arc::new(ManualClock::new(
+        written - Duration::days(3) + Duration::hours(1),
+    ));
     let service = GameService::new(test.store.clone(), clock.clone());
     (test, service, clock, served)
 }
@@ -50,7 +48,11 @@ fn game(served: &Value, name: &str) -> GameId {
 
 /// Who saw each game when it was served (the private game's player; ann otherwise).
 fn viewer(name: &str) -> &'static str {
-    if name == "chess-private" { "bob" } else { "ann" }
+    if name == "chess-private" {
+        "bob"
+    } else {
+        "ann"
+    }
 }
 
 async fn an_old_store_replays_and_shows_every_game_as_it_did(kind: Kind) {
@@ -92,7 +94,11 @@ fn without_digest(text: &str) -> String {
 fn without_options(text: &str, name: &str) -> String {
     let old_readings = ["trid-fs", "trid-fs-half-turn", "trid-wtdcf", "dynamo"];
     let tag = text.lines().find(|line| line.starts_with("[Options "));
-    assert_eq!(tag.is_some(), old_readings.contains(&name), "{name}: {tag:?}");
+    assert_eq!(
+        tag.is_some(),
+        old_readings.contains(&name),
+        "{name}: {tag:?}"
+    );
     match tag {
         Some(tag) => text.replacen(&format!("{tag}\n"), "", 1),
         None => text.to_string(),
@@ -107,7 +113,12 @@ async fn old_games_upgrade_in_place_once(kind: Kind) {
     let report = service.check_all().await.unwrap();
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     for name in served["ids"].as_object().unwrap().keys() {
-        let head = test.store.head(&game(&served, name)).await.unwrap().unwrap();
+        let head = test
+            .store
+            .head(&game(&served, name))
+            .await
+            .unwrap()
+            .unwrap();
         assert!(head.resume.is_some(), "{name}");
     }
     let active = service
@@ -139,7 +150,10 @@ async fn old_games_upgrade_in_place_once(kind: Kind) {
         .values()
         .filter(|view| view["status"] == "active")
         .count();
-    assert_eq!(due_anywhere, waiting, "every game someone is to move in wakes once");
+    assert_eq!(
+        due_anywhere, waiting,
+        "every game someone is to move in wakes once"
+    );
 }
 
 async fn old_games_play_on_with_or_without_an_upgrade(kind: Kind) {

@@ -170,7 +170,8 @@ mod tests {
         }
         let fs = variant("trid-fs").unwrap();
         assert_eq!(
-            fs.edition_options(0, "rook-pawn=on, half-turns = off").unwrap(),
+            fs.edition_options(0, "rook-pawn=on, half-turns = off")
+                .unwrap(),
             "board-capture=owners-last,paths=main-first,rook-pawn=on",
             "a game's own options win over its edition's"
         );
