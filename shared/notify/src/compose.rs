@@ -245,6 +245,7 @@ fn finish(to: &Player, subject: String, text: String, html: String, unsubscribe:
         subject,
         text,
         html: Some(html),
+        inline: Vec::new(),
         headers: vec![
             ("List-Unsubscribe".into(), format!("<{unsubscribe}>")),
             (
