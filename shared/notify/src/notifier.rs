@@ -116,6 +116,7 @@ impl Notifier {
         if doc.imported {
             return Ok(false);
         }
+        let game = replay(registry::variant, stored)?;
         let mut sent = false;
         for handle in doc.players() {
             if self.store().mail_preference(handle).await? == MailPreference::None {
@@ -126,7 +127,13 @@ impl Notifier {
             };
             let unsubscribe =
                 unsubscribe_link(&self.authority, &self.public_url, handle, self.clock.now())?;
-            let mail = ending_mail(&player, stored, &self.public_url, &unsubscribe);
+            let mail = ending_mail(
+                &player,
+                stored,
+                game.as_ref(),
+                &self.public_url,
+                &unsubscribe,
+            );
             let notice = Notice::Ended {
                 game: stored.head.id.clone(),
                 player: player.handle.clone(),
