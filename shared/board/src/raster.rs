@@ -85,14 +85,26 @@ pub struct PngSize {
 
 /// The diagram drawn as [`render`] draws it, at `size`, as an opaque PNG with a palette.
 pub fn render_png(diagram: &Diagram, options: &Options, size: PngSize) -> Result<Png, PngError> {
-    let svg = render(diagram, options);
     let settings = usvg::Options {
         font_family: DEFAULT_FAMILY.to_string(),
         fontdb: Arc::clone(&FONTS),
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_str(&svg, &settings).map_err(|e| PngError::Svg(e.to_string()))?;
-    let natural = tree.size();
+    let tree = usvg::Tree::from_str(&render(diagram, options), &settings)
+        .map_err(|e| PngError::Svg(e.to_string()))?;
+    let (mut pixmap, scale) = canvas(tree.size(), size)?;
+    pixmap.fill(Color::WHITE);
+    resvg::render(
+        &tree,
+        Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    encode(&pixmap)
+}
+
+/// An empty pixmap for a document of `natural` size drawn at `size`, and the scale to draw
+/// at: `size.scale`, lowered to stay within `size.max_pixels`.
+fn canvas(natural: usvg::Size, size: PngSize) -> Result<(Pixmap, f32), PngError> {
     let fitting = (size.max_pixels as f32 / (natural.width() * natural.height())).sqrt();
     let scale = if size.scale > 0.0 {
         size.scale.min(fitting)
@@ -103,22 +115,16 @@ pub fn render_png(diagram: &Diagram, options: &Options, size: PngSize) -> Result
         (natural.width() * scale).floor(),
         (natural.height() * scale).floor(),
     );
-    let unusable = |side: f32| !(1.0..=MAX_SIDE as f32).contains(&side);
-    let pixmap = (!unusable(width) && !unusable(height))
+    let usable = |side: f32| (1.0..=MAX_SIDE as f32).contains(&side);
+    (usable(width) && usable(height))
         .then(|| Pixmap::new(width as u32, height as u32))
-        .flatten();
-    let mut pixmap = pixmap.ok_or(PngError::Size {
-        width,
-        height,
-        scale,
-    })?;
-    pixmap.fill(Color::WHITE);
-    resvg::render(
-        &tree,
-        Transform::from_scale(scale, scale),
-        &mut pixmap.as_mut(),
-    );
-    encode(&pixmap)
+        .flatten()
+        .map(|pixmap| (pixmap, scale))
+        .ok_or(PngError::Size {
+            width,
+            height,
+            scale,
+        })
 }
 
 /// The opaque pixmap as a PNG of [`PALETTE_SIZE`] colours: a board is a few flat colours

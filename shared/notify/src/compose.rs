@@ -152,6 +152,8 @@ impl Board {
         }
     }
 
+    /// The picture `png` of game `id`, shown at half its pixel width (sharp on screens of
+    /// two pixels to the CSS pixel) and at most the mail's width.
     fn picture(png: Png, id: &str, pieces: &str) -> Board {
         let content_id = format!("board-{id}@missive");
         let html = format!(
