@@ -33,6 +33,7 @@ pub(crate) fn routes() -> Router<App> {
         .route("/v1/games", post(create).get(list))
         .route("/v1/games/{id}", get(view))
         .route("/v1/games/{id}/board.svg", get(board))
+        .route("/v1/games/{id}/board.png", get(board_png))
         .route("/v1/games/{id}/archive", get(archive))
         .route("/v1/games/{id}/join", post(join))
         .route("/v1/games/{id}/decline", post(decline))
@@ -228,17 +229,41 @@ pub(crate) struct BoardQuery {
     letters: bool,
 }
 
-#[utoipa::path(get, path = "/v1/games/{id}/board.svg", tag = "games", params(("id" = String, Path, description = "The game id"), BoardQuery), responses((status = 200, description = "The current position as SVG", content_type = "image/svg+xml", body = String), (status = 400, description = "Unknown seat", body = crate::error::ErrorBody), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
-pub(crate) async fn board(
-    State(app): State<App>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Query(query): Query<BoardQuery>,
-) -> Result<Response, ApiError> {
-    let viewer = Caller::optional(&headers, &app)?;
+/// How to draw the board as PNG.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BoardPngQuery {
+    /// The seat to view the board from, by name (`white`, `black`, `wu`, ...); the first
+    /// seat if absent.
+    seat: Option<String>,
+    /// Draw pieces as letters instead of figurines or characters.
+    #[serde(default)]
+    letters: bool,
+    /// Image pixels per pixel of the SVG's own size, from 0.5 to 2 (the default, sharp on
+    /// phones); a large board is drawn smaller so the image stays within 2.5 million pixels.
+    scale: Option<f32>,
+}
+
+/// The most pixels of a board PNG.
+const PNG_PIXELS: u32 = 2_500_000;
+/// The scales a board PNG may be asked for, and the default.
+const PNG_SCALES: std::ops::RangeInclusive<f32> = 0.5..=2.0;
+const PNG_SCALE: f32 = 2.0;
+
+/// The position of game `id` as the caller may see it, and how to draw it from the seat
+/// named `seat` (the first if `None`), with letters or glyphs.
+async fn board_picture(
+    app: &App,
+    headers: &HeaderMap,
+    id: String,
+    seat: Option<&str>,
+    letters: bool,
+) -> Result<(missive_rules::Diagram, missive_board::Options), ApiError> {
+    let viewer = Caller::optional(headers, app)?;
     let game = app.service.replayed(&GameId(id), viewer.as_deref()).await?;
     let diagram = game.diagram();
-    let seat = match &query.seat {
+    let seat = match seat {
         None => None,
         Some(name) => Some(diagram.seat_named(name).ok_or_else(|| {
             ApiError::bad_request(format!(
@@ -249,21 +274,79 @@ pub(crate) async fn board(
     };
     let options = missive_board::Options {
         seat,
-        glyphs: if query.letters {
+        glyphs: if letters {
             missive_board::Glyphs::Letters
         } else {
             missive_board::Glyphs::Symbols
         },
         title: None,
     };
-    Ok((
+    Ok((diagram, options))
+}
+
+/// An answer of `content_type` holding `body`.
+fn picture_response(content_type: &'static str, body: impl IntoResponse) -> Response {
+    (
         [(
             axum::http::header::CONTENT_TYPE,
-            HeaderValue::from_static("image/svg+xml"),
+            HeaderValue::from_static(content_type),
         )],
-        missive_board::render(&diagram, &options),
+        body,
     )
-        .into_response())
+        .into_response()
+}
+
+#[utoipa::path(get, path = "/v1/games/{id}/board.svg", tag = "games", params(("id" = String, Path, description = "The game id"), BoardQuery), responses((status = 200, description = "The current position as SVG", content_type = "image/svg+xml", body = String), (status = 400, description = "Unknown seat", body = crate::error::ErrorBody), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
+pub(crate) async fn board(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(query): Query<BoardQuery>,
+) -> Result<Response, ApiError> {
+    let (diagram, options) =
+        board_picture(&app, &headers, id, query.seat.as_deref(), query.letters).await?;
+    Ok(picture_response(
+        "image/svg+xml",
+        missive_board::render(&diagram, &options),
+    ))
+}
+
+#[utoipa::path(get, path = "/v1/games/{id}/board.png", tag = "games", params(("id" = String, Path, description = "The game id"), BoardPngQuery), responses((status = 200, description = "The current position as PNG, drawn as board.svg draws it", content_type = "image/png", body = String), (status = 400, description = "Unknown seat, or a scale out of range", body = crate::error::ErrorBody), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
+pub(crate) async fn board_png(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(query): Query<BoardPngQuery>,
+) -> Result<Response, ApiError> {
+    let scale = query.scale.unwrap_or(PNG_SCALE);
+    if !PNG_SCALES.contains(&scale) {
+        return Err(ApiError::bad_request(format!(
+            "scale {scale}: expected {} to {}",
+            PNG_SCALES.start(),
+            PNG_SCALES.end()
+        )));
+    }
+    let (diagram, options) =
+        board_picture(&app, &headers, id, query.seat.as_deref(), query.letters).await?;
+    let size = missive_board::PngSize {
+        scale,
+        max_pixels: PNG_PIXELS,
+    };
+    // Rasterising takes a tenth of a second or more: off the request threads.
+    let png =
+        tokio::task::spawn_blocking(move || missive_board::render_png(&diagram, &options, size))
+            .await
+            .map_err(|e| e.to_string())
+            .and_then(|drawn| drawn.map_err(|e| e.to_string()))
+            .map_err(|error| {
+                tracing::error!(%error, "board picture not drawn");
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "the board picture could not be drawn",
+                )
+            })?;
+    Ok(picture_response("image/png", png.data))
 }
 
 #[utoipa::path(get, path = "/v1/games/{id}/archive", tag = "games", params(("id" = String, Path, description = "The game id")), responses((status = 200, description = "The game in the archive format (docs/archive.md)", content_type = "application/x-chess-pgn", body = String), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]

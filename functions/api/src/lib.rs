@@ -254,6 +254,7 @@ pub async fn lambda_notifier(name: &str) -> Result<missive_notify::Notifier, Str
         games::list,
         games::view,
         games::board,
+        games::board_png,
         games::archive,
         games::join,
         games::decline,

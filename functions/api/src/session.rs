@@ -133,6 +133,7 @@ pub(crate) async fn login(
                 player.handle
             ),
             html: None,
+            inline: Vec::new(),
             headers: vec![("X-Missive-Token".into(), token)],
         };
         app.mailer.send(&mail).await.map_err(|e| {

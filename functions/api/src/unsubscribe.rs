@@ -1,7 +1,8 @@
 //! Mail preferences by link, from the unsubscribe link in every notification.
 //!
-//! - `GET /unsubscribe/{token}` shows a small HTML page with the current preference and a
-//!   form; it never changes anything, since mail scanners open links.
+//! - `GET /unsubscribe/{token}` shows a small HTML page saying the current preference and a
+//!   form with it chosen (so saving it unchanged changes nothing); it never changes
+//!   anything itself, since mail scanners open links.
 //! - `POST /unsubscribe/{token}` changes the preference: the form's `preference` field
 //!   (`each-move`, `daily-digest`, `none`), or RFC 8058's one-click body
 //!   `List-Unsubscribe=One-Click` (mail clients send it for the `List-Unsubscribe-Post`
@@ -33,29 +34,37 @@ fn player_of(app: &App, token: &str) -> Result<String, ApiError> {
         .sub)
 }
 
-/// The form, with the player's current preference; changes nothing.
+/// The form, with the player's current preference said and chosen; changes nothing.
 async fn show(State(app): State<App>, Path(token): Path<String>) -> Result<Response, ApiError> {
     let player = player_of(&app, &token)?;
     let current = app.service.mail_preference(&player).await?;
     let choices: String = MailPreference::ALL
         .into_iter()
-        .map(|choice| {
-            format!(
-                "<p><label><input type=\"radio\" name=\"preference\" value=\"{}\"{}> {}</label></p>\n",
-                choice.as_str(),
-                if choice == MailPreference::None { " checked" } else { "" },
-                describe(choice)
-            )
-        })
+        .map(|choice| choice_html(choice, current))
         .collect();
     let body = format!(
         "<h1>Mail about your turns</h1>\n\
          <p>For <b>{player}</b>, now: {current}.</p>\n\
+         <p>To change it, choose and save:</p>\n\
          <form method=\"post\">\n{choices}<p><button type=\"submit\">Save</button></p>\n</form>\n",
         player = escape(&player),
         current = describe(current),
     );
     Ok(page(&body))
+}
+
+/// The radio button for `choice`, checked and marked "(now)" if it is `current`.
+fn choice_html(choice: MailPreference, current: MailPreference) -> String {
+    let (checked, now) = if choice == current {
+        (" checked", " (now)")
+    } else {
+        ("", "")
+    };
+    format!(
+        "<p><label><input type=\"radio\" name=\"preference\" value=\"{}\"{checked}> {}{now}</label></p>\n",
+        choice.as_str(),
+        describe(choice)
+    )
 }
 
 /// Sets the preference from the form or the one-click body.

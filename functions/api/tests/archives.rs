@@ -263,6 +263,7 @@ async fn private_games_are_seen_by_their_players_only(kind: Kind) {
         format!("/v1/games/{id}"),
         format!("/v1/games/{id}/moves"),
         format!("/v1/games/{id}/board.svg"),
+        format!("/v1/games/{id}/board.png"),
         format!("/v1/games/{id}/archive"),
     ];
     for path in &paths {

@@ -86,6 +86,7 @@ async fn unknown_things_are_404_and_methods_405(kind: Kind) {
         "/v1/games/01NOSUCHGAME/moves",
         "/v1/games/01NOSUCHGAME/archive",
         "/v1/games/01NOSUCHGAME/board.svg",
+        "/v1/games/01NOSUCHGAME/board.png",
         "/v1/players/nobody",
         "/v1/nothing-here",
         "/",

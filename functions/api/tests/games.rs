@@ -53,6 +53,31 @@ async fn playout(players: &[Player<'_>], id: &str, plies: usize, rng: &mut StdRn
     state
 }
 
+/// `board.png` of game `id` from `seat`: a PNG that decodes, of a board's size; a scale out
+/// of range or an unknown seat is a bad request.
+async fn assert_board_png(server: &Server, id: &str, seat: &str) {
+    let board = format!("{}/v1/games/{id}/board.png", server.base);
+    let answer = server
+        .http
+        .get(format!("{board}?seat={seat}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert_eq!(answer.headers()["content-type"], "image/png");
+    let bytes = answer.bytes().await.unwrap();
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes.as_ref()));
+    let info = decoder.read_info().expect("a PNG");
+    let (width, height) = (info.info().width, info.info().height);
+    assert!((300..=4096).contains(&width) && (300..=4096).contains(&height));
+    for query in ["scale=3", "scale=0", "seat=nobody", "size=big"] {
+        let (status, _) = server
+            .send(server.http.get(format!("{board}?{query}")))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}");
+    }
+}
+
 /// Ends an active game the way `end` says, checking each step's answer.
 async fn finish(server: &Server, players: &[Player<'_>], id: &str, end: End) -> Value {
     let state = players[0].game(id).await;
@@ -120,6 +145,8 @@ async fn every_variant_plays_to_a_result(kind: Kind) {
             .send(server.http.get(format!("{board}?seat=nobody")))
             .await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
+        let seat = variant.seat_names()[seats - 1];
+        assert_board_png(&server, &id, seat).await;
         let archive = server
             .http
             .get(format!("{}/v1/games/{id}/archive", server.base))

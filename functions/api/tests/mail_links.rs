@@ -69,19 +69,37 @@ impl<'s> Inbox<'s> {
             if self.read.contains(&path) {
                 continue;
             }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let Some(link) = move_link_in(&text, &self.server.app.public_url) else {
+            let mail = Read::file(&path);
+            let Some(link) = move_link_in(&mail.text, &self.server.app.public_url) else {
                 continue;
             };
-            let to = text
-                .lines()
-                .find_map(|line| line.strip_prefix("To: "))
-                .expect("a To header")
-                .to_string();
+            let to = mail.to;
             self.read.insert(path);
             mails.push(MoveMail { to, link });
         }
         mails
+    }
+}
+
+/// A mail of the outbox read with a MIME parser: its addressee, subject and text part.
+struct Read {
+    to: String,
+    subject: String,
+    text: String,
+}
+
+impl Read {
+    fn file(path: &std::path::Path) -> Read {
+        let raw = std::fs::read(path).unwrap();
+        let message = mail_parser::MessageParser::default()
+            .parse(&raw)
+            .expect("a MIME message");
+        let to = message.to().and_then(|to| to.first()).expect("a To header");
+        Read {
+            to: to.address().unwrap_or_default().to_string(),
+            subject: message.subject().unwrap_or_default().to_string(),
+            text: message.body_text(0).unwrap_or_default().to_string(),
+        }
     }
 }
 
@@ -185,8 +203,9 @@ async fn game_over_mails(server: &Server, count: usize) -> Vec<String> {
         let mails: Vec<String> = std::fs::read_dir(&server.outbox)
             .into_iter()
             .flatten()
-            .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
-            .filter(|text| text.contains("Subject: Game over"))
+            .map(|entry| Read::file(&entry.unwrap().path()))
+            .filter(|mail| mail.subject.starts_with("Game over"))
+            .map(|mail| mail.text)
             .collect();
         if mails.len() >= count {
             assert_eq!(mails.len(), count, "one game-over mail per player");

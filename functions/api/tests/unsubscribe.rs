@@ -48,6 +48,20 @@ async fn post(server: &Server, path: &str, body: &str) -> (StatusCode, String) {
     (response.status(), response.text().await.unwrap())
 }
 
+/// The values of the page's checked radio buttons.
+fn checked(page: &str) -> Vec<&str> {
+    page.split("<input ")
+        .skip(1)
+        .filter(|input| {
+            input
+                .split('>')
+                .next()
+                .is_some_and(|i| i.contains(" checked"))
+        })
+        .filter_map(|input| input.split("value=\"").nth(1)?.split('"').next())
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_shows_the_form_and_changes_nothing() {
     let server = Server::start(Kind::Sqlite).await;
@@ -61,7 +75,38 @@ async fn the_page_shows_the_form_and_changes_nothing() {
             "{text}"
         );
         assert!(text.contains("<form method=\"post\">"));
-        assert!(text.contains("value=\"none\" checked"));
+        assert_eq!(checked(&text), ["each-move"], "{text}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_chooses_the_current_preference_so_saving_keeps_it() {
+    let server = Server::start(Kind::Sqlite).await;
+    server.player("ann").await;
+    let path = link_path(&server, "ann");
+    for (value, words) in [
+        (
+            "daily-digest",
+            "one mail a day listing the games waiting for you",
+        ),
+        ("none", "no mail about your turns"),
+        ("each-move", "a mail each time it is your turn"),
+    ] {
+        let (status, _) = post(&server, &path, &format!("preference={value}")).await;
+        assert_eq!(status, StatusCode::OK);
+        let (_, text) = page(&server, &path).await;
+        assert!(text.contains(&format!("now: {words}.")), "{text}");
+        assert!(text.contains(&format!("{words} (now)</label>")), "{text}");
+        assert_eq!(checked(&text), [value], "{text}");
+        // Saving the form as it was shown keeps the preference.
+        let (status, _) = post(&server, &path, &format!("preference={}", checked(&text)[0])).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(
+            page(&server, &path)
+                .await
+                .1
+                .contains(&format!("now: {words}."))
+        );
     }
 }
 

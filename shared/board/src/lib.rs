@@ -1,4 +1,6 @@
-//! Board pictures: any [`Diagram`] of the rules crate as a standalone SVG document.
+//! Board pictures: any [`Diagram`] of the rules crate as a standalone SVG document
+//! ([`render`]), or that document rendered as a PNG image ([`render_png`]) for mail
+//! clients that show no SVG.
 //!
 //! The renderer knows no variant. It draws the diagram's cells, lines, labels and pieces
 //! as they are described, turned so that the chosen seat sits at the bottom (text stays
@@ -8,6 +10,7 @@
 //! only, so it can be inlined in an HTML page or a mail without its styles leaking.
 
 mod palette;
+mod raster;
 mod svg;
 
 use missive_rules::{Diagram, DiagramPiece, LabelKind, PieceStyle, Seat, Spot, Xy};
@@ -15,6 +18,7 @@ use missive_rules::{Diagram, DiagramPiece, LabelKind, PieceStyle, Seat, Spot, Xy
 use palette::{HIGHLIGHT, HIGHLIGHT_OPACITY, LABEL, ink_colours, shade_colour, stroke_style};
 use svg::{Bounds, Svg, num};
 
+pub use raster::{CJK_FONT, LATIN_FONT, MAX_SIDE, Png, PngError, PngSize, render_png};
 pub use svg::escape;
 
 /// Pixels per diagram unit in the document's own coordinates (its default size).

@@ -34,9 +34,9 @@ impl Ses {
 #[async_trait]
 impl Mailer for Ses {
     async fn send(&self, mail: &Mail) -> Result<(), MailError> {
-        let text = render(&self.from, mail, &chrono::Utc::now().to_rfc2822())?;
+        let message = render(&self.from, mail, chrono::Utc::now())?;
         let raw = RawMessage::builder()
-            .data(Blob::new(text))
+            .data(Blob::new(message))
             .build()
             .map_err(|e| MailError::Invalid(e.to_string()))?;
         self.client

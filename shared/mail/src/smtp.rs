@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use lettre::address::Envelope;
 use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
+use crate::mime::mailbox;
 use crate::{Mail, MailError, Mailer, render};
 
 /// A mailer that hands each mail to one SMTP server.
@@ -24,7 +25,7 @@ impl Smtp {
         Ok(Smtp {
             transport,
             from: from.to_string(),
-            sender: address(from)?,
+            sender: mailbox(from)?.email,
         })
     }
 }
@@ -32,24 +33,13 @@ impl Smtp {
 #[async_trait]
 impl Mailer for Smtp {
     async fn send(&self, mail: &Mail) -> Result<(), MailError> {
-        let text = render(&self.from, mail, &chrono::Utc::now().to_rfc2822())?;
-        let envelope = Envelope::new(Some(self.sender.clone()), vec![address(&mail.to)?])
+        let message = render(&self.from, mail, chrono::Utc::now())?;
+        let envelope = Envelope::new(Some(self.sender.clone()), vec![mailbox(&mail.to)?.email])
             .map_err(|e| MailError::Invalid(e.to_string()))?;
         self.transport
-            .send_raw(&envelope, text.as_bytes())
+            .send_raw(&envelope, &message)
             .await
             .map_err(|e| MailError::Transport(e.to_string()))?;
         Ok(())
     }
-}
-
-/// The address in `text`: `Name <a@b>` or `a@b`.
-pub(crate) fn address(text: &str) -> Result<Address, MailError> {
-    let bare = match (text.rfind('<'), text.rfind('>')) {
-        (Some(open), Some(close)) if open < close => &text[open + 1..close],
-        _ => text,
-    };
-    bare.trim()
-        .parse()
-        .map_err(|e| MailError::Invalid(format!("address `{text}`: {e}")))
 }

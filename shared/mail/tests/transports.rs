@@ -14,6 +14,7 @@ fn mail() -> Mail {
         subject: "Your move".into(),
         text: "ann played 1. e4".into(),
         html: Some("<p>ann played 1. e4</p>".into()),
+        inline: Vec::new(),
         headers: vec![(
             "List-Unsubscribe".into(),
             "<http://missive.test/unsubscribe/t>".into(),

@@ -1,16 +1,26 @@
 //! The mails themselves: pure functions from what the notifier found to a [`Mail`] with a
 //! plain-text and an HTML part and the unsubscribe headers.
 //!
-//! The board: many mail clients drop inline SVG, so the HTML part shows the position as an
-//! `<img>` of the API's `/v1/games/{id}/board.svg` seen from the recipient's seat, and the
-//! plain-text part lists every piece on its spot by side (a text picture that works for
-//! every variant's geometry, from 8x8 to the three-kingdom hexagon).
+//! The board: many mail clients show neither inline SVG nor an SVG `<img>`, so the turn
+//! mail, the reminder and the game-over mail carry the position as a PNG, drawn from the
+//! recipient's seat, which the HTML part shows by `cid:` reference; the plain-text part
+//! lists every piece on its spot by side (a text picture that works for every variant's
+//! geometry, from 8x8 to the three-kingdom hexagon).
 
 use chrono::{DateTime, Duration, Utc};
-use missive_board::escape;
+use missive_board::{Options, Png, PngSize, escape, render_png};
 use missive_domain::{Head, Player, Seat, SeatResult};
-use missive_mail::Mail;
+use missive_mail::{Inline, Mail};
 use missive_rules::{AnyGame, Diagram};
+
+/// The board pictures mails carry: twice the SVG's own size for high-density screens,
+/// within a pixel budget that keeps the largest board (Three Kingdoms) near 60 kB.
+pub const BOARD_SIZE: PngSize = PngSize {
+    scale: 2.0,
+    max_pixels: 560_000,
+};
+/// The pixels of a board picture for each CSS pixel of the mail that shows it.
+const BOARD_DENSITY: u32 = 2;
 
 /// Which mail about a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +89,9 @@ pub fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
             .copied()
             .unwrap_or("white")
     );
-    let pieces = piece_list(&facts.game.diagram());
+    let diagram = facts.game.diagram();
+    let pieces = piece_list(&diagram);
+    let board = Board::drawn(&diagram, seat, &head.id.0, &pieces);
     let until = deadline.format("%Y-%m-%d %H:%M UTC");
     let text = format!(
         "Hello {name},\n\n{intro}\n\n{pieces}\n\nTime left: {left} (until {until}).\n\n\
@@ -90,20 +102,77 @@ pub fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
         unsubscribe = facts.unsubscribe_link,
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{intro}</p>\n\
-         <p><img src=\"{board}\" alt=\"{alt}\" width=\"360\" style=\"max-width:100%\"></p>\n\
+        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{intro}</p>\n{board}\
          <p>Time left: <b>{left}</b> (until {until}).</p>\n\
          <p><a href=\"{link}\">Make your move</a></p>\n\
          <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your turns</a>: \
          each move, a daily digest, or none.</p>\n</body></html>\n",
         name = escape(&facts.to.handle),
         intro = escape(&intro),
-        board = escape(&board_url),
-        alt = escape(&pieces),
+        board = board.html,
         link = escape(&facts.move_link),
         unsubscribe = escape(&facts.unsubscribe_link),
     );
-    finish(facts.to, subject, text, html, &facts.unsubscribe_link)
+    finish(
+        facts.to,
+        subject,
+        text,
+        html,
+        board.inline,
+        &facts.unsubscribe_link,
+    )
+}
+
+/// The board as a mail shows it: the HTML that shows it and the picture it refers to.
+struct Board {
+    /// A paragraph with the picture, or with the piece list if it could not be drawn.
+    html: String,
+    /// The picture, if drawn.
+    inline: Vec<Inline>,
+}
+
+impl Board {
+    /// The `diagram` drawn from `seat`'s view for the mail about game `id`, described
+    /// for screen readers by `pieces`. A picture that cannot be drawn is logged and
+    /// replaced by the piece list, so the mail goes out all the same.
+    fn drawn(diagram: &Diagram, seat: Seat, id: &str, pieces: &str) -> Board {
+        let options = Options {
+            seat: Some(seat),
+            ..Options::default()
+        };
+        match render_png(diagram, &options, BOARD_SIZE) {
+            Ok(png) => Board::picture(png, id, pieces),
+            Err(error) => {
+                tracing::warn!(game = %id, %error, "board picture not drawn");
+                Board {
+                    html: format!("<pre>{}</pre>\n", escape(pieces)),
+                    inline: Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// The picture `png` of game `id`, shown at half its pixel width (sharp on screens of
+    /// two pixels to the CSS pixel) and at most the mail's width.
+    fn picture(png: Png, id: &str, pieces: &str) -> Board {
+        let content_id = format!("board-{id}@missive");
+        let html = format!(
+            "<p><img src=\"cid:{cid}\" alt=\"{alt}\" width=\"{width}\" \
+             style=\"max-width:100%;height:auto\"></p>\n",
+            cid = escape(&content_id),
+            alt = escape(pieces),
+            width = png.width / BOARD_DENSITY,
+        );
+        Board {
+            html,
+            inline: vec![Inline {
+                content_id,
+                name: "board.png".into(),
+                content_type: "image/png".into(),
+                data: png.data,
+            }],
+        }
+    }
 }
 
 /// The daily digest for `to`: every game waiting for them, with a link each.
@@ -162,13 +231,23 @@ pub fn digest_mail(
         name = escape(&to.handle),
         unsubscribe = escape(unsubscribe_link),
     );
-    finish(to, subject, text, html, unsubscribe_link)
+    finish(to, subject, text, html, Vec::new(), unsubscribe_link)
 }
 
-/// The mail telling `to` how the finished game of `head` ended: the rule, who ended it,
-/// their own result, and links to the game's page and its archive.
-pub fn ending_mail(to: &Player, head: &Head, public_url: &str, unsubscribe_link: &str) -> Mail {
+/// The mail telling `to` how the finished game of `head` (at the rules game `game`) ended:
+/// the rule, who ended it, their own result, the final position from their seat, and links
+/// to the game's page and its archive.
+pub fn ending_mail(
+    to: &Player,
+    head: &Head,
+    game: &dyn AnyGame,
+    public_url: &str,
+    unsubscribe_link: &str,
+) -> Mail {
     let outcome = outcome_text(head, &to.handle);
+    let seat = head.doc.seat_of(&to.handle).unwrap_or(Seat(0));
+    let diagram = game.diagram();
+    let board = Board::drawn(&diagram, seat, &head.id.0, &piece_list(&diagram));
     let subject = format!(
         "Game over in {} against {} ({}): {outcome}",
         head.doc.variant,
@@ -186,17 +265,18 @@ pub fn ending_mail(to: &Player, head: &Head, public_url: &str, unsubscribe_link:
     );
     let html = format!(
         "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{how}<br><b>{outcome}.</b></p>\n\
-         <p><a href=\"{page}\">The game</a> · <a href=\"{archive}\">its record (PGN)</a></p>\n\
+         {board}<p><a href=\"{page}\">The game</a> · <a href=\"{archive}\">its record (PGN)</a></p>\n\
          <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your games</a>: \
          each move, a daily digest, or none.</p>\n</body></html>\n",
         name = escape(&to.handle),
         how = escape(&how),
         outcome = escape(&outcome),
+        board = board.html,
         page = escape(&page),
         archive = escape(&archive),
         unsubscribe = escape(unsubscribe_link),
     );
-    finish(to, subject, text, html, unsubscribe_link)
+    finish(to, subject, text, html, board.inline, unsubscribe_link)
 }
 
 /// "Your chess game G has ended: resignation by bob."
@@ -232,13 +312,22 @@ fn outcome_text(head: &Head, me: &str) -> String {
     .to_string()
 }
 
-/// The mail with both parts and the RFC 8058 one-click unsubscribe headers.
-fn finish(to: &Player, subject: String, text: String, html: String, unsubscribe: &str) -> Mail {
+/// The mail with both parts, the pictures the HTML shows and the RFC 8058 one-click
+/// unsubscribe headers.
+fn finish(
+    to: &Player,
+    subject: String,
+    text: String,
+    html: String,
+    inline: Vec<Inline>,
+    unsubscribe: &str,
+) -> Mail {
     Mail {
         to: to.email.clone(),
         subject,
         text,
         html: Some(html),
+        inline,
         headers: vec![
             ("List-Unsubscribe".into(), format!("<{unsubscribe}>")),
             (

@@ -230,7 +230,7 @@ impl Notifier {
     ) -> Result<(), NotifyError> {
         match head.doc.status {
             Status::Finished => {
-                let sent = self.ending_notices(&head).await;
+                let sent = self.ending_notices(&head, game.as_ref()).await;
                 if !round.count(|r| &mut r.endings, &head.id.0, sent) {
                     self.settle(wake, None).await?;
                 }
@@ -339,10 +339,11 @@ impl Notifier {
         Ok(())
     }
 
-    /// Tells every registered player of the finished game of `head` how it ended, once
+    /// Tells every registered player of the finished game of `head` (at the rules game
+    /// `game`) how it ended, once
     /// each, unless they want no mail; nothing for a game that was imported finished.
     /// Whether a mail was sent.
-    async fn ending_notices(&self, head: &Head) -> Result<bool, NotifyError> {
+    async fn ending_notices(&self, head: &Head, game: &dyn AnyGame) -> Result<bool, NotifyError> {
         let doc = &head.doc;
         if doc.imported {
             return Ok(false);
@@ -357,7 +358,7 @@ impl Notifier {
             };
             let unsubscribe =
                 unsubscribe_link(&self.authority, &self.public_url, handle, self.clock.now())?;
-            let mail = ending_mail(&player, head, &self.public_url, &unsubscribe);
+            let mail = ending_mail(&player, head, game, &self.public_url, &unsubscribe);
             let notice = Notice::Ended {
                 game: head.id.clone(),
                 player: player.handle.clone(),

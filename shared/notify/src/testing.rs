@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
+use mail_parser::{MessageParser, MimeHeaders};
 use missive_auth::{Authority, SigningKey};
 use missive_domain::{GameId, TimeControl};
 use missive_game::{GameService, ManualClock, MoveRequest, NewGame, SeatRequest};
@@ -38,19 +39,71 @@ impl Drop for Setup {
     }
 }
 
-/// A mail as read back from the outbox.
+/// A mail as read back from the outbox with a MIME parser.
 #[derive(Debug)]
 pub struct Sent {
-    /// The `To` header.
+    /// The `To` address.
     pub to: String,
-    /// The `Subject` header.
+    /// The `Subject`, decoded.
     pub subject: String,
-    /// The whole message.
+    /// The plain-text part, decoded.
     pub text: String,
+    /// The HTML part, decoded (empty if none).
+    pub html: String,
+    /// The parts that are neither, such as the board picture.
+    pub inline: Vec<SentPart>,
+    /// The whole message as written.
+    pub raw: String,
+}
+
+/// A part of a sent mail beside its text and HTML.
+#[derive(Debug)]
+pub struct SentPart {
+    /// Its `Content-ID`, without angle brackets.
+    pub content_id: String,
+    /// Its media type, `type/subtype`.
+    pub content_type: String,
+    /// Its decoded bytes.
+    pub data: Vec<u8>,
 }
 
 impl Sent {
-    /// The token of the first link to `{URL}/{path}/` (or panics).
+    /// The mail in the RFC 5322 message `raw` (or panics if it is none).
+    pub fn read(raw: &str) -> Sent {
+        let message = MessageParser::default().parse(raw).expect("a MIME message");
+        let to = message
+            .to()
+            .and_then(|to| to.first())
+            .and_then(|to| to.address())
+            .unwrap_or_default()
+            .to_string();
+        let inline = message
+            .attachments()
+            .map(|part| SentPart {
+                content_id: part.content_id().unwrap_or_default().to_string(),
+                content_type: part.content_type().map_or_else(String::new, |kind| {
+                    format!("{}/{}", kind.ctype(), kind.subtype().unwrap_or_default())
+                }),
+                data: part.contents().to_vec(),
+            })
+            .collect();
+        Sent {
+            to,
+            subject: message.subject().unwrap_or_default().to_string(),
+            text: message
+                .body_text(0)
+                .unwrap_or_default()
+                .replace("\r\n", "\n"),
+            html: message
+                .body_html(0)
+                .unwrap_or_default()
+                .replace("\r\n", "\n"),
+            inline,
+            raw: raw.to_string(),
+        }
+    }
+
+    /// The token of the first link to `{URL}/{path}/` in the text part (or panics).
     pub fn token(&self, path: &str) -> String {
         let prefix = format!("{URL}/{path}/");
         let start = self.text.find(&prefix).expect("a link") + prefix.len();
@@ -144,19 +197,9 @@ impl Setup {
         files
             .into_iter()
             .map(|file| {
-                let text = std::fs::read_to_string(&file).unwrap_or_default();
+                let raw = std::fs::read_to_string(&file).unwrap_or_default();
                 let _ = std::fs::remove_file(&file);
-                let header = |name: &str| {
-                    text.lines()
-                        .find_map(|line| line.strip_prefix(&format!("{name}: ")))
-                        .unwrap_or_default()
-                        .to_string()
-                };
-                Sent {
-                    to: header("To"),
-                    subject: header("Subject"),
-                    text: text.clone(),
-                }
+                Sent::read(&raw)
             })
             .collect()
     }

@@ -5,10 +5,12 @@ use std::sync::Arc;
 
 use chrono::Duration;
 use missive_auth::Purpose;
-use missive_domain::{EndRule, MailPreference, Reason, Status};
+use missive_domain::{EndRule, GameId, MailPreference, Reason, Status, TimeControl};
+use missive_game::{NewGame, SeatRequest};
 use missive_mail::Outbox;
 use missive_notify::Notifier;
 use missive_notify::testing::{Sent, Setup, URL, start};
+use missive_rules::{Notation, Variant, registry};
 use missive_store::contract_tests;
 use missive_store::testing::Kind;
 
@@ -42,10 +44,6 @@ async fn a_turn_mails_the_player_to_move_once(kind: Kind) {
         "White: ",
         "Pe4",
         "Time left: 3 days 0 hours",
-        "multipart/alternative",
-        "<img src=\"http://missive.test/v1/games/",
-        "List-Unsubscribe: <http://missive.test/unsubscribe/",
-        "List-Unsubscribe-Post: List-Unsubscribe=One-Click",
     ] {
         assert!(
             mail.text.contains(part),
@@ -53,6 +51,14 @@ async fn a_turn_mails_the_player_to_move_once(kind: Kind) {
             mail.text
         );
     }
+    for header in [
+        "multipart/alternative",
+        "List-Unsubscribe: <http://missive.test/unsubscribe/",
+        "List-Unsubscribe-Post: List-Unsubscribe=One-Click",
+    ] {
+        assert!(mail.raw.contains(header), "{header} missing from {mail:?}");
+    }
+    assert_board_picture(mail, 1);
     let now = start().timestamp();
     let claims = s
         .authority
@@ -67,6 +73,31 @@ async fn a_turn_mails_the_player_to_move_once(kind: Kind) {
         .verify(&mail.token("unsubscribe"), Purpose::Unsubscribe, now)
         .unwrap();
     assert_eq!(unsubscribe.sub, "bob");
+}
+
+/// The board picture the mail's HTML shows by `cid:`, decoded: its size and pixels.
+fn picture(mail: &Sent) -> ((u32, u32), Vec<u8>) {
+    let start = mail.html.find("src=\"cid:").expect("a cid: picture") + "src=\"cid:".len();
+    let cid = &mail.html[start..start + mail.html[start..].find('"').expect("a quote")];
+    let part = mail
+        .inline
+        .iter()
+        .find(|part| part.content_id == cid)
+        .unwrap_or_else(|| panic!("no part for cid:{cid} in {:?}", mail.inline));
+    assert_eq!(part.content_type, "image/png");
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(&part.data));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+    let frame = reader.next_frame(&mut pixels).expect("the image data");
+    ((frame.width, frame.height), pixels)
+}
+
+/// The mail shows exactly `count` pictures, the first one a board of a sane size.
+fn assert_board_picture(mail: &Sent, count: usize) {
+    assert_eq!(mail.inline.len(), count, "{mail:?}");
+    let ((width, height), _) = picture(mail);
+    assert!(width >= 300 && height >= 300, "{width}x{height}");
 }
 
 async fn a_conditional_reply_mails_the_next_player_only(kind: Kind) {
@@ -122,6 +153,7 @@ async fn a_reminder_goes_out_once_at_80_percent(kind: Kind) {
         mails[0].subject
     );
     assert!(mails[0].text.contains("80% of your time"));
+    assert_board_picture(&mails[0], 1);
 }
 
 async fn the_sweep_mails_turns_no_event_announced_and_ends_games_on_time(kind: Kind) {
@@ -166,6 +198,7 @@ async fn digest_players_get_one_mail_a_day(kind: Kind) {
     assert_eq!(digests[0].subject, "2 games are waiting for your move");
     for id in [&first, &second] {
         assert!(digests[0].text.contains(&id.0));
+        assert!(digests[0].inline.is_empty(), "a digest shows no board");
     }
     s.clock.advance(Duration::days(1));
     assert_eq!(s.notifier.sweep().await.unwrap().digests, 1);
@@ -212,7 +245,6 @@ async fn a_finished_game_tells_each_player_how_it_ended_once(kind: Kind) {
             "has ended: resignation by bob",
             "http://missive.test/games/",
             "/archive",
-            "List-Unsubscribe: <http://missive.test/unsubscribe/",
         ] {
             assert!(
                 mail.text.contains(part),
@@ -220,8 +252,17 @@ async fn a_finished_game_tells_each_player_how_it_ended_once(kind: Kind) {
                 mail.text
             );
         }
-        assert!(!mail.text.contains("/play/"), "no move link after the end");
+        assert!(
+            mail.raw
+                .contains("List-Unsubscribe: <http://missive.test/unsubscribe/")
+        );
+        assert!(!mail.raw.contains("/play/"), "no move link after the end");
     }
+    let seats = mails.iter().map(|mail| picture(mail).1).collect::<Vec<_>>();
+    assert_ne!(
+        seats[0], seats[1],
+        "each player sees the end from their seat"
+    );
 
     s.service
         .set_mail_preference("ann", MailPreference::None)
@@ -258,7 +299,94 @@ async fn a_mail_that_fails_is_claimed_again(kind: Kind) {
     assert_eq!(s.take_mail().len(), 1);
 }
 
+/// The largest whole turn mail, headers, both parts and the picture.
+const MOST_MAIL_BYTES: usize = 100_000;
+/// The players seated in games of every variant, in seat order.
+const TABLE: [&str; 3] = ["ann", "bob", "cy"];
+
+/// A started game of `variant`, ann creating it and the others of [`TABLE`] invited and
+/// seated in order.
+async fn started(s: &Setup, variant: &dyn Variant) -> GameId {
+    let others = &TABLE[1..variant.seat_names().len()];
+    let seats = std::iter::once(SeatRequest::Creator)
+        .chain(others.iter().map(|player| SeatRequest::Invite {
+            player: player.to_string(),
+        }))
+        .collect();
+    let id = s
+        .service
+        .create_game(NewGame {
+            creator: "ann".into(),
+            variant: variant.id().into(),
+            options: String::new(),
+            start_position: None,
+            seats,
+            time_control: TimeControl::DaysPerMove { days: 3 },
+            rated: false,
+            private: false,
+        })
+        .await
+        .expect("create a game");
+    for player in others {
+        s.service.join(&id, player, None).await.expect("join");
+    }
+    id
+}
+
+/// Plays `plies` moves in game `id` of `variant` from its start, each picked from the legal
+/// list by a fixed stride, for whoever is to move; stops early if the game ends.
+async fn play_on(s: &Setup, id: &GameId, variant: &dyn Variant, plies: usize) {
+    let mut game = variant.new_game("", None).expect("the variant starts");
+    for ply in 0..plies {
+        let legal = game.legal_moves(Notation::Long);
+        let (Some(seat), false) = (game.to_move(), legal.is_empty()) else {
+            return;
+        };
+        let pick = legal[(ply * 7 + 3) % legal.len()].clone();
+        s.play(id, TABLE[seat.index()], &pick, ply as u32).await;
+        game.play(&pick).expect("a legal move");
+        if game.outcome().is_some() {
+            return;
+        }
+    }
+}
+
+async fn every_variant_s_turn_mail_shows_its_board_within_100_kb(kind: Kind) {
+    let s = Setup::new(kind).await;
+    s.service
+        .sign_up("cy", "cy@example.org")
+        .await
+        .expect("sign up");
+    for variant in registry::variants() {
+        let id = started(&s, *variant).await;
+        // The mail that the game began, then one after nine moves from the start.
+        for plies in [0, 9] {
+            play_on(&s, &id, *variant, plies).await;
+            assert!(s.notifier.game_changed(&id).await.unwrap());
+            let mails = s.take_mail();
+            let [mail] = &mails[..] else {
+                panic!("{}: one mail, not {}", variant.id(), mails.len())
+            };
+            assert!(mail.subject.contains(variant.id()), "{}", mail.subject);
+            assert!(
+                mail.raw.len() <= MOST_MAIL_BYTES,
+                "{} after {plies} plies: {} bytes",
+                variant.id(),
+                mail.raw.len()
+            );
+            assert_board_picture(mail, 1);
+            println!(
+                "{} after {plies} plies: {} bytes, picture {} bytes",
+                variant.id(),
+                mail.raw.len(),
+                mail.inline[0].data.len()
+            );
+        }
+    }
+}
+
 contract_tests!(
+    every_variant_s_turn_mail_shows_its_board_within_100_kb,
     a_finished_game_tells_each_player_how_it_ended_once,
     a_mail_that_fails_is_claimed_again,
     a_turn_mails_the_player_to_move_once,
