@@ -45,14 +45,8 @@ pub(crate) fn routes() -> Router<App> {
 
 /// `record` as archive text; a stored game that does not export is an internal error.
 pub(crate) fn archive_text(record: &GameRecord) -> Result<String, ApiError> {
-    missive_archive::export(record, ExportOptions::default(), &Registry).map_err(|e| {
-        tracing::error!(error = %e, "stored game does not export");
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "internal error",
-        )
-    })
+    missive_archive::export(record, ExportOptions::default(), &Registry)
+        .map_err(|e| ApiError::internal("the stored game does not export", e))
 }
 
 /// An answer of archive text.
@@ -175,14 +169,7 @@ pub(crate) async fn import(
         (games, reader.warning().map(ToString::to_string))
     })
     .await
-    .map_err(|e| {
-        tracing::error!(error = %e, "archive reader failed");
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "internal error",
-        )
-    })?;
+    .map_err(|e| ApiError::internal("the archive could not be read", e))?;
     let mut games = Vec::with_capacity(read.len());
     for game in read {
         games.push(app.service.import_game(Some(&me), game).await);

@@ -48,6 +48,17 @@ impl ApiError {
         ApiError::new(StatusCode::NOT_FOUND, "not-found", message)
     }
 
+    /// 500: a failure of the server's own (`what` went wrong, logged with `error`); the
+    /// client learns only that `what` did not happen.
+    pub fn internal(what: &str, error: impl std::fmt::Display) -> ApiError {
+        tracing::error!(%error, "{what}");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("internal error: {what}"),
+        )
+    }
+
     /// The code a bare status gets when nothing more specific is known.
     pub fn code_for(status: StatusCode) -> &'static str {
         match status.as_u16() {
@@ -124,31 +135,35 @@ impl From<ServiceError> for ApiError {
             ServiceError::KeyReused => (S::UNPROCESSABLE_ENTITY, "idempotency-key-reused"),
             ServiceError::BadCursor => (S::BAD_REQUEST, "invalid-cursor"),
             ServiceError::Corrupt { .. } | ServiceError::Store(_) => {
-                tracing::error!(error = %message, "service failure");
-                return ApiError::new(S::INTERNAL_SERVER_ERROR, "internal", "internal error");
+                return ApiError::internal("the request could not be carried out", message);
             }
         };
         ApiError::new(status, code, message)
     }
 }
 
+/// The one mapping of token failures, for the API and the pages alike: a token is invalid,
+/// expired or meant for something else, and nothing more is said (what a verifier found
+/// wrong with a forged token is no business of whoever sent it).
 impl From<AuthError> for ApiError {
     fn from(error: AuthError) -> ApiError {
         match error {
-            AuthError::Key(reason) => {
-                tracing::error!(%reason, "signing key unusable");
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "internal",
-                    "internal error",
-                )
-            }
+            AuthError::Key(reason) => ApiError::internal("the signing key is unusable", reason),
             AuthError::WrongPurpose => ApiError::new(
                 StatusCode::FORBIDDEN,
                 "wrong-token-purpose",
-                error.to_string(),
+                "the token is not meant for this",
             ),
-            AuthError::Invalid(_) | AuthError::Expired => ApiError::unauthorized(error.to_string()),
+            AuthError::Expired => ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "token-expired",
+                "the token has expired",
+            ),
+            AuthError::Invalid(_) => ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "invalid-token",
+                "the token is not valid",
+            ),
         }
     }
 }

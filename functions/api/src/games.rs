@@ -338,14 +338,7 @@ pub(crate) async fn board_png(
             .await
             .map_err(|e| e.to_string())
             .and_then(|drawn| drawn.map_err(|e| e.to_string()))
-            .map_err(|error| {
-                tracing::error!(%error, "board picture not drawn");
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "internal",
-                    "the board picture could not be drawn",
-                )
-            })?;
+            .map_err(|error| ApiError::internal("the board picture could not be drawn", error))?;
     Ok(picture_response("image/png", png.data))
 }
 

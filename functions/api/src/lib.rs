@@ -102,12 +102,7 @@ impl App {
             .layer(DefaultBodyLimit::max(BODY_LIMIT))
             .layer(axum::middleware::map_response(json_errors))
             .layer(CatchPanicLayer::custom(|_| {
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "internal",
-                    "internal error",
-                )
-                .into_response()
+                ApiError::internal("the request failed", "a handler panicked").into_response()
             }))
             .layer(cors)
             .layer(PropagateRequestIdLayer::new(request_id.clone()))

@@ -136,14 +136,10 @@ pub(crate) async fn login(
             inline: Vec::new(),
             headers: vec![("X-Missive-Token".into(), token)],
         };
-        app.mailer.send(&mail).await.map_err(|e| {
-            tracing::error!(error = %e, "sign-in mail not sent");
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
-                "the sign-in mail could not be sent",
-            )
-        })?;
+        app.mailer
+            .send(&mail)
+            .await
+            .map_err(|e| ApiError::internal("the sign-in mail could not be sent", e))?;
     }
     Ok((
         StatusCode::ACCEPTED,

@@ -177,8 +177,8 @@ async fn refused_links(kind: Kind) {
         ),
         (
             format!("/play/{}", players[0].token),
-            StatusCode::BAD_REQUEST,
-            "not a move link",
+            StatusCode::FORBIDDEN,
+            "not meant for this",
         ),
         (
             link(&server, &players[1].handle, &id, 0, 0),

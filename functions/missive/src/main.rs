@@ -13,6 +13,7 @@ mod loadtest;
 mod rules_commands;
 mod server_commands;
 mod store_commands;
+mod sweep_bench;
 
 use std::process::ExitCode;
 
@@ -44,8 +45,13 @@ enum Command {
     Table(store_commands::TableCommand),
     /// Replay every stored game through the rules and compare it with its head.
     Check(store_commands::StoreArgs),
+    /// Bring every stored game up to what this version keeps (after an upgrade; harmless
+    /// to run again).
+    Upgrade(store_commands::StoreArgs),
     /// Play random games through the game service and report moves/s and latency.
     Bench(store_commands::BenchArgs),
+    /// Measure what one sweep of the notifier costs the store with many games waiting.
+    SweepBench(sweep_bench::SweepBenchArgs),
     /// Serve the HTTP API on one machine (SQLite by default, mail to ./outbox/).
     Serve(server_commands::ServeArgs),
     /// Play many games at once over HTTP against a running API and report moves/s.
@@ -69,6 +75,8 @@ fn main() -> ExitCode {
         Command::Table(command) => store_commands::table(&command),
         Command::Check(args) => store_commands::check(&args),
         Command::Bench(args) => store_commands::bench(&args),
+        Command::Upgrade(args) => store_commands::upgrade(&args),
+        Command::SweepBench(args) => sweep_bench::sweep_bench(&args),
         Command::Archive(command) => archive_commands::run(&command),
         Command::Serve(args) => server_commands::serve(&args),
         Command::Token(args) => server_commands::token(&args),

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use missive_domain::{GameId, TimeControl};
 use missive_game::{GameService, MoveRequest, NewGame, SeatRequest, SystemClock};
 use missive_rules::{Notation, registry};
-use missive_store::{DynamoStore, StoreSetting};
+use missive_store::{DynamoStore, StoreSetting, Usage};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tokio::sync::Mutex;
@@ -18,7 +18,7 @@ use tokio::sync::Mutex;
 pub struct StoreArgs {
     /// The store: `sqlite:PATH` or `dynamodb:TABLE`.
     #[arg(long, env = missive_store::ENV_VAR)]
-    store: StoreSetting,
+    pub store: StoreSetting,
 }
 
 /// `missive table ...`.
@@ -86,8 +86,27 @@ pub fn check(args: &StoreArgs) -> Result<(), String> {
     })
 }
 
+/// `missive upgrade`: rewrites every head an earlier version wrote with what this one keeps.
+pub fn upgrade(args: &StoreArgs) -> Result<(), String> {
+    runtime()?.block_on(async {
+        let service = open(args).await?;
+        let upgraded = service.upgrade_all().await.map_err(|e| e.to_string())?;
+        println!("{upgraded} games upgraded");
+        Ok(())
+    })
+}
+
+/// What one accepted move cost: its latency, its ply, and what the store did meanwhile
+/// (exactly its own work when one game is played at a time).
+struct Cost {
+    latency: Duration,
+    ply: u32,
+    usage: Usage,
+}
+
 /// `missive bench`: plays random games through the service and reports accepted moves
-/// per second, latency per move and store round trips per move.
+/// per second, latency per move, and the store's work per move (round trips, records and
+/// bytes read) early in the games and late in them.
 pub fn bench(args: &BenchArgs) -> Result<(), String> {
     runtime()?.block_on(async {
         let service = open(&args.store).await?;
@@ -100,24 +119,25 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
                 let (service, queue) = (service.clone(), Arc::clone(&queue));
                 let (plies, print_acks) = (args.plies, args.print_acks);
                 tokio::spawn(async move {
-                    let mut latencies = Vec::new();
+                    let mut costs = Vec::new();
                     loop {
                         let Some((index, game)) = queue.lock().await.next() else {
-                            return Ok::<_, String>(latencies);
+                            return Ok::<_, String>(costs);
                         };
-                        play_random_game(&service, &game, index, plies, print_acks, &mut latencies)
+                        play_random_game(&service, &game, index, plies, print_acks, &mut costs)
                             .await?;
                     }
                 })
             })
             .collect();
-        let mut latencies = Vec::new();
+        let mut costs = Vec::new();
         for worker in workers {
-            latencies.extend(worker.await.map_err(|e| e.to_string())??);
+            costs.extend(worker.await.map_err(|e| e.to_string())??);
         }
         let elapsed = started.elapsed();
         let round_trips = service.store().usage().round_trips - before;
-        report(&latencies, elapsed, round_trips);
+        report(&costs, elapsed, round_trips);
+        report_reads(&costs, args.plies);
         Ok(())
     })
 }
@@ -175,7 +195,7 @@ async fn play_random_game(
     index: usize,
     plies: u32,
     print_acks: bool,
-    latencies: &mut Vec<Duration>,
+    costs: &mut Vec<Cost>,
 ) -> Result<(), String> {
     let mut playout = RandomPlayout::new("chess", index)?;
     for ply in 0..plies {
@@ -190,12 +210,16 @@ async fn play_random_game(
             text: text.clone(),
             offer_draw: false,
         };
-        let sent = Instant::now();
+        let (sent, usage) = (Instant::now(), service.store().usage());
         service
             .submit_move(game, &request)
             .await
             .map_err(|e| format!("{game} ply {ply}: {e}"))?;
-        latencies.push(sent.elapsed());
+        costs.push(Cost {
+            latency: sent.elapsed(),
+            ply,
+            usage: usage_since(&usage, &service.store().usage()),
+        });
         playout.played(text)?;
         if print_acks {
             println!("ack {game} {ply} {text}");
@@ -205,8 +229,19 @@ async fn play_random_game(
     Ok(())
 }
 
-fn report(latencies: &[Duration], elapsed: Duration, round_trips: u64) {
-    let mut sorted = latencies.to_vec();
+/// What the store did between `before` and `after`.
+fn usage_since(before: &Usage, after: &Usage) -> Usage {
+    Usage {
+        round_trips: after.round_trips - before.round_trips,
+        reads: after.reads - before.reads,
+        writes: after.writes - before.writes,
+        items_read: after.items_read - before.items_read,
+        bytes_read: after.bytes_read - before.bytes_read,
+    }
+}
+
+fn report(costs: &[Cost], elapsed: Duration, round_trips: u64) {
+    let mut sorted: Vec<Duration> = costs.iter().map(|c| c.latency).collect();
     sorted.sort();
     let at = |q: f64| quantile_ms(&sorted, q);
     let moves = sorted.len().max(1) as f64;
@@ -220,6 +255,28 @@ fn report(latencies: &[Duration], elapsed: Duration, round_trips: u64) {
         at(0.99),
         round_trips as f64 / moves,
     );
+}
+
+/// The store's reads per move in the first ten plies of the games and in the last ten
+/// before `plies`, as records and bytes.
+fn report_reads(costs: &[Cost], plies: u32) {
+    let late_from = plies.saturating_sub(10);
+    for (name, range) in [("plies 0-9", 0..10), ("last 10 plies", late_from..plies)] {
+        let moves: Vec<&Cost> = costs.iter().filter(|c| range.contains(&c.ply)).collect();
+        let count = moves.len().max(1) as f64;
+        let sum = |field: fn(&Usage) -> u64| {
+            moves.iter().map(|c| field(&c.usage)).sum::<u64>() as f64 / count
+        };
+        println!(
+            "{name}: {} moves, per move {:.2} reads, {:.2} records and {:.0} bytes read, \
+             {:.2} writes",
+            moves.len(),
+            sum(|u| u.reads),
+            sum(|u| u.items_read),
+            sum(|u| u.bytes_read),
+            sum(|u| u.writes),
+        );
+    }
 }
 
 /// The `q` quantile of `sorted` durations, in milliseconds (0 when empty).

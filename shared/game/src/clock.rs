@@ -35,6 +35,11 @@ impl ManualClock {
         let mut now = self.0.lock().unwrap_or_else(|e| e.into_inner());
         *now += by;
     }
+
+    /// Sets the clock to `at` (backwards too: a simulation may build its past).
+    pub fn set(&self, at: DateTime<Utc>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = at;
+    }
 }
 
 impl Clock for ManualClock {

@@ -3,8 +3,7 @@
 //! good for the one move it was mailed for: once the game has gone past that ply the service
 //! refuses it as stale.
 
-use axum::http::StatusCode;
-use missive_auth::{AuthError, Purpose};
+use missive_auth::Purpose;
 use missive_domain::{GameId, Seat};
 
 use crate::{ApiError, App};
@@ -23,25 +22,12 @@ pub struct MoveLink {
 }
 
 /// The link `token` stands for, if it is a move-link token of this server that has not
-/// expired: 401 `link-expired` once expired, 400 `not-a-move-link` for tokens of another
-/// purpose, 401 `unauthorized` for forged or malformed ones.
+/// expired; token failures as every route answers them (401 `token-expired`, 403
+/// `wrong-token-purpose`, 401 `invalid-token`).
 pub fn read(app: &App, token: &str) -> Result<MoveLink, ApiError> {
     let claims = app
         .authority
-        .verify(token, Purpose::MoveLink, app.now_seconds())
-        .map_err(|error| match error {
-            AuthError::Expired => ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "link-expired",
-                "this move link has expired",
-            ),
-            AuthError::WrongPurpose => ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "not-a-move-link",
-                "this token is not a move link",
-            ),
-            error => ApiError::from(error),
-        })?;
+        .verify(token, Purpose::MoveLink, app.now_seconds())?;
     match (claims.game, claims.seat, claims.ply) {
         (Some(game), Some(seat), Some(ply)) => Ok(MoveLink {
             handle: claims.sub,

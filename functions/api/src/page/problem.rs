@@ -35,17 +35,17 @@ impl Problem {
 /// A heading and what to do, for each code a move link can meet.
 fn explanation(error: &ApiError) -> (&'static str, &'static str) {
     match error.code {
-        "link-expired" => (
+        "token-expired" => (
             "This move link has expired",
             "Move links work for a limited time. A fresh link comes with the next mail about \
              this game; you can also sign in to Missive and play from there at any time.",
         ),
-        "unauthorized" => (
+        "invalid-token" => (
             "This link is not valid",
             "The link may have been cut short or altered. Open it again from the mail, \
              copying the whole address.",
         ),
-        "not-a-move-link" => (
+        "wrong-token-purpose" => (
             "This is not a move link",
             "This link was made for something else. Use the link in your move mail.",
         ),

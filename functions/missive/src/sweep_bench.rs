@@ -1,0 +1,170 @@
+//! `missive sweep-bench`: what one sweep of the notifier costs the store, with many games
+//! waiting for a move and none due, then with some due.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use chrono::{DateTime, Duration, Utc};
+use clap::Args;
+use missive_auth::{Authority, SigningKey};
+use missive_domain::TimeControl;
+use missive_game::{GameService, ManualClock, NewGame, SeatRequest};
+use missive_mail::{Mail, MailError, Mailer};
+use missive_notify::{Notifier, SweepReport};
+use missive_store::Usage;
+
+use crate::store_commands::{StoreArgs, runtime};
+
+/// Arguments of `missive sweep-bench`.
+#[derive(Args)]
+pub struct SweepBenchArgs {
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Games waiting for a move.
+    #[arg(long, default_value_t = 10_000)]
+    games: usize,
+    /// How many of them are due (their reminder time reached) in the second sweep.
+    #[arg(long, default_value_t = 100)]
+    due: usize,
+}
+
+/// A mailer that only counts: the bench measures the store, not the mail.
+#[derive(Default)]
+struct Counting(AtomicUsize);
+
+#[async_trait::async_trait]
+impl Mailer for Counting {
+    async fn send(&self, _: &Mail) -> Result<(), MailError> {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+/// `missive sweep-bench`: creates `games` games waiting for a move (`due` of them started
+/// long enough ago for their reminder to be due later), lets a first sweep send every turn
+/// mail, then reports the store's work for a sweep with nothing due and for one with `due`
+/// reminders due.
+pub fn sweep_bench(args: &SweepBenchArgs) -> Result<(), String> {
+    runtime()?.block_on(async {
+        let store = args.store.store.open().await.map_err(|e| e.to_string())?;
+        let start = Utc::now();
+        let clock = Arc::new(ManualClock::new(start - Duration::hours(60)));
+        let service = GameService::new(store.clone(), clock.clone());
+        let authority = Authority::new(&SigningKey::generate(), "missive", "missive")
+            .map_err(|e| e.to_string())?;
+        let mailer = Arc::new(Counting::default());
+        let notifier = Notifier::new(
+            service.clone(),
+            Arc::new(authority),
+            mailer.clone(),
+            clock.clone(),
+            "http://127.0.0.1:8080",
+        );
+        let created = Instant::now();
+        for index in 0..args.games {
+            if index == args.due.min(args.games) {
+                clock.set(start);
+            }
+            waiting_game(&service, index).await?;
+        }
+        eprintln!(
+            "{} games created in {:.1} s",
+            args.games,
+            created.elapsed().as_secs_f64()
+        );
+        let first = measured(&notifier, &store, &clock, start).await?;
+        println!("first sweep (every turn mail):  {first}");
+        let idle = measured(&notifier, &store, &clock, start + Duration::hours(1)).await?;
+        println!("sweep with nothing due:         {idle}");
+        let due = measured(&notifier, &store, &clock, start + Duration::hours(14)).await?;
+        println!("sweep with {} reminders due:    {due}", args.due);
+        println!("mails sent: {}", mailer.0.load(Ordering::Relaxed));
+        Ok(())
+    })
+}
+
+/// A sweep at `at` and what it cost.
+struct Measured {
+    report: SweepReport,
+    usage: Usage,
+    seconds: f64,
+    shards: u32,
+}
+
+impl std::fmt::Display for Measured {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let r = &self.report;
+        write!(
+            f,
+            "{} due, {} turn mails, {} reminders; {} reads ({} shards), {} records read, \
+             {} writes, {:.3} s",
+            r.due,
+            r.turns,
+            r.reminders,
+            self.usage.reads,
+            self.shards,
+            self.usage.items_read,
+            self.usage.writes,
+            self.seconds
+        )
+    }
+}
+
+/// Runs one sweep at `at` and measures it.
+async fn measured(
+    notifier: &Notifier,
+    store: &Arc<dyn missive_store::Store>,
+    clock: &ManualClock,
+    at: DateTime<Utc>,
+) -> Result<Measured, String> {
+    clock.set(at);
+    let before = store.usage();
+    let started = Instant::now();
+    let report = notifier.sweep().await.map_err(|e| e.to_string())?;
+    let seconds = started.elapsed().as_secs_f64();
+    let after = store.usage();
+    if let Some(failure) = report.failures.first() {
+        return Err(failure.clone());
+    }
+    Ok(Measured {
+        usage: Usage {
+            round_trips: after.round_trips - before.round_trips,
+            reads: after.reads - before.reads,
+            writes: after.writes - before.writes,
+            items_read: after.items_read - before.items_read,
+            bytes_read: after.bytes_read - before.bytes_read,
+        },
+        report,
+        seconds,
+        shards: store.wake_shards(),
+    })
+}
+
+/// Creates and starts a chess game of `white-N` and `black-N`, three days per move.
+async fn waiting_game(service: &GameService, index: usize) -> Result<(), String> {
+    let black = format!("black-{index}");
+    let id = service
+        .create_game(NewGame {
+            creator: format!("white-{index}"),
+            variant: "chess".into(),
+            options: String::new(),
+            start_position: None,
+            seats: vec![
+                SeatRequest::Creator,
+                SeatRequest::Invite {
+                    player: black.clone(),
+                },
+            ],
+            time_control: TimeControl::DaysPerMove { days: 3 },
+            rated: false,
+            private: false,
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+    service
+        .join(&id, &black, None)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
