@@ -41,15 +41,17 @@ impl Mailer for Counting {
     }
 }
 
-/// `missive sweep-bench`: creates `games` games waiting for a move (`due` of them started
-/// long enough ago for their reminder to be due later), lets a first sweep send every turn
-/// mail, then reports the store's work for a sweep with nothing due and for one with `due`
-/// reminders due.
+/// `missive sweep-bench`: creates `games` games waiting for a move, three days per move
+/// (`due` of them started 50 hours earlier, so their reminder at 80% of the turn comes
+/// eight hours later), lets a first sweep attend every turn, then reports the store's work
+/// for a sweep an hour later with nothing due and for one eight hours later with `due`
+/// reminders due. The players are not registered, so no mail is composed: the claims and
+/// the wake-ups are what the store sees.
 pub fn sweep_bench(args: &SweepBenchArgs) -> Result<(), String> {
     runtime()?.block_on(async {
         let store = args.store.store.open().await.map_err(|e| e.to_string())?;
         let start = Utc::now();
-        let clock = Arc::new(ManualClock::new(start - Duration::hours(60)));
+        let clock = Arc::new(ManualClock::new(start - Duration::hours(50)));
         let service = GameService::new(store.clone(), clock.clone());
         let authority = Authority::new(&SigningKey::generate(), "missive", "missive")
             .map_err(|e| e.to_string())?;
@@ -77,7 +79,7 @@ pub fn sweep_bench(args: &SweepBenchArgs) -> Result<(), String> {
         println!("first sweep (every turn mail):  {first}");
         let idle = measured(&notifier, &store, &clock, start + Duration::hours(1)).await?;
         println!("sweep with nothing due:         {idle}");
-        let due = measured(&notifier, &store, &clock, start + Duration::hours(14)).await?;
+        let due = measured(&notifier, &store, &clock, start + Duration::hours(8)).await?;
         println!("sweep with {} reminders due:    {due}", args.due);
         println!("mails sent: {}", mailer.0.load(Ordering::Relaxed));
         Ok(())
@@ -97,11 +99,12 @@ impl std::fmt::Display for Measured {
         let r = &self.report;
         write!(
             f,
-            "{} due, {} turn mails, {} reminders; {} reads ({} shards), {} records read, \
-             {} writes, {:.3} s",
+            "{} due, {} turn mails, {} reminders, {} time-outs; {} reads ({} shards), \
+             {} records read, {} writes, {:.3} s",
             r.due,
             r.turns,
             r.reminders,
+            r.timeouts,
             self.usage.reads,
             self.shards,
             self.usage.items_read,

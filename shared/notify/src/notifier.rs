@@ -263,13 +263,13 @@ impl Notifier {
         }
         let preference = self.preference(&waiting.player, round).await?;
         let mut failed = false;
-        if preference == MailPreference::EachMove {
+        // A wake-up after the turn's start (or its reminder) comes once that was done.
+        if preference == MailPreference::EachMove && wake.at <= waiting.since {
             let sent = self.turn_notice(head, game, TurnNotice::Turn).await;
             failed |= round.count(|r| &mut r.turns, &head.id.0, sent);
         }
-        if preference != MailPreference::None
-            && now >= reminder_time(waiting.since, waiting.deadline)
-        {
+        let reminder = reminder_time(waiting.since, waiting.deadline);
+        if preference != MailPreference::None && wake.at <= reminder && now >= reminder {
             let sent = self.turn_notice(head, game, TurnNotice::Reminder).await;
             failed |= round.count(|r| &mut r.reminders, &head.id.0, sent);
         }
