@@ -43,13 +43,20 @@
 //! - **Check** ([`GameService::check_all`]): every stored log replays through the rules to
 //!   exactly its head.
 //!
+//! - **Notices** ([`GameService::notice_state`], [`GameService::due`],
+//!   [`GameService::move_wake`], [`GameService::claim_notice`], ...): what the notifier
+//!   reads and claims, so that it never holds the store.
+//! - **Upgrade** ([`GameService::upgrade_all`]): heads an earlier version wrote, rewritten
+//!   with what this one keeps.
+//!
 //! # How a change is made
-//! Every use case that changes a game reads it (head and log, one round trip on DynamoDB),
-//! replays the log through the rules, decides on a draft and commits it on the condition
-//! that the head is still at the revision and ply read (one round trip). When another
-//! writer got there first, it decides again on the new state: a move whose ply has passed
-//! becomes a conflict, a retried key finds its first answer. Games reach the variants only
-//! through the rules registry ([`missive_rules::registry`]), so the service knows no
+//! Every use case that changes a game reads its head (one round trip), takes the rules game
+//! up from the head's resume point (the log is read only for retries, turns past their
+//! stored deadline and heads of earlier versions), decides on a draft and commits it on the
+//! condition that the head is still at the revision and ply read (one round trip). When
+//! another writer got there first, it decides again on the new state: a move whose ply has
+//! passed becomes a conflict, a retried key finds its first answer. Games reach the variants
+//! only through the rules registry ([`missive_rules::registry`]), so the service knows no
 //! variant by name.
 
 mod check;
