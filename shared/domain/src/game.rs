@@ -26,6 +26,9 @@ pub enum SeatDoc {
         /// The player sitting there.
         player: String,
     },
+    /// Kept for a player invited by e-mail address who has not signed up yet: only the
+    /// invitation mailed to that address takes it (the address is in the mail, not here).
+    Reserved,
     /// In an imported game: the name the archive gives, which need not be a registered
     /// player's handle (nobody acts or is listed for it).
     Named {
@@ -39,7 +42,9 @@ impl SeatDoc {
     pub fn player(&self) -> Option<&str> {
         match self {
             SeatDoc::Taken { player } => Some(player),
-            SeatDoc::Open | SeatDoc::Invited { .. } | SeatDoc::Named { .. } => None,
+            SeatDoc::Open | SeatDoc::Invited { .. } | SeatDoc::Reserved | SeatDoc::Named { .. } => {
+                None
+            }
         }
     }
 
@@ -47,7 +52,7 @@ impl SeatDoc {
     pub fn member(&self) -> Option<&str> {
         match self {
             SeatDoc::Taken { player } | SeatDoc::Invited { player } => Some(player),
-            SeatDoc::Open | SeatDoc::Named { .. } => None,
+            SeatDoc::Open | SeatDoc::Reserved | SeatDoc::Named { .. } => None,
         }
     }
 
@@ -56,7 +61,7 @@ impl SeatDoc {
         match self {
             SeatDoc::Taken { player } => player,
             SeatDoc::Named { name } => name,
-            SeatDoc::Open | SeatDoc::Invited { .. } => "?",
+            SeatDoc::Open | SeatDoc::Invited { .. } | SeatDoc::Reserved => "?",
         }
     }
 }
@@ -78,6 +83,35 @@ pub enum TimeControl {
         /// Days per period.
         days: u16,
     },
+}
+
+impl TimeControl {
+    /// The time control in one word, as lists are filtered by it: `days-per-move:3`, or
+    /// `iccf:10/50` for ten moves in fifty days.
+    pub fn key(&self) -> String {
+        match self {
+            TimeControl::DaysPerMove { days } => format!("days-per-move:{days}"),
+            TimeControl::Iccf { moves, days } => format!("iccf:{moves}/{days}"),
+        }
+    }
+
+    /// The time control [`TimeControl::key`] writes as `text`.
+    pub fn parse_key(text: &str) -> Option<TimeControl> {
+        let (kind, value) = text.split_once(':')?;
+        match kind {
+            "days-per-move" => Some(TimeControl::DaysPerMove {
+                days: value.parse().ok()?,
+            }),
+            "iccf" => {
+                let (moves, days) = value.split_once('/')?;
+                Some(TimeControl::Iccf {
+                    moves: moves.parse().ok()?,
+                    days: days.parse().ok()?,
+                })
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Where a game is in its life.

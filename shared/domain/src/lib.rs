@@ -8,12 +8,15 @@
 //! - Endings speak the rules crate's types: an [`Ending`] names the rule
 //!   ([`missive_rules::EndRule`], or why a game was called off) and each seat's
 //!   [`missive_rules::SeatResult`]; seats are [`missive_rules::Seat`]s.
-//! - Players, their vacations and mail preferences, and markers of mails sent once.
+//! - Players, their vacations, mail preferences and message mail choices, and markers of
+//!   mails sent once.
+//! - Open [`Challenge`]s: games offered to anyone, until accepted, withdrawn or expired.
 //! - Lists come in [`Page`]s with an opaque [`Cursor`].
 //!
 //! The stores (`missive-store`) keep these values in their own formats; the JSON written by
 //! serde here is the stored form of heads and must stay readable by every later version.
 
+mod challenge;
 mod game;
 mod id;
 mod log;
@@ -21,6 +24,7 @@ mod notice;
 mod page;
 mod player;
 
+pub use challenge::{Challenge, ChallengeFilter, ChallengeId, ChallengeState};
 pub use game::{
     ConditionalLine, Ending, GameDoc, Head, Reason, Resume, SeatClock, SeatDoc, Status,
     TimeControl, Waiting,
@@ -31,6 +35,6 @@ pub use log::{
     hex_sha256,
 };
 pub use missive_rules::{EndRule, Seat, SeatResult, Window};
-pub use notice::{MailPreference, Notice};
+pub use notice::{MailPreference, MessageMail, Notice};
 pub use page::{Cursor, Page};
 pub use player::{Period, Player, VacationRecord};

@@ -91,6 +91,13 @@ pub enum GameEvent {
     Aborted,
     /// An invited player declined the invitation.
     InvitationDeclined,
+    /// The seat's player wrote to the game's other players: plain text, shown to the
+    /// game's players only.
+    Message {
+        /// What they wrote (normalised by the service: line feeds only, no other control
+        /// characters).
+        text: String,
+    },
 }
 
 /// An event in the log: written once, never changed, chained with the moves.
@@ -301,6 +308,22 @@ impl Commit {
         }
         if self.finishes && self.head.doc.ending.is_none() {
             return invalid("a finishing commit needs an ending");
+        }
+        Ok(())
+    }
+
+    /// Checks the commit starts a game that does not exist yet: well formed, from revision
+    /// 0 and ply 0, without entries.
+    pub fn check_start(&self) -> Result<(), InvalidCommit> {
+        self.check()?;
+        let fresh = self.expected_revision == 0
+            && self.expected_ply == 0
+            && self.moves.is_empty()
+            && self.events.is_empty();
+        if !fresh {
+            return Err(InvalidCommit(
+                "a game's start is a commit from revision 0 without entries".into(),
+            ));
         }
         Ok(())
     }

@@ -44,6 +44,39 @@ impl MailPreference {
     }
 }
 
+/// When a player wants the messages the other players of a game write them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum MessageMail {
+    /// With the player's next turn mail, or on its own when it is their turn already (the
+    /// default).
+    #[default]
+    WithTurn,
+    /// On its own at once, whoever's turn it is.
+    AtOnce,
+}
+
+impl MessageMail {
+    /// Every choice, in the order a form offers them.
+    pub const ALL: [MessageMail; 2] = [MessageMail::WithTurn, MessageMail::AtOnce];
+
+    /// The choice's name in kebab case (`with-turn`, `at-once`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MessageMail::WithTurn => "with-turn",
+            MessageMail::AtOnce => "at-once",
+        }
+    }
+
+    /// The choice named `text` as [`MessageMail::as_str`] writes it.
+    pub fn parse(text: &str) -> Option<MessageMail> {
+        MessageMail::ALL
+            .into_iter()
+            .find(|choice| choice.as_str() == text)
+    }
+}
+
 /// A mail that is sent at most once, named by what it is about. The store keeps a marker
 /// for each one claimed ([`crate::Store::claim_notice`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -76,11 +109,22 @@ pub enum Notice {
         /// The day.
         day: NaiveDate,
     },
+    /// `player` was told of event `seq` of `game` (a message, a draw offered, accepted or
+    /// declined), in a mail of its own or with a turn mail.
+    Note {
+        /// The game.
+        game: GameId,
+        /// The event's sequence number.
+        seq: u32,
+        /// The player told.
+        player: String,
+    },
 }
 
 impl Notice {
     /// The marker's key: a scope (`game:<id>`, `player:<handle>`) and a name within it
-    /// (`turn:<ply, 6 digits>`, `reminder:<ply>`, `ended:<player>`, `digest:<yyyy-mm-dd>`).
+    /// (`turn:<ply, 6 digits>`, `reminder:<ply>`, `ended:<player>`, `digest:<yyyy-mm-dd>`,
+    /// `note:<seq, 6 digits>:<player>`).
     pub fn key(&self) -> (String, String) {
         match self {
             Notice::Turn { game, ply } => (format!("game:{game}"), format!("turn:{ply:06}")),
@@ -89,6 +133,9 @@ impl Notice {
             }
             Notice::Ended { game, player } => (format!("game:{game}"), format!("ended:{player}")),
             Notice::Digest { player, day } => (format!("player:{player}"), format!("digest:{day}")),
+            Notice::Note { game, seq, player } => {
+                (format!("game:{game}"), format!("note:{seq:06}:{player}"))
+            }
         }
     }
 }

@@ -3,7 +3,8 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    Commit, Cursor, GameId, Head, MailPreference, Notice, Page, Player, StoredGame, VacationRecord,
+    Challenge, ChallengeFilter, ChallengeId, Commit, Cursor, GameId, Head, MailPreference,
+    MessageMail, Notice, Page, Player, StoredGame, VacationRecord,
 };
 
 use crate::StoreError;
@@ -160,6 +161,38 @@ pub trait Store: Send + Sync {
         at: DateTime<Utc>,
         expires_at: DateTime<Utc>,
     ) -> Result<(), StoreError>;
+
+    /// Stores `challenge`: revision 1 only if no challenge has its id, revision `n` only
+    /// over revision `n - 1`; it is listed among the open challenges while its state is
+    /// open. With `start` (a commit from revision 0 without entries: a game that does not
+    /// exist yet), creates that game in the same atomic write: its head only if the id is
+    /// new, its members' list items and its wake-up. A conflict otherwise, and nothing
+    /// written; invalid if `start` is not such a commit.
+    async fn put_challenge(
+        &self,
+        challenge: &Challenge,
+        start: Option<&Commit>,
+    ) -> Result<(), StoreError>;
+
+    /// The challenge with this id, if any (whatever its state).
+    async fn challenge(&self, id: &ChallengeId) -> Result<Option<Challenge>, StoreError>;
+
+    /// The challenges open and not expired at `now` that `filter` lets through, newest
+    /// first. A cursor goes on only in the list of the same filter.
+    async fn open_challenges(
+        &self,
+        filter: &ChallengeFilter,
+        now: DateTime<Utc>,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Challenge>, StoreError>;
+
+    /// When the player wants messages mailed ([`MessageMail::WithTurn`] if they never
+    /// chose).
+    async fn message_mail(&self, player: &str) -> Result<MessageMail, StoreError>;
+
+    /// Sets when the player wants messages mailed, replacing any earlier choice.
+    async fn set_message_mail(&self, player: &str, choice: MessageMail) -> Result<(), StoreError>;
 
     /// What the store has done so far (requests, items and bytes read), for benchmarks and
     /// for the tests that count the work of a move.

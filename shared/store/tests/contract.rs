@@ -3,9 +3,10 @@
 
 use chrono::{DateTime, Duration, Utc};
 use missive_domain::{
-    Commit, Cursor, EndRule, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MailPreference,
-    MoveRecord, Notice, Period, Player, Reason, Seat, SeatDoc, SeatResult, Status, StoredGame,
-    TimeControl, VacationRecord, Waiting, WakeChange,
+    Challenge, ChallengeFilter, ChallengeId, ChallengeState, Commit, Cursor, EndRule, Ending,
+    EventRecord, GameDoc, GameEvent, GameId, Head, MailPreference, MessageMail, MoveRecord, Notice,
+    Period, Player, Reason, Seat, SeatDoc, SeatResult, Status, StoredGame, TimeControl,
+    VacationRecord, Waiting, WakeChange,
 };
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{Membership, Store, StoreError, contract_tests};
@@ -871,7 +872,256 @@ async fn an_unreadable_time_is_corrupt(kind: Kind) {
     ));
 }
 
+/// An open challenge of `variant` published at minute `minute` by ann, for two seats.
+fn challenge(id: &str, variant: &str, days: u16, minute: i64) -> Challenge {
+    Challenge {
+        id: ChallengeId(id.to_string()),
+        revision: 1,
+        creator: "ann".into(),
+        variant: variant.into(),
+        options: String::new(),
+        time_control: TimeControl::DaysPerMove { days },
+        rated: false,
+        min_rating: None,
+        seats: vec![Some("ann".into()), None],
+        created_at: at(minute),
+        expires_at: at(minute + 100),
+        state: ChallengeState::Open,
+    }
+}
+
+/// The ids of every open challenge `filter` lets through at `now`, page by page of 2.
+async fn open_ids(store: &dyn Store, filter: &ChallengeFilter, now: DateTime<Utc>) -> Vec<String> {
+    let listed = every_page(2, |cursor| async move {
+        store.open_challenges(filter, now, cursor.as_ref(), 2).await
+    })
+    .await;
+    listed.into_iter().map(|c| c.id.0).collect()
+}
+
+async fn challenges_are_listed_newest_first_while_open_by_filter(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let published = [
+        challenge("c1", "chess", 3, 1),
+        challenge("c2", "xiangqi", 3, 2),
+        challenge("c3", "chess", 5, 3),
+        challenge("c4", "chess", 3, 4),
+        challenge("c5", "chess", 3, 5),
+    ];
+    for challenge in &published {
+        store.put_challenge(challenge, None).await.unwrap();
+    }
+    let all = ChallengeFilter::default();
+    assert_eq!(
+        open_ids(store, &all, at(10)).await,
+        ["c5", "c4", "c3", "c2", "c1"]
+    );
+    let chess = ChallengeFilter {
+        variant: Some("chess".into()),
+        time_control: None,
+    };
+    assert_eq!(
+        open_ids(store, &chess, at(10)).await,
+        ["c5", "c4", "c3", "c1"]
+    );
+    let three_days = ChallengeFilter {
+        variant: None,
+        time_control: Some(TimeControl::DaysPerMove { days: 3 }),
+    };
+    assert_eq!(
+        open_ids(store, &three_days, at(10)).await,
+        ["c5", "c4", "c2", "c1"]
+    );
+    let both = ChallengeFilter {
+        variant: Some("chess".into()),
+        time_control: Some(TimeControl::DaysPerMove { days: 3 }),
+    };
+    assert_eq!(open_ids(store, &both, at(10)).await, ["c5", "c4", "c1"]);
+    let mut withdrawn = published[3].clone();
+    withdrawn.revision = 2;
+    withdrawn.state = ChallengeState::Withdrawn;
+    store.put_challenge(&withdrawn, None).await.unwrap();
+    assert_eq!(open_ids(store, &both, at(10)).await, ["c5", "c1"]);
+    assert_eq!(
+        store.challenge(&withdrawn.id).await.unwrap(),
+        Some(withdrawn)
+    );
+    // Expired: c1 at minute 101, c2 at 102, ...
+    assert_eq!(open_ids(store, &all, at(102)).await, ["c5", "c3"]);
+    assert!(
+        store
+            .challenge(&ChallengeId("none".into()))
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let cursor = store
+        .open_challenges(&chess, at(10), None, 1)
+        .await
+        .unwrap()
+        .next
+        .unwrap();
+    assert!(matches!(
+        store.open_challenges(&both, at(10), Some(&cursor), 1).await,
+        Err(StoreError::BadCursor)
+    ));
+}
+
+async fn challenges_change_only_over_the_revision_before(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let first = challenge("c1", "chess", 3, 1);
+    store.put_challenge(&first, None).await.unwrap();
+    assert!(matches!(
+        store.put_challenge(&first, None).await,
+        Err(StoreError::Conflict)
+    ));
+    let mut zero = first.clone();
+    zero.revision = 0;
+    assert!(matches!(
+        store.put_challenge(&zero, None).await,
+        Err(StoreError::Invalid(_))
+    ));
+    let mut skipped = first.clone();
+    skipped.revision = 3;
+    assert!(matches!(
+        store.put_challenge(&skipped, None).await,
+        Err(StoreError::Conflict)
+    ));
+    // Of eight racing replacements of revision 1, exactly one is stored.
+    let racers = (0..8).map(|n| {
+        let mut taken = first.clone();
+        taken.revision = 2;
+        taken.seats[1] = Some(format!("p{n}"));
+        async move { store.put_challenge(&taken, None).await }
+    });
+    let results = futures_util::future::join_all(racers).await;
+    let stored = results.iter().filter(|r| r.is_ok()).count();
+    assert_eq!(stored, 1, "{results:?}");
+    assert!(
+        results
+            .iter()
+            .all(|r| matches!(r, Ok(()) | Err(StoreError::Conflict)))
+    );
+    let now = store.challenge(&first.id).await.unwrap().unwrap();
+    assert_eq!(now.revision, 2);
+    assert!(now.seats[1].as_deref().is_some_and(|p| p.starts_with('p')));
+}
+
+/// The commit that starts a game of ann and bob from nothing, bob to move first.
+fn start_of(id: &str) -> Commit {
+    let mut head = head(id);
+    head.revision = 1;
+    head.waiting = Some(Waiting {
+        player: "ann".into(),
+        since: at(5),
+        deadline: at(65),
+    });
+    Commit {
+        head,
+        expected_revision: 0,
+        expected_ply: 0,
+        expected_events: 0,
+        moves: Vec::new(),
+        events: Vec::new(),
+        finishes: false,
+        wake: WakeChange::At(at(5)),
+    }
+}
+
+async fn the_last_seat_of_a_challenge_creates_its_game_in_the_same_write(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let first = challenge("c1", "chess", 3, 1);
+    store.put_challenge(&first, None).await.unwrap();
+    let start = start_of("g1");
+    let mut accepted = first.clone();
+    accepted.revision = 2;
+    accepted.seats[1] = Some("bob".into());
+    accepted.state = ChallengeState::Accepted {
+        game: start.head.id.clone(),
+    };
+    let mut not_a_start = start.clone();
+    not_a_start.expected_revision = 1;
+    assert!(matches!(
+        store.put_challenge(&accepted, Some(&not_a_start)).await,
+        Err(StoreError::Invalid(_))
+    ));
+    store.put_challenge(&accepted, Some(&start)).await.unwrap();
+    assert_eq!(
+        store.head(&start.head.id).await.unwrap(),
+        Some(start.head.clone())
+    );
+    assert_eq!(
+        store.challenge(&first.id).await.unwrap(),
+        Some(accepted.clone())
+    );
+    let active = store
+        .games_of("bob", Membership::Active, None, 5)
+        .await
+        .unwrap();
+    assert_eq!(active.items, [start.head.id.clone()]);
+    let wakes: Vec<GameId> = due(store, at(5))
+        .await
+        .into_iter()
+        .map(|w| w.game)
+        .collect();
+    assert_eq!(wakes, [start.head.id.clone()]);
+    assert!(
+        open_ids(store, &ChallengeFilter::default(), at(10))
+            .await
+            .is_empty()
+    );
+    // A start whose game exists writes nothing, the challenge included.
+    let second = challenge("c2", "chess", 3, 2);
+    store.put_challenge(&second, None).await.unwrap();
+    let mut again = second.clone();
+    again.revision = 2;
+    again.state = ChallengeState::Accepted {
+        game: start.head.id.clone(),
+    };
+    assert!(matches!(
+        store.put_challenge(&again, Some(&start)).await,
+        Err(StoreError::Conflict)
+    ));
+    assert_eq!(store.challenge(&second.id).await.unwrap(), Some(second));
+}
+
+async fn message_mail_defaults_to_with_turn_and_is_replaced(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    assert_eq!(
+        store.message_mail("ann").await.unwrap(),
+        MessageMail::WithTurn
+    );
+    store
+        .set_message_mail("ann", MessageMail::AtOnce)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.message_mail("ann").await.unwrap(),
+        MessageMail::AtOnce
+    );
+    store
+        .set_message_mail("ann", MessageMail::WithTurn)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.message_mail("ann").await.unwrap(),
+        MessageMail::WithTurn
+    );
+    assert_eq!(
+        store.message_mail("bob").await.unwrap(),
+        MessageMail::WithTurn
+    );
+}
+
 contract_tests!(
+    challenges_are_listed_newest_first_while_open_by_filter,
+    challenges_change_only_over_the_revision_before,
+    the_last_seat_of_a_challenge_creates_its_game_in_the_same_write,
+    message_mail_defaults_to_with_turn_and_is_replaced,
     mail_preferences_default_to_each_move_and_are_replaced,
     a_notice_is_claimed_once_until_released,
     a_single_use_token_is_used_once,

@@ -62,13 +62,15 @@ pub(super) fn game_of(item: &Item) -> Result<GameId, StoreError> {
     keys::game_of_pk(&pk).ok_or_else(|| StoreError::Corrupt(format!("a game item under {pk}")))
 }
 
-/// The head's item: the body and the attributes the indexes read.
+/// The head's item: the body, the attributes the indexes read, and the number of events
+/// (which the stream handler compares to see that something happened in the game).
 pub(super) fn head_item(head: &Head) -> Result<Item, StoreError> {
     let mut item = Item::from([
         ("PK".into(), s(&keys::game_pk(&head.id))),
         ("SK".into(), s(keys::HEAD)),
         ("revision".into(), n(head.revision)),
         ("ply".into(), n(head.ply)),
+        ("events".into(), n(head.events)),
         ("body".into(), s(&serde_json::to_string(head)?)),
     ]);
     if let Some(waiting) = &head.waiting {

@@ -4,7 +4,7 @@
 //!
 //! | item | PK | SK | attributes |
 //! | --- | --- | --- | --- |
-//! | head | `GAME#<id>` | `HEAD` | `revision`, `ply`, `body` (the head as JSON), `wait_player` + `wait_deadline` while someone is to move |
+//! | head | `GAME#<id>` | `HEAD` | `revision`, `ply`, `events`, `body` (the head as JSON), `wait_player` + `wait_deadline` while someone is to move |
 //! | move | `GAME#<id>` | `MOVE#<ply, 6 digits>` | `seat`, `long`, `short`, `at`, `key`, `draw_offer`, `prev_hash`, `hash` |
 //! | event | `GAME#<id>` | `EVENT#<seq, 6 digits>` | `seq`, `ply`, `seat`, `at`, `event` (JSON), `prev_hash`, `hash` |
 //! | idempotency key | `GAME#<id>` | `RETRY#<seat>#<key>` | `ply` (written with the move, only if absent) |
@@ -17,15 +17,20 @@
 //! | mail preference | `PLAYER#<player>` | `MAIL` | `preference` |
 //! | notice marker | `NOTICE#<scope>` | `<name>` (see `Notice::key`) | `at` |
 //! | used token | `TOKEN#<token id>` | `USED` | `expires_at` (seconds; the table's TTL attribute) |
+//! | challenge | `CHALLENGE#<id>` | `CHALLENGE` | `revision`, `body` (the challenge as JSON) |
+//! | challenge listing | `CHALLENGE#<id>` | `LIST#all`, `LIST#variant`, `LIST#time`, `LIST#both` | `wait_queue` = [`challenge_list`], `wait_deadline` (publication), `expires_ms`, `expires_at` (seconds; TTL), `body`; only while open |
+//! | message mail choice | `PLAYER#<player>` | `MESSAGES` | `choice` |
 //!
 //! Indexes: `waiting` (`wait_player`, `wait_deadline`) holds the heads of games someone is
 //! to move in; `deadlines` (`wait_queue`, `wait_deadline`) is the table's list index: the
-//! member items (a player's current games, by deadline) and the wake-ups (the sweep's
-//! queue, in [`WAKE_SHARDS`] shards so that no partition caps it). A game's log (its events,
+//! member items (a player's current games, by deadline), the wake-ups (the sweep's
+//! queue, in [`WAKE_SHARDS`] shards so that no partition caps it) and the open challenges'
+//! listings (every open challenge is in four lists: all, its variant's, its time
+//! control's, and both's, so each filter is one query). A game's log (its events,
 //! head and moves) is one range of its partition, [`LOG_FROM`] to [`LOG_TO`]; its other
 //! items sort outside it.
 
-use missive_domain::GameId;
+use missive_domain::{Challenge, ChallengeId, GameId, TimeControl};
 
 use crate::Membership;
 
@@ -106,6 +111,41 @@ pub fn wake_shard(id: &GameId) -> u32 {
         (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
     });
     hash % WAKE_SHARDS
+}
+
+/// The sort key of a challenge's record.
+pub const CHALLENGE: &str = "CHALLENGE";
+
+/// The partition of challenge `id`.
+pub fn challenge_pk(id: &ChallengeId) -> String {
+    format!("CHALLENGE#{id}")
+}
+
+/// The list of open challenges of `variant` (any if `None`) with `time_control` (any if
+/// `None`), newest first.
+pub fn challenge_list(variant: Option<&str>, time_control: Option<&TimeControl>) -> String {
+    let mut list = String::from("challenges");
+    if let Some(variant) = variant {
+        list.push_str("#variant#");
+        list.push_str(variant);
+    }
+    if let Some(time_control) = time_control {
+        list.push_str("#time#");
+        list.push_str(&time_control.key());
+    }
+    list
+}
+
+/// The listing items of an open challenge: each one's sort key and the list it is in.
+pub fn challenge_listings(challenge: &Challenge) -> [(&'static str, String); 4] {
+    let variant = Some(challenge.variant.as_str());
+    let time_control = Some(&challenge.time_control);
+    [
+        ("LIST#all", challenge_list(None, None)),
+        ("LIST#variant", challenge_list(variant, None)),
+        ("LIST#time", challenge_list(None, time_control)),
+        ("LIST#both", challenge_list(variant, time_control)),
+    ]
 }
 
 /// The sort key of `player`'s finished entry for game `id`, ended at `at_ms`.

@@ -25,8 +25,9 @@ use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{Delete, KeysAndAttributes, Put, TransactWriteItem};
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    Commit, Cursor, GameId, Head, MailPreference, Notice, Page, Player, Status, StoredGame,
-    VacationRecord, WakeChange,
+    Challenge, ChallengeFilter, ChallengeId, ChallengeState, Commit, Cursor, GameId, Head,
+    MailPreference, MessageMail, Notice, Page, Player, Status, StoredGame, VacationRecord,
+    WakeChange,
 };
 
 use self::items::{
@@ -362,6 +363,73 @@ impl DynamoStore {
                 self.transact_put(item, None, None)
             })
             .collect()
+    }
+
+    /// The writes of `challenge`: its record, on condition that it replaces the revision
+    /// before (or is new at revision 1), and its listing items: put while it is open,
+    /// removed otherwise.
+    fn challenge_writes(
+        &self,
+        challenge: &Challenge,
+    ) -> Result<Vec<TransactWriteItem>, StoreError> {
+        let pk = keys::challenge_pk(&challenge.id);
+        let body = s(&serde_json::to_string(challenge)?);
+        let record = Item::from([
+            ("PK".into(), s(&pk)),
+            ("SK".into(), s(keys::CHALLENGE)),
+            ("revision".into(), n(challenge.revision)),
+            ("body".into(), body.clone()),
+        ]);
+        let record = match challenge.revision {
+            0 => {
+                return Err(StoreError::Invalid(
+                    "a challenge starts at revision 1".into(),
+                ));
+            }
+            1 => self.transact_put(record, Some("attribute_not_exists(PK)"), None)?,
+            revision => self.transact_put(
+                record,
+                Some("revision = :previous"),
+                Some(Item::from([(":previous".into(), n(revision - 1))])),
+            )?,
+        };
+        let mut writes = vec![record];
+        let open = challenge.state == ChallengeState::Open;
+        for (sk, list) in keys::challenge_listings(challenge) {
+            writes.push(if open {
+                let listing = Item::from([
+                    ("PK".into(), s(&pk)),
+                    ("SK".into(), s(sk)),
+                    (keys::LIST.into(), s(&list)),
+                    (
+                        keys::LIST_TIME.into(),
+                        n(challenge.created_at.timestamp_millis()),
+                    ),
+                    (
+                        "expires_ms".into(),
+                        n(challenge.expires_at.timestamp_millis()),
+                    ),
+                    ("expires_at".into(), n(challenge.expires_at.timestamp())),
+                    ("body".into(), body.clone()),
+                ]);
+                self.transact_put(listing, None, None)?
+            } else {
+                self.transact_delete(&pk, sk)?
+            });
+        }
+        Ok(writes)
+    }
+
+    /// The writes that create the game `start` begins: its head only if the id is new,
+    /// its members' list items and its wake-up.
+    fn start_writes(&self, start: &Commit) -> Result<Vec<TransactWriteItem>, StoreError> {
+        start.check_start()?;
+        let head = &start.head;
+        let mut writes =
+            vec![self.transact_put(head_item(head)?, Some("attribute_not_exists(PK)"), None)?];
+        writes.extend(self.member_writes(head)?);
+        writes.extend(self.wake_write(&head.id, start.wake)?);
+        Ok(writes)
     }
 
     /// The heads of the games `ids` names (at most [`MAX_BATCH_GET`]), in any order.
@@ -810,6 +878,70 @@ impl Store for DynamoStore {
             .send()
             .await
             .map_err(sdk)?;
+        Ok(())
+    }
+
+    async fn put_challenge(
+        &self,
+        challenge: &Challenge,
+        start: Option<&Commit>,
+    ) -> Result<(), StoreError> {
+        let mut items = self.challenge_writes(challenge)?;
+        if let Some(start) = start {
+            items.extend(self.start_writes(start)?);
+        }
+        let parts = vec![Part::Head; items.len()];
+        self.transact(items, &parts).await
+    }
+
+    async fn challenge(&self, id: &ChallengeId) -> Result<Option<Challenge>, StoreError> {
+        self.get(&keys::challenge_pk(id), keys::CHALLENGE)
+            .await?
+            .map(|item| read_body(&item))
+            .transpose()
+    }
+
+    async fn open_challenges(
+        &self,
+        filter: &ChallengeFilter,
+        now: DateTime<Utc>,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Challenge>, StoreError> {
+        let list = keys::challenge_list(filter.variant.as_deref(), filter.time_control.as_ref());
+        let query = self
+            .client
+            .query()
+            .table_name(&self.table)
+            .index_name(keys::LIST_INDEX)
+            .key_condition_expression("wait_queue = :list")
+            .filter_expression("expires_ms > :now")
+            .expression_attribute_values(":list", s(&list))
+            .expression_attribute_values(":now", n(now.timestamp_millis()))
+            .scan_index_forward(false);
+        let page = self.one_page(&list, query, cursor, limit).await?;
+        Ok(Page {
+            items: page.items.iter().map(read_body).collect::<Result<_, _>>()?,
+            next: page.next,
+        })
+    }
+
+    async fn message_mail(&self, player: &str) -> Result<MessageMail, StoreError> {
+        let Some(item) = self.get(&keys::player_pk(player), "MESSAGES").await? else {
+            return Ok(MessageMail::default());
+        };
+        let text = get_s(&item, "choice")?;
+        MessageMail::parse(&text)
+            .ok_or_else(|| StoreError::Corrupt(format!("message mail choice `{text}`")))
+    }
+
+    async fn set_message_mail(&self, player: &str, choice: MessageMail) -> Result<(), StoreError> {
+        let item = Item::from([
+            ("PK".into(), s(&keys::player_pk(player))),
+            ("SK".into(), s("MESSAGES")),
+            ("choice".into(), s(choice.as_str())),
+        ]);
+        self.put(item).send().await.map_err(sdk)?;
         Ok(())
     }
 

@@ -22,7 +22,8 @@ use std::sync::{Arc, Mutex, mpsc};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    Commit, Cursor, GameId, Head, MailPreference, Notice, Page, Player, StoredGame, VacationRecord,
+    Challenge, ChallengeFilter, ChallengeId, Commit, Cursor, GameId, Head, MailPreference,
+    MessageMail, Notice, Page, Player, StoredGame, VacationRecord,
 };
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use tokio::sync::oneshot;
@@ -569,6 +570,77 @@ impl Store for SqliteStore {
             expires_at: expires_at.timestamp(),
         })
         .await
+    }
+
+    async fn put_challenge(
+        &self,
+        challenge: &Challenge,
+        start: Option<&Commit>,
+    ) -> Result<(), StoreError> {
+        let start = start.map(|commit| Box::new(commit.clone()));
+        self.write(Write::Challenge(Box::new(challenge.clone()), start))
+            .await
+    }
+
+    async fn challenge(&self, id: &ChallengeId) -> Result<Option<Challenge>, StoreError> {
+        let sql = "SELECT body FROM challenges WHERE id = ?1".to_string();
+        let body = self.read_text(sql, id.0.clone()).await?;
+        body.map(|body| serde_json::from_str(&body).map_err(StoreError::from))
+            .transpose()
+    }
+
+    async fn open_challenges(
+        &self,
+        filter: &ChallengeFilter,
+        now: DateTime<Utc>,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Challenge>, StoreError> {
+        let limit = page_size(limit);
+        let variant = filter.variant.clone();
+        let time_control = filter.time_control.map(|tc| tc.key());
+        let list = format!(
+            "challenges:{}:{}",
+            variant.as_deref().unwrap_or("*"),
+            time_control.as_deref().unwrap_or("*")
+        );
+        let first = cursor.is_none();
+        let (at, id) = position(&list, cursor)?.unwrap_or((i64::MAX, String::new()));
+        let now = now.timestamp_millis();
+        let found = self
+            .read(move |conn, tally| {
+                rows(
+                    conn,
+                    "SELECT body, created_at, id FROM challenges
+                     WHERE open = 1 AND expires_at > ?1
+                       AND (?2 IS NULL OR variant = ?2) AND (?3 IS NULL OR time_control = ?3)
+                       AND (?4 OR (created_at, id) < (?5, ?6))
+                     ORDER BY created_at DESC, id DESC LIMIT ?7",
+                    params![now, variant, time_control, first, at, id, limit as i64 + 1],
+                    tally,
+                    |row| {
+                        let body: String = row.get(0).map_err(backend)?;
+                        let challenge: Challenge = serde_json::from_str(&body)?;
+                        Ok(((challenge, time_and_id(row, 1)?), body.len()))
+                    },
+                )
+            })
+            .await?;
+        paged(&list, found, limit)
+    }
+
+    async fn message_mail(&self, player: &str) -> Result<MessageMail, StoreError> {
+        let sql = "SELECT choice FROM message_mail WHERE player = ?1".to_string();
+        let text = self.read_text(sql, player.to_string()).await?;
+        text.map_or(Ok(MessageMail::default()), |text| {
+            MessageMail::parse(&text)
+                .ok_or_else(|| StoreError::Corrupt(format!("message mail choice `{text}`")))
+        })
+    }
+
+    async fn set_message_mail(&self, player: &str, choice: MessageMail) -> Result<(), StoreError> {
+        self.write(Write::MessageMail(player.to_string(), choice))
+            .await
     }
 
     fn usage(&self) -> Usage {

@@ -118,6 +118,23 @@ const MIGRATIONS: &[&str] = &[
          WHERE wait_player IS NOT NULL;
      CREATE INDEX games_wake ON games (wake_at, id) WHERE wake_at IS NOT NULL;
      DROP INDEX games_deadlines;",
+    // 6: open challenges (listed newest first while open) and when players want the
+    // messages of their games mailed.
+    "CREATE TABLE challenges (
+         id TEXT PRIMARY KEY,
+         revision INTEGER NOT NULL,
+         open INTEGER NOT NULL,
+         variant TEXT NOT NULL,
+         time_control TEXT NOT NULL,
+         created_at INTEGER NOT NULL,
+         expires_at INTEGER NOT NULL,
+         body TEXT NOT NULL
+     );
+     CREATE INDEX challenges_open ON challenges (created_at, id) WHERE open = 1;
+     CREATE TABLE message_mail (
+         player TEXT PRIMARY KEY,
+         choice TEXT NOT NULL
+     );",
 ];
 
 /// The schema version this code writes.

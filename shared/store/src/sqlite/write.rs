@@ -1,8 +1,8 @@
 //! The writes the writer thread applies, each inside its own savepoint.
 
 use missive_domain::{
-    Commit, EventRecord, Head, MailPreference, MoveRecord, Notice, Player, Status, VacationRecord,
-    WakeChange,
+    Challenge, ChallengeState, Commit, EventRecord, Head, MailPreference, MessageMail, MoveRecord,
+    Notice, Player, Status, VacationRecord, WakeChange,
 };
 use rusqlite::{Connection, params};
 
@@ -29,6 +29,8 @@ pub(super) enum Write {
         at: i64,
         expires_at: i64,
     },
+    Challenge(Box<Challenge>, Option<Box<Commit>>),
+    MessageMail(String, MessageMail),
 }
 
 /// Applies one write.
@@ -66,6 +68,14 @@ pub(super) fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> 
             .map_err(backend)
         }
         Write::UsedToken { id, at, expires_at } => insert_used_token(conn, id, *at, *expires_at),
+        Write::Challenge(challenge, start) => put_challenge(conn, challenge, start.as_deref()),
+        Write::MessageMail(player, choice) => conn
+            .execute(
+                "INSERT OR REPLACE INTO message_mail (player, choice) VALUES (?1, ?2)",
+                params![player, choice.as_str()],
+            )
+            .map(drop)
+            .map_err(backend),
     }
 }
 
@@ -251,20 +261,83 @@ fn put_vacation(
     record: &VacationRecord,
 ) -> Result<(), StoreError> {
     let body = serde_json::to_string(record)?;
-    let changed = match record.revision {
-        0 => {
-            return Err(StoreError::Invalid(
-                "a vacation record starts at revision 1".into(),
-            ));
-        }
-        1 => conn.execute(
-            "INSERT OR IGNORE INTO vacations (player, revision, body) VALUES (?1, 1, ?2)",
-            params![player, body],
-        ),
-        revision => conn.execute(
-            "UPDATE vacations SET revision = ?2, body = ?3 WHERE player = ?1 AND revision = ?4",
-            params![player, revision as i64, body, revision as i64 - 1],
-        ),
+    versioned(
+        record.revision,
+        "a vacation record",
+        || {
+            conn.execute(
+                "INSERT OR IGNORE INTO vacations (player, revision, body) VALUES (?1, 1, ?2)",
+                params![player, body],
+            )
+        },
+        |previous| {
+            conn.execute(
+                "UPDATE vacations SET revision = ?2, body = ?3 WHERE player = ?1 AND revision = ?4",
+                params![player, previous + 1, body, previous],
+            )
+        },
+    )
+}
+
+/// Stores a challenge by its revision and, with `start`, creates the game it became.
+fn put_challenge(
+    conn: &Connection,
+    challenge: &Challenge,
+    start: Option<&Commit>,
+) -> Result<(), StoreError> {
+    let body = serde_json::to_string(challenge)?;
+    let open = challenge.state == ChallengeState::Open;
+    versioned(
+        challenge.revision,
+        "a challenge",
+        || {
+            conn.execute(
+                "INSERT OR IGNORE INTO challenges
+                     (id, revision, open, variant, time_control, created_at, expires_at, body)
+                 VALUES (?1, 1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    challenge.id.0,
+                    open,
+                    challenge.variant,
+                    challenge.time_control.key(),
+                    challenge.created_at.timestamp_millis(),
+                    challenge.expires_at.timestamp_millis(),
+                    body
+                ],
+            )
+        },
+        |previous| {
+            conn.execute(
+                "UPDATE challenges SET revision = ?2, open = ?3, body = ?4
+                 WHERE id = ?1 AND revision = ?5",
+                params![challenge.id.0, previous + 1, open, body, previous],
+            )
+        },
+    )?;
+    let Some(start) = start else {
+        return Ok(());
+    };
+    start.check_start()?;
+    let wake = match start.wake {
+        WakeChange::At(at) => Some(at.timestamp_millis()),
+        WakeChange::Keep | WakeChange::Clear => None,
+    };
+    insert_head(conn, &start.head, wake)
+}
+
+/// Writes a record guarded by its revision: `insert` for revision 1 (changing no row when
+/// the record exists), `update` over the revision before for later ones. A conflict when
+/// no row changed; revision 0 (of `what`) is invalid.
+fn versioned(
+    revision: u64,
+    what: &str,
+    insert: impl FnOnce() -> rusqlite::Result<usize>,
+    update: impl FnOnce(i64) -> rusqlite::Result<usize>,
+) -> Result<(), StoreError> {
+    let changed = match revision {
+        0 => return Err(StoreError::Invalid(format!("{what} starts at revision 1"))),
+        1 => insert(),
+        revision => update(revision as i64 - 1),
     }
     .map_err(backend)?;
     if changed == 0 {
