@@ -5,7 +5,8 @@
 //! audience, an expiry (checked against the caller's clock, so tests can move time), and the
 //! purpose the caller expects: a sign-in link's token is no access token and a move link's
 //! token is good for nothing but that one move. Move-link tokens carry the game, seat and
-//! ply they were minted for in [`Claims::game`], [`Claims::seat`] and [`Claims::ply`].
+//! ply they were minted for in [`Claims::game`], [`Claims::seat`] and [`Claims::ply`];
+//! invitation tokens the game and seat.
 //!
 //! Keys are written as text: `hs256:<base64 secret of at least 32 bytes>` or
 //! `ed25519:<base64 32-byte seed>` ([`SigningKey::generate`] makes an HS256 one).
@@ -31,6 +32,9 @@ pub enum Purpose {
     MoveLink,
     /// Mailed in every notification; changes that player's mail preference.
     Unsubscribe,
+    /// Mailed with an invitation to a game; accepts or declines that one seat, for the
+    /// invited player (or, for an address not registered yet, its owner).
+    Invitation,
 }
 
 /// What a token says.
@@ -68,7 +72,7 @@ pub struct Grant {
     pub subject: String,
     /// Seconds the token lives.
     pub lifetime: i64,
-    /// For move links: game, seat and ply.
+    /// For move links: game, seat and ply; for invitations: game, seat and 0.
     pub move_link: Option<(String, u8, u32)>,
 }
 
@@ -268,7 +272,12 @@ mod tests {
 
     #[test]
     fn tokens_verify_for_their_purpose_only() {
-        let purposes = [Purpose::Access, Purpose::SignIn, Purpose::MoveLink];
+        let purposes = [
+            Purpose::Access,
+            Purpose::SignIn,
+            Purpose::MoveLink,
+            Purpose::Invitation,
+        ];
         for key in keys() {
             let authority = Authority::new(&key, "missive", "missive-api").unwrap();
             for minted in purposes {

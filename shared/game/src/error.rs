@@ -1,6 +1,6 @@
 //! The service's errors: each says what was refused and why.
 
-use missive_domain::{Ending, GameId, Status};
+use missive_domain::{ChallengeId, ChallengeState, Ending, GameId, Status};
 use missive_rules::{ClaimError, MoveError, SetupError};
 use missive_store::StoreError;
 use thiserror::Error;
@@ -64,6 +64,37 @@ pub enum ServiceError {
         game: GameId,
         /// What does not match.
         reason: String,
+    },
+    /// No challenge has this id.
+    #[error("no challenge {0}")]
+    NoChallenge(ChallengeId),
+    /// The challenge is no longer open: every seat was taken, or its creator withdrew it.
+    #[error("the challenge is {}", match .0 {
+        ChallengeState::Withdrawn => "withdrawn",
+        ChallengeState::Accepted { .. } | ChallengeState::Open => "taken: every seat is filled",
+    })]
+    ChallengeClosed(ChallengeState),
+    /// The challenge expired unanswered.
+    #[error("the challenge {0} has expired")]
+    ChallengeExpired(ChallengeId),
+    /// Only the challenge's creator may do this.
+    #[error("only the challenge's creator may withdraw it")]
+    NotCreator,
+    /// A text is longer than the service takes.
+    #[error("{what} has at most {limit} characters")]
+    TooLong {
+        /// What was too long.
+        what: &'static str,
+        /// The most characters it may have.
+        limit: usize,
+    },
+    /// The player did this too often lately; they may again in `retry_after` seconds.
+    #[error("{what}: try again in {retry_after} s")]
+    TooOften {
+        /// What was done too often.
+        what: &'static str,
+        /// Seconds until it is allowed again.
+        retry_after: u64,
     },
     /// A list was asked to go on from a cursor it did not give out.
     #[error("the cursor is not one this list gave out")]

@@ -31,10 +31,21 @@
 //!   turn order; when the moves before one of the owner's moves were played, the service
 //!   plays it at once, in the same write. A line the game leaves is dropped; nobody else
 //!   sees them.
+//! - **Challenges** ([`GameService::publish_challenge`], [`GameService::open_challenges`],
+//!   [`GameService::accept_challenge`], [`GameService::withdraw_challenge`]): a game
+//!   offered to anyone, listed newest first, filled seat by seat; the last seat taken
+//!   creates the game, started, in the same write; unanswered, it expires after
+//!   [`CHALLENGE_LIFETIME`].
+//! - **Invitations** ([`GameService::invitations_of`], [`GameService::invitation_view`],
+//!   [`GameService::accept_invitation`], [`GameService::decline_invitation`]): seats kept
+//!   for a player or for an e-mail address not registered yet, answered through mailed
+//!   links.
+//! - **Messages** ([`GameService::post_message`], [`GameService::messages`]): plain text
+//!   between a game's seated players, kept in its log, limited in length and rate.
 //! - **Players** ([`GameService::sign_up`], [`GameService::player`],
 //!   [`GameService::player_by_email`]): unique handles and e-mail addresses.
 //! - **Read models** ([`GameService::game_view`], [`GameService::move_log`],
-//!   [`GameService::waiting_for`], [`GameService::finished_by`]).
+//!   [`GameService::waiting_for`], [`GameService::games_of`], [`GameService::finished_by`]).
 //! - **Archive** ([`GameService::archive_record`], [`GameService::import_game`]): a game as
 //!   an archive record; a finished game read from an archive stored whole, flagged as
 //!   imported, with the archive's player names.
@@ -59,12 +70,15 @@
 //! only through the rules registry ([`missive_rules::registry`]), so the service knows no
 //! variant by name.
 
+mod challenges;
 mod check;
 mod clock;
 mod ending;
 mod error;
 mod import;
+mod invitations;
 mod lobby;
+mod messages;
 mod notices;
 mod play;
 mod players;
@@ -74,11 +88,16 @@ pub mod timing;
 mod vacation;
 mod views;
 
+pub use challenges::{CHALLENGE_LIFETIME, ChallengeAccepted, ChallengeView, NewChallenge};
 pub use check::{CheckReport, check_game};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use import::ImportOutcome;
+pub use invitations::Invitee;
 pub use lobby::{NewGame, SeatRequest};
+pub use messages::{
+    MAX_MESSAGE, MESSAGE_WINDOW, MESSAGES_PER_WINDOW, MessageView, messages_of, normalised,
+};
 pub use missive_store::{Membership, Wake};
 pub use play::{MoveAccepted, MoveRequest};
 pub use players::check_handle;

@@ -6,6 +6,7 @@ use missive_domain::{
 use missive_rules::registry::EDITION;
 use serde::{Deserialize, Serialize};
 
+use crate::invitations::decline_seat;
 use crate::service::{Draft, Needs};
 use crate::timing::DAYS_PER_MOVE;
 use crate::{GameService, ServiceError};
@@ -21,6 +22,13 @@ pub enum SeatRequest {
     Invite {
         /// The invited player.
         player: String,
+    },
+    /// Kept for whoever holds this e-mail address: the registered player with it (as if
+    /// invited by handle), else reserved for the address until its owner signs up through
+    /// the invitation mailed there.
+    InviteEmail {
+        /// The invited address.
+        email: String,
     },
     /// Anyone may take it.
     Open,
@@ -51,23 +59,40 @@ pub struct NewGame {
 impl GameService {
     /// Creates a game: the variant and options must be valid, the seats must match the
     /// variant's, with the creator in exactly one (so at least one seat is left to invite or
-    /// open) and every invited player different. The game starts once every seat is taken.
-    pub async fn create_game(&self, new: NewGame) -> Result<GameId, ServiceError> {
+    /// open) and every invited player different. A seat invited by e-mail address goes to
+    /// the registered player with that address, else it is reserved for the address. The
+    /// game starts once every seat is taken.
+    pub async fn create_game(&self, mut new: NewGame) -> Result<GameId, ServiceError> {
+        new.seats = self.invitations_by_handle(new.seats).await?;
+        let variant = (self.catalog)(&new.variant)?;
+        let seats = seat_docs(&new, variant.seat_names().len())?;
+        let head = self.new_head(&new, seats)?;
+        self.store.create(&head).await?;
+        Ok(head.id)
+    }
+
+    /// The head of a new game as `new` describes it (its `seats` aside), with `seats`:
+    /// forming, at revision 0, under a fresh id. The variant, options, start position and
+    /// time control must be valid.
+    pub(crate) fn new_head(
+        &self,
+        new: &NewGame,
+        seats: Vec<SeatDoc>,
+    ) -> Result<Head, ServiceError> {
         let variant = (self.catalog)(&new.variant)?;
         let game = variant.new_game(&new.options, new.start_position.as_deref())?;
         check_time_control(new.time_control)?;
-        let seats = seat_docs(&new, variant.seat_names().len())?;
         let now = self.now();
         let doc = GameDoc {
-            variant: new.variant,
+            variant: new.variant.clone(),
             options: game.options(),
             edition: EDITION,
-            start_position: new.start_position,
+            start_position: new.start_position.clone(),
             seats,
             time_control: new.time_control,
             rated: new.rated,
             status: Status::Forming,
-            created_by: new.creator,
+            created_by: new.creator.clone(),
             created_at: now,
             started_at: None,
             ending: None,
@@ -77,10 +102,9 @@ impl GameService {
             imported: false,
             archive_tags: Vec::new(),
         };
-        let id = GameId(ulid::Ulid::new().to_string());
         let clocks = vec![SeatClock::default(); doc.seats.len()];
-        let head = Head {
-            id: id.clone(),
+        Ok(Head {
+            id: GameId(ulid::Ulid::new().to_string()),
             revision: 0,
             ply: 0,
             to_move: None,
@@ -93,9 +117,7 @@ impl GameService {
                 window: game.window(),
                 clocks,
             }),
-        };
-        self.store.create(&head).await?;
-        Ok(id)
+        })
     }
 
     /// Seats `player` in `game`: in the seat they were invited to, else in `seat` or the
@@ -120,10 +142,7 @@ impl GameService {
                 draft.doc.seats[index] = SeatDoc::Taken {
                     player: player.to_string(),
                 };
-                if draft.doc.seats.iter().all(|s| s.player().is_some()) {
-                    draft.doc.status = Status::Active;
-                    draft.doc.started_at = Some(draft.now);
-                }
+                draft.start_if_full();
                 Ok(Seat(index as u8))
             },
         )
@@ -145,9 +164,7 @@ impl GameService {
                     .iter()
                     .position(|s| matches!(s, SeatDoc::Invited { player: p } if p == player))
                     .ok_or_else(|| ServiceError::refused("you have no invitation to this game"))?;
-                let seat = Seat(seat as u8);
-                draft.record(GameEvent::InvitationDeclined, Some(seat));
-                draft.cancel(Reason::Declined, Some(seat));
+                decline_seat(draft, Seat(seat as u8));
                 Ok(())
             },
         )
@@ -180,7 +197,7 @@ impl GameService {
     }
 }
 
-fn check_time_control(time_control: TimeControl) -> Result<(), ServiceError> {
+pub(crate) fn check_time_control(time_control: TimeControl) -> Result<(), ServiceError> {
     match time_control {
         TimeControl::DaysPerMove { days } if DAYS_PER_MOVE.contains(&days) => Ok(()),
         TimeControl::DaysPerMove { days } => Err(ServiceError::refused(format!(
@@ -228,6 +245,13 @@ fn seat_docs(new: &NewGame, seat_count: usize) -> Result<Vec<SeatDoc>, ServiceEr
                 SeatDoc::Invited {
                     player: player.clone(),
                 }
+            }
+            SeatRequest::InviteEmail { email } => {
+                if players.contains(&email.as_str()) {
+                    return Err(ServiceError::refused(format!("{email} is invited twice")));
+                }
+                players.push(email);
+                SeatDoc::Reserved
             }
             SeatRequest::Open => SeatDoc::Open,
         });

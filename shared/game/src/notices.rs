@@ -3,7 +3,7 @@
 //! notifier reaches the store only through these.
 
 use chrono::{DateTime, Utc};
-use missive_domain::{Cursor, GameId, Head, Notice, Page, Player};
+use missive_domain::{Cursor, GameId, Head, Notice, Page, Player, StoredGame};
 use missive_rules::AnyGame;
 use missive_store::Wake;
 
@@ -27,6 +27,12 @@ impl GameService {
         let stored = self.stored(game).await?;
         let replayed = replay(self.catalog, &stored)?;
         Ok(Some((stored.head, replayed)))
+    }
+
+    /// The head and the whole log of `game`, whoever may see it (the notifier writes only
+    /// to the game's players); `None` if there is no such game.
+    pub async fn notice_log(&self, game: &GameId) -> Result<Option<StoredGame>, ServiceError> {
+        Ok(self.store.load(game).await?)
     }
 
     /// The registered player with this handle, if any.

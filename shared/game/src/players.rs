@@ -91,7 +91,8 @@ pub fn check_handle(handle: &str) -> Result<(), ServiceError> {
     }
 }
 
-fn check_email(email: &str) -> Result<(), ServiceError> {
+/// Refuses text that does not look like an e-mail address (`local@domain`, no spaces).
+pub(crate) fn check_email(email: &str) -> Result<(), ServiceError> {
     let email = email.trim();
     let valid = email.len() <= MAX_EMAIL
         && !email.chars().any(|c| c.is_whitespace() || c.is_control())

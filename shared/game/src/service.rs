@@ -27,7 +27,7 @@ use crate::{Clock, ServiceError};
 pub type Catalog = fn(&str) -> Result<&'static dyn Variant, SetupError>;
 
 /// How often a use case re-decides after losing a race before giving up.
-const ATTEMPTS: usize = 32;
+pub(crate) const ATTEMPTS: usize = 32;
 
 /// Settings of the service.
 #[derive(Clone, Copy, Debug)]
@@ -180,9 +180,7 @@ impl GameService {
             };
             match self.store.commit(&commit).await {
                 Ok(()) => {
-                    if let Some(changes) = &self.changes {
-                        let _ = changes.send(id.clone());
-                    }
+                    self.changed(id);
                     return Ok(value);
                 }
                 Err(StoreError::Conflict) => continue,
@@ -192,6 +190,31 @@ impl GameService {
             }
         }
         Err(ServiceError::Contended)
+    }
+
+    /// Reports game `id` changed to the change feed, if there is one.
+    pub(crate) fn changed(&self, id: &GameId) {
+        if let Some(changes) = &self.changes {
+            let _ = changes.send(id.clone());
+        }
+    }
+
+    /// The commit that starts `head`, a new game (forming, revision 0) whose every seat is
+    /// taken: active from now, the first turn's clock running, its wake-up due at once.
+    /// Nothing is written.
+    pub(crate) fn start_commit(&self, head: Head) -> Result<Commit, ServiceError> {
+        let corrupt = |reason: &str| ServiceError::Corrupt {
+            game: head.id.clone(),
+            reason: reason.to_string(),
+        };
+        let game = resumed(self.catalog, &head)?.ok_or_else(|| corrupt("no resume point"))?;
+        let mut draft = Draft::new(head.clone(), game, None, self.now(), Vec::new());
+        if !draft.start_if_full() {
+            return Err(corrupt("a seat is not taken"));
+        }
+        draft
+            .into_commit()
+            .ok_or_else(|| corrupt("the start changed nothing"))
     }
 
     /// A draft of game `id` with what `needs` asks for (and the log anyway when `log`).
@@ -490,10 +513,23 @@ impl Draft {
         Ok(record)
     }
 
-    /// Records `event`, the act of `seat` if any, in the log.
-    pub fn record(&mut self, event: GameEvent, seat: Option<Seat>) {
+    /// Starts the game, its clocks running from now, if it is forming and every seat is
+    /// taken; whether it did.
+    pub fn start_if_full(&mut self) -> bool {
+        let full = self.doc.seats.iter().all(|s| s.player().is_some());
+        if self.doc.status != Status::Forming || !full {
+            return false;
+        }
+        self.doc.status = Status::Active;
+        self.doc.started_at = Some(self.now);
+        true
+    }
+
+    /// Records `event`, the act of `seat` if any, in the log; returns its sequence number.
+    pub fn record(&mut self, event: GameEvent, seat: Option<Seat>) -> u32 {
+        let seq = self.head.events + self.events_appended();
         let record = EventRecord {
-            seq: self.head.events + self.events_appended(),
+            seq,
             ply: self.game.ply() as u32,
             seat,
             at: self.now,
@@ -503,6 +539,21 @@ impl Draft {
         }
         .sealed(&self.head.id);
         self.appended.push(Appended::Event(record));
+        seq
+    }
+
+    /// Whether this draft appended an event the game's other players are told of by mail
+    /// (a message, a draw offered, accepted or declined).
+    fn appended_notes(&self) -> bool {
+        self.appended.iter().any(|entry| {
+            matches!(entry, Appended::Event(record) if matches!(
+                record.event,
+                GameEvent::Message { .. }
+                    | GameEvent::DrawOffered
+                    | GameEvent::DrawAccepted
+                    | GameEvent::DrawDeclined
+            ))
+        })
     }
 
     fn events_appended(&self) -> u32 {
@@ -560,7 +611,8 @@ impl Draft {
     }
 
     /// What this draft does to the game's wake-up: due at once when the turn moved on (its
-    /// mail) or the game ended (its mails), gone when it was called off, else as it was. A
+    /// mail), the game ended (its mails) or something its players are told of happened (a
+    /// message, a draw offer and its answers), gone when it was called off, else as it was. A
     /// head written before it carried its resume point wakes at its turn's start, so the
     /// notifier looks at it once.
     fn wake(&self, to_move: Option<Seat>, ply: u32) -> WakeChange {
@@ -578,6 +630,7 @@ impl Draft {
                 WakeChange::At(self.now)
             }
             Status::Cancelled if self.head.doc.status != Status::Cancelled => WakeChange::Clear,
+            _ if self.appended_notes() => WakeChange::At(self.now),
             _ => WakeChange::Keep,
         }
     }

@@ -1,5 +1,5 @@
-//! Read models: a game's state, its move log, the games waiting for a player, the games a
-//! player finished.
+//! Read models: a game's state, its move log, the games waiting for a player, a player's
+//! current games and invitations, the games a player finished.
 
 use chrono::{DateTime, Utc};
 use missive_domain::{
@@ -94,6 +94,8 @@ pub struct GameSummary {
     /// The seat to move, while the game is on.
     #[cfg_attr(feature = "openapi", schema(value_type = Option<u8>))]
     pub to_move: Option<Seat>,
+    /// The player whose turn it is, while the game is on.
+    pub player_to_move: Option<String>,
     /// The seat to move's deadline (for games waiting for a move, counting the current
     /// turn's vacations).
     pub deadline: Option<DateTime<Utc>>,
@@ -136,7 +138,7 @@ impl GameService {
     /// counts the vacations of the player to move in the current turn (earlier turns of an
     /// ICCF clock are counted as they were played, vacations aside, so it may come early,
     /// never late).
-    async fn view_of(
+    pub(crate) async fn view_of(
         &self,
         head: &Head,
         game: &dyn AnyGame,
@@ -258,34 +260,21 @@ impl GameService {
         limit: usize,
         viewer: Option<&str>,
     ) -> Result<Page<GameSummary>, ServiceError> {
-        let limit = limit.max(1);
-        let mut cursor = cursor.cloned();
-        let mut items = Vec::new();
-        for _ in 0..MAX_STORE_PAGES {
-            let want = limit - items.len();
+        let read = |cursor: Option<Cursor>, want: usize| async move {
             let page = self
                 .store
                 .finished_by(player, cursor.as_ref(), want)
                 .await?;
-            items.extend(
-                page.items
-                    .iter()
-                    .filter(|head| head.doc.visible_to(viewer))
-                    .map(summary),
-            );
-            cursor = page.next;
-            if cursor.is_none() || items.len() >= limit {
-                break;
-            }
-        }
-        Ok(Page {
-            items,
-            next: cursor,
-        })
+            Ok(summaries(page, |head| head.doc.visible_to(viewer)))
+        };
+        filled(cursor, limit, read).await
     }
 
     /// A page of `player`'s current games of one kind (see [`Membership`]): forming ones
-    /// oldest first, active ones by the deadline of whoever is to move.
+    /// where they sit (not those they are only invited to: see
+    /// [`GameService::invitations_of`]) oldest first, active ones by the deadline of
+    /// whoever is to move. A page may hold fewer than `limit` games and still have a next
+    /// one.
     pub async fn games_of(
         &self,
         player: &str,
@@ -293,15 +282,93 @@ impl GameService {
         cursor: Option<&Cursor>,
         limit: usize,
     ) -> Result<Page<GameSummary>, ServiceError> {
-        let page = self
-            .store
-            .games_of(player, membership, cursor, limit)
-            .await?;
-        let heads = self.store.heads(&page.items).await?;
-        Ok(Page {
-            items: heads.iter().map(summary).collect(),
-            next: page.next,
+        self.members_page(player, membership, cursor, limit, |head| {
+            head.doc.seat_of(player).is_some()
         })
+        .await
+    }
+
+    /// A page of the games `player` is invited to and has not answered, oldest first. A
+    /// page may hold fewer than `limit` games and still have a next one.
+    pub async fn invitations_of(
+        &self,
+        player: &str,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<GameSummary>, ServiceError> {
+        self.members_page(player, Membership::Forming, cursor, limit, |head| {
+            head.doc
+                .seats
+                .iter()
+                .any(|seat| matches!(seat, SeatDoc::Invited { player: p } if p == player))
+        })
+        .await
+    }
+
+    /// A page of the games in `player`'s members list of one kind that `keep` lets through.
+    async fn members_page(
+        &self,
+        player: &str,
+        membership: Membership,
+        cursor: Option<&Cursor>,
+        limit: usize,
+        keep: impl Fn(&Head) -> bool + Copy,
+    ) -> Result<Page<GameSummary>, ServiceError> {
+        let read = |cursor: Option<Cursor>, want: usize| async move {
+            let page = self
+                .store
+                .games_of(player, membership, cursor.as_ref(), want)
+                .await?;
+            let heads = self.store.heads(&page.items).await?;
+            let page = Page {
+                items: heads,
+                next: page.next,
+            };
+            Ok(summaries(page, keep))
+        };
+        filled(cursor, limit, read).await
+    }
+}
+
+/// Up to `limit` items of a list that `read` gives page by page from `cursor` (asked for
+/// as many as are still wanted; a page may hold fewer, when it left some out), reading at
+/// most [`MAX_STORE_PAGES`] pages; the cursor goes on after the last page read.
+pub(crate) async fn filled<T, R, F>(
+    cursor: Option<&Cursor>,
+    limit: usize,
+    mut read: R,
+) -> Result<Page<T>, ServiceError>
+where
+    R: FnMut(Option<Cursor>, usize) -> F,
+    F: std::future::Future<Output = Result<Page<T>, ServiceError>>,
+{
+    let limit = limit.max(1);
+    let mut cursor = cursor.cloned();
+    let mut items = Vec::new();
+    for _ in 0..MAX_STORE_PAGES {
+        let page = read(cursor.take(), limit - items.len()).await?;
+        items.extend(page.items);
+        cursor = page.next;
+        if cursor.is_none() || items.len() >= limit {
+            break;
+        }
+    }
+    Ok(Page {
+        items,
+        next: cursor,
+    })
+}
+
+/// The summaries of the heads of `page` that `keep` lets through.
+fn summaries(page: Page<Head>, keep: impl Fn(&Head) -> bool) -> Page<GameSummary> {
+    Page {
+        items: page
+            .items
+            .iter()
+            .filter(|head| keep(head))
+            .map(summary)
+            .collect(),
+        next: page.next,
     }
 }
 
@@ -318,6 +385,7 @@ fn summary(head: &Head) -> GameSummary {
         ply: head.ply,
         status: head.doc.status,
         to_move: head.to_move,
+        player_to_move: head.player_to_move().map(str::to_string),
         deadline: head.waiting.as_ref().map(|w| w.deadline),
         ending: head.doc.ending.clone(),
     }

@@ -1,0 +1,320 @@
+//! Open challenges: a player offers a game to anyone (variant, options, time control,
+//! rated or not); anyone lists the open ones, newest first, and accepts one, seat by seat;
+//! when the last seat is taken the game is created, already started, in the same write
+//! that closes the challenge. The creator may withdraw it while it is open; unanswered, it
+//! expires [`CHALLENGE_LIFETIME`] after publication.
+//!
+//! Every change is a conditional write of the challenge's record on the revision read, so
+//! of players racing for the last seat exactly one gets it; the others read the challenge
+//! again and are told it is taken.
+
+use chrono::{DateTime, TimeDelta, Utc};
+use missive_domain::{
+    Challenge, ChallengeFilter, ChallengeId, ChallengeState, Cursor, GameId, Page, Seat, SeatDoc,
+    TimeControl,
+};
+use missive_store::StoreError;
+use serde::Serialize;
+
+use crate::lobby::{NewGame, check_time_control};
+use crate::service::ATTEMPTS;
+use crate::views::filled;
+use crate::{GameService, ServiceError};
+
+/// How long an unanswered challenge stays open: 14 days from publication.
+pub const CHALLENGE_LIFETIME: TimeDelta = TimeDelta::days(14);
+
+/// A challenge to publish.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewChallenge {
+    /// The player offering the game.
+    pub creator: String,
+    /// The variant id.
+    pub variant: String,
+    /// Options as `key=value,...`.
+    pub options: String,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// Whether the result counts for ratings.
+    pub rated: bool,
+    /// The creator's seat; one chosen at random when `None`.
+    pub seat: Option<Seat>,
+    /// The least rating an accepting player needs, once ratings exist (kept, not checked).
+    pub min_rating: Option<u32>,
+}
+
+/// A seat taken by accepting a challenge.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ChallengeAccepted {
+    /// The seat taken.
+    #[cfg_attr(feature = "openapi", schema(value_type = u8))]
+    pub seat: Seat,
+    /// The game, once every seat is taken (it has started); `None` while seats are left.
+    pub game: Option<GameId>,
+}
+
+/// A challenge as lists and clients show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ChallengeView {
+    /// The challenge.
+    pub id: ChallengeId,
+    /// Who published it.
+    pub creator: String,
+    /// The variant id.
+    pub variant: String,
+    /// Canonical options.
+    pub options: String,
+    /// The variant's seat names in turn order.
+    pub seat_names: Vec<String>,
+    /// The player in each seat (`None` while open).
+    pub seats: Vec<Option<String>>,
+    /// The game's time control.
+    pub time_control: TimeControl,
+    /// Whether the result counts for ratings.
+    pub rated: bool,
+    /// The least rating asked of accepting players (not checked until ratings exist).
+    pub min_rating: Option<u32>,
+    /// When it was published.
+    pub created_at: DateTime<Utc>,
+    /// When it expires unless accepted or withdrawn before.
+    pub expires_at: DateTime<Utc>,
+    /// `open`, `accepted` (the game was created), `withdrawn` or `expired`.
+    pub status: &'static str,
+    /// The game it became, once accepted.
+    pub game: Option<GameId>,
+}
+
+impl GameService {
+    /// Publishes a challenge: the variant, options and time control must be valid, and the
+    /// creator's seat (if given) one of the variant's. It is listed until every seat is
+    /// taken, its creator withdraws it, or [`CHALLENGE_LIFETIME`] passes.
+    pub async fn publish_challenge(
+        &self,
+        new: NewChallenge,
+    ) -> Result<ChallengeView, ServiceError> {
+        let variant = (self.catalog)(&new.variant)?;
+        let game = variant.new_game(&new.options, None)?;
+        check_time_control(new.time_control)?;
+        let id = ulid::Ulid::new();
+        let count = variant.seat_names().len();
+        let seat = match new.seat {
+            Some(seat) if seat.index() < count => seat.index(),
+            Some(seat) => {
+                return Err(ServiceError::refused(format!(
+                    "{} has no seat {}",
+                    new.variant, seat.0
+                )));
+            }
+            None => (id.random() % count as u128) as usize,
+        };
+        let mut seats = vec![None; count];
+        seats[seat] = Some(new.creator.clone());
+        let now = self.now();
+        let challenge = Challenge {
+            id: ChallengeId(id.to_string()),
+            revision: 1,
+            creator: new.creator,
+            variant: new.variant,
+            options: game.options(),
+            time_control: new.time_control,
+            rated: new.rated,
+            min_rating: new.min_rating,
+            seats,
+            created_at: now,
+            expires_at: now + CHALLENGE_LIFETIME,
+            state: ChallengeState::Open,
+        };
+        self.store.put_challenge(&challenge, None).await?;
+        self.challenge_view_of(&challenge)
+    }
+
+    /// The challenge `id`, whatever its state.
+    pub async fn challenge(&self, id: &ChallengeId) -> Result<ChallengeView, ServiceError> {
+        self.challenge_view_of(&self.challenge_record(id).await?)
+    }
+
+    /// A page of the open challenges `filter` lets through, newest first. A page may hold
+    /// fewer than `limit` and still have a next one.
+    pub async fn open_challenges(
+        &self,
+        filter: &ChallengeFilter,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<ChallengeView>, ServiceError> {
+        if let Some(variant) = &filter.variant {
+            (self.catalog)(variant)?;
+        }
+        let now = self.now();
+        let read = |cursor: Option<Cursor>, want: usize| async move {
+            let page = self
+                .store
+                .open_challenges(filter, now, cursor.as_ref(), want)
+                .await?;
+            let items = page
+                .items
+                .iter()
+                .map(|challenge| self.challenge_view_of(challenge))
+                .collect::<Result<_, _>>()?;
+            Ok(Page {
+                items,
+                next: page.next,
+            })
+        };
+        filled(cursor, limit, read).await
+    }
+
+    /// Accepts challenge `id` for `player`: takes `seat` (or the first open one). When
+    /// that was the last open seat, the game is created, started, in the same write. A
+    /// player seated in the challenge already (its creator included) is refused; a
+    /// withdrawn or full challenge is [`ServiceError::ChallengeClosed`], an expired one
+    /// [`ServiceError::ChallengeExpired`]; of players racing for one seat exactly one gets
+    /// it.
+    pub async fn accept_challenge(
+        &self,
+        id: &ChallengeId,
+        player: &str,
+        seat: Option<Seat>,
+    ) -> Result<ChallengeAccepted, ServiceError> {
+        for _ in 0..ATTEMPTS {
+            let mut challenge = self.challenge_record(id).await?;
+            check_open(&challenge, self.now())?;
+            if challenge.seats_player(player) {
+                return Err(ServiceError::refused("you already sit in this challenge"));
+            }
+            let index = open_seat(&challenge, seat)?;
+            challenge.seats[index] = Some(player.to_string());
+            challenge.revision += 1;
+            let start = match challenge.seats.iter().all(Option::is_some) {
+                true => Some(self.start_commit(self.challenge_game(&challenge)?)?),
+                false => None,
+            };
+            let game = start.as_ref().map(|commit| commit.head.id.clone());
+            if let Some(game) = &game {
+                challenge.state = ChallengeState::Accepted { game: game.clone() };
+            }
+            match self.store.put_challenge(&challenge, start.as_ref()).await {
+                Ok(()) => {
+                    if let Some(game) = &game {
+                        self.changed(game);
+                    }
+                    let seat = Seat(index as u8);
+                    return Ok(ChallengeAccepted { seat, game });
+                }
+                Err(StoreError::Conflict) => continue,
+                Err(error) => return Err(error.into()),
+            }
+        }
+        Err(ServiceError::Contended)
+    }
+
+    /// Withdraws challenge `id`: only its creator may, while it is open (or expired); the
+    /// players who took seats in it lose them.
+    pub async fn withdraw_challenge(
+        &self,
+        id: &ChallengeId,
+        player: &str,
+    ) -> Result<(), ServiceError> {
+        for _ in 0..ATTEMPTS {
+            let mut challenge = self.challenge_record(id).await?;
+            if challenge.creator != player {
+                return Err(ServiceError::NotCreator);
+            }
+            if challenge.state != ChallengeState::Open {
+                return Err(ServiceError::ChallengeClosed(challenge.state));
+            }
+            challenge.state = ChallengeState::Withdrawn;
+            challenge.revision += 1;
+            match self.store.put_challenge(&challenge, None).await {
+                Ok(()) => return Ok(()),
+                Err(StoreError::Conflict) => continue,
+                Err(error) => return Err(error.into()),
+            }
+        }
+        Err(ServiceError::Contended)
+    }
+
+    async fn challenge_record(&self, id: &ChallengeId) -> Result<Challenge, ServiceError> {
+        self.store
+            .challenge(id)
+            .await?
+            .ok_or_else(|| ServiceError::NoChallenge(id.clone()))
+    }
+
+    /// The new game's head for a challenge whose every seat is taken: forming, seated as
+    /// the challenge is, public.
+    fn challenge_game(&self, challenge: &Challenge) -> Result<missive_domain::Head, ServiceError> {
+        let new = NewGame {
+            creator: challenge.creator.clone(),
+            variant: challenge.variant.clone(),
+            options: challenge.options.clone(),
+            start_position: None,
+            seats: Vec::new(),
+            time_control: challenge.time_control,
+            rated: challenge.rated,
+            private: false,
+        };
+        let seats = challenge
+            .seats
+            .iter()
+            .flatten()
+            .map(|player| SeatDoc::Taken {
+                player: player.clone(),
+            })
+            .collect();
+        self.new_head(&new, seats)
+    }
+
+    fn challenge_view_of(&self, challenge: &Challenge) -> Result<ChallengeView, ServiceError> {
+        let variant = (self.catalog)(&challenge.variant)?;
+        let (status, game) = match &challenge.state {
+            ChallengeState::Open if self.now() >= challenge.expires_at => ("expired", None),
+            ChallengeState::Open => ("open", None),
+            ChallengeState::Accepted { game } => ("accepted", Some(game.clone())),
+            ChallengeState::Withdrawn => ("withdrawn", None),
+        };
+        Ok(ChallengeView {
+            id: challenge.id.clone(),
+            creator: challenge.creator.clone(),
+            variant: challenge.variant.clone(),
+            options: challenge.options.clone(),
+            seat_names: variant.seat_names().iter().map(|s| s.to_string()).collect(),
+            seats: challenge.seats.clone(),
+            time_control: challenge.time_control,
+            rated: challenge.rated,
+            min_rating: challenge.min_rating,
+            created_at: challenge.created_at,
+            expires_at: challenge.expires_at,
+            status,
+            game,
+        })
+    }
+}
+
+/// Refuses a challenge that is not open at `now`: withdrawn or full, or expired.
+fn check_open(challenge: &Challenge, now: DateTime<Utc>) -> Result<(), ServiceError> {
+    if challenge.state != ChallengeState::Open {
+        return Err(ServiceError::ChallengeClosed(challenge.state.clone()));
+    }
+    if !challenge.is_open_at(now) {
+        return Err(ServiceError::ChallengeExpired(challenge.id.clone()));
+    }
+    Ok(())
+}
+
+/// The seat to take: `wanted` if it is open, else the first open one.
+fn open_seat(challenge: &Challenge, wanted: Option<Seat>) -> Result<usize, ServiceError> {
+    let seats = &challenge.seats;
+    match wanted.map(Seat::index) {
+        Some(index) if index < seats.len() && seats[index].is_none() => Ok(index),
+        Some(index) if index < seats.len() => {
+            Err(ServiceError::Taken(format!("seat {index} is taken")))
+        }
+        Some(index) => Err(ServiceError::refused(format!("there is no seat {index}"))),
+        None => seats
+            .iter()
+            .position(Option::is_none)
+            .ok_or_else(|| ServiceError::ChallengeClosed(challenge.state.clone())),
+    }
+}
