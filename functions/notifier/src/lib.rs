@@ -4,8 +4,10 @@
 //! Only head records matter: every commit replaces the game's head, so the head's record
 //! carries each change, including the moves appended with it and the start of a game.
 //! A head record is handled when the turn moved on: its new image has a player to move and
-//! a ply (or player to move) other than the old image's; or when the game ended: the old
-//! image had a player to move and the new one has none. Each game is handled once per
+//! a ply (or player to move) other than the old image's; when the game ended: the old
+//! image had a player to move and the new one has none; or when something was logged
+//! besides moves (the number of events changed: a message, a draw offer and its answers,
+//! which its players are told of). Each game is handled once per
 //! batch. Mails are claimed in the store before they are sent, so a record delivered again
 //! (Lambda retries, a repeated event) sends nothing more.
 //!
@@ -33,6 +35,8 @@ struct HeadImage {
     ply: Option<u32>,
     #[serde(default)]
     wait_player: Option<String>,
+    #[serde(default)]
+    events: Option<u32>,
 }
 
 /// What a record asks for.
@@ -100,7 +104,8 @@ fn change_of(record: &EventRecord) -> Result<Change, String> {
         // Nobody is to move any more: the game has just ended.
         (Some(old), None) => old.wait_player.is_some(),
     };
-    Ok(if moved_on {
+    let logged = old.as_ref().is_some_and(|old| old.events != new.events);
+    Ok(if moved_on || logged {
         Change::Turn(id)
     } else {
         Change::Nothing

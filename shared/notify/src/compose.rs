@@ -13,6 +13,8 @@ use missive_domain::{Head, Player, Seat, SeatResult};
 use missive_mail::{Inline, Mail};
 use missive_rules::{AnyGame, Diagram};
 
+use crate::notes::{Note, notes_section};
+
 /// The board pictures mails carry: twice the SVG's own size for high-density screens,
 /// within a pixel budget that keeps the largest board (Three Kingdoms) near 60 kB.
 pub const BOARD_SIZE: PngSize = PngSize {
@@ -47,6 +49,8 @@ pub struct TurnFacts<'a> {
     pub move_link: String,
     /// The recipient's unsubscribe link.
     pub unsubscribe_link: String,
+    /// What the other players wrote or offered that the mail carries (see [`crate::notes`]).
+    pub notes: Vec<Note>,
 }
 
 /// One game waiting for the recipient of a digest.
@@ -77,6 +81,10 @@ pub fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
     if notice == TurnNotice::Reminder {
         intro = format!("80% of your time for this move is gone. {intro}");
     }
+    if let Some(offer) = draw_offer_text(head, &facts.to.handle) {
+        intro = format!("{intro} {offer}");
+    }
+    let (notes_text, notes_html) = notes_section(&facts.notes);
     let seat = head.to_move.unwrap_or(Seat(0));
     let board_url = format!(
         "{}/v1/games/{}/board.svg?seat={}",
@@ -94,7 +102,7 @@ pub fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
     let board = Board::drawn(&diagram, seat, &head.id.0, &pieces);
     let until = deadline.format("%Y-%m-%d %H:%M UTC");
     let text = format!(
-        "Hello {name},\n\n{intro}\n\n{pieces}\n\nTime left: {left} (until {until}).\n\n\
+        "Hello {name},\n\n{intro}\n\n{notes_text}{pieces}\n\nTime left: {left} (until {until}).\n\n\
          Make your move:\n{link}\n\nThe board: {board_url}\n\n-- \n\
          Mail about your turns (each move, a daily digest, or none):\n{unsubscribe}\n",
         name = facts.to.handle,
@@ -102,7 +110,7 @@ pub fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
         unsubscribe = facts.unsubscribe_link,
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{intro}</p>\n{board}\
+        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{intro}</p>\n{notes_html}{board}\
          <p>Time left: <b>{left}</b> (until {until}).</p>\n\
          <p><a href=\"{link}\">Make your move</a></p>\n\
          <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your turns</a>: \
@@ -314,7 +322,7 @@ fn outcome_text(head: &Head, me: &str) -> String {
 
 /// The mail with both parts, the pictures the HTML shows and the RFC 8058 one-click
 /// unsubscribe headers.
-fn finish(
+pub(crate) fn finish(
     to: &Player,
     subject: String,
     text: String,
@@ -354,6 +362,30 @@ fn last_move_text(head: &Head, game: &dyn AnyGame) -> String {
         "{mover} played {number}{dots} {} in your {} game {}.",
         last.short, head.doc.variant, head.id
     )
+}
+
+/// "ann offers a draw: accept it on the move page." when seats other than `me`'s offer one.
+fn draw_offer_text(head: &Head, me: &str) -> Option<String> {
+    let mine = head.doc.seat_of(me);
+    let offering: Vec<&str> = head
+        .doc
+        .draw_offers
+        .iter()
+        .filter(|seat| Some(**seat) != mine)
+        .filter_map(|seat| head.doc.player_in(*seat))
+        .collect();
+    if offering.is_empty() {
+        return None;
+    }
+    let verb = if offering.len() == 1 {
+        "offers"
+    } else {
+        "offer"
+    };
+    Some(format!(
+        "{} {verb} a draw: accept it on the move page, or play on.",
+        offering.join(" and ")
+    ))
 }
 
 /// The other players of the game, joined with "and".

@@ -12,12 +12,17 @@
 //!   more; a failed send releases the claim. The sweep also sends any turn mail still
 //!   unclaimed, so a crash between a commit and its mail delays that mail by one sweep
 //!   instead of losing it.
-//! - Links are minted in [`links`]; mails are composed in [`compose`], each with a plain-text
-//!   and an HTML part and RFC 8058 one-click unsubscribe headers.
+//! - Messages, and draws offered without a move and their answers ([`notes`]), are mailed
+//!   to the game's other players: with their next turn mail or at once.
+//! - Links are minted in [`links`]; mails are composed in [`compose`], [`notes`] and
+//!   [`invitations`], each with a plain-text and an HTML part and (for players) RFC 8058
+//!   one-click unsubscribe headers.
 
 pub mod compose;
 mod error;
+pub mod invitations;
 pub mod links;
+pub mod notes;
 mod notifier;
 #[cfg(feature = "testing")]
 pub mod testing;

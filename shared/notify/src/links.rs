@@ -1,5 +1,6 @@
-//! The links mailed to players, minted in one place: move links (`/play/{token}`) and
-//! unsubscribe links (`/unsubscribe/{token}`). The pages behind them only verify tokens.
+//! The links mailed to players, minted in one place: move links (`/play/{token}`),
+//! unsubscribe links (`/unsubscribe/{token}`) and invitations (`/invitations/{token}`).
+//! The pages behind them only verify tokens.
 
 use chrono::{DateTime, Duration, Utc};
 use missive_auth::{AuthError, Authority, Grant, Purpose};
@@ -62,6 +63,43 @@ pub fn unsubscribe_link(
     let token = authority.mint(&grant, now.timestamp())?;
     Ok(format!(
         "{}/unsubscribe/{token}",
+        public_url.trim_end_matches('/')
+    ))
+}
+
+/// How long an invitation link works, in seconds (30 days).
+pub const INVITATION_LIFETIME: i64 = 30 * 24 * 3600;
+
+/// An invitation: to which seat of which game, for whom.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvitationFor<'a> {
+    /// The invited player's handle, or the address the invitation is mailed to when no
+    /// player has it.
+    pub invitee: &'a str,
+    /// The game.
+    pub game: &'a GameId,
+    /// The seat kept for the invitee.
+    pub seat: Seat,
+}
+
+/// `{public_url}/invitations/{token}`: a [`Purpose::Invitation`] token for that seat of
+/// that game, good for [`INVITATION_LIFETIME`] from `now`. The page at `…/accept`
+/// accepts the invitation, the one at `…/decline` declines it; both ask before acting.
+pub fn invitation_link(
+    authority: &Authority,
+    public_url: &str,
+    target: &InvitationFor<'_>,
+    now: DateTime<Utc>,
+) -> Result<String, AuthError> {
+    let grant = Grant {
+        purpose: Purpose::Invitation,
+        subject: target.invitee.to_string(),
+        lifetime: INVITATION_LIFETIME,
+        move_link: Some((target.game.0.clone(), target.seat.0, 0)),
+    };
+    let token = authority.mint(&grant, now.timestamp())?;
+    Ok(format!(
+        "{}/invitations/{token}",
         public_url.trim_end_matches('/')
     ))
 }

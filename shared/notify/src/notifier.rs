@@ -8,6 +8,13 @@
 //! the feed missed it) and moves the wake-up to the next thing due: the reminder, the
 //! deadline, the player's next digest. So a sweep reads only the games due, and a mail sent
 //! costs nothing on later sweeps.
+//!
+//! Notes (messages, draws offered without a move and their answers; see [`crate::notes`])
+//! wake the game at once too: the notifier then mails each player the notes due to them
+//! ([`delivery`]), and a turn mail carries the notes its player is still to hear of.
+
+mod delivery;
+mod invites;
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
@@ -58,6 +65,8 @@ pub struct SweepReport {
     pub endings: usize,
     /// Digests sent.
     pub digests: usize,
+    /// Mails of notes (messages, draw offers and their answers) sent on their own.
+    pub notes: usize,
     /// What failed (each is retried by the next sweep).
     pub failures: Vec<String>,
 }
@@ -160,7 +169,7 @@ impl Notifier {
         if let Some(failure) = report.failures.into_iter().next() {
             return Err(NotifyError::Failed(failure));
         }
-        Ok(report.turns + report.reminders + report.endings > 0)
+        Ok(report.turns + report.reminders + report.endings + report.notes > 0)
     }
 
     /// One sweep over the games due now in every shard of the index: ends games whose time
@@ -231,7 +240,10 @@ impl Notifier {
         match head.doc.status {
             Status::Finished => {
                 let sent = self.ending_notices(&head, game.as_ref()).await;
-                if !round.count(|r| &mut r.endings, &head.id.0, sent) {
+                let mut failed = round.count(|r| &mut r.endings, &head.id.0, sent);
+                let sent = self.deliver_notes(&head, round).await;
+                failed |= round.count(|r| &mut r.notes, &head.id.0, sent);
+                if !failed {
                     self.settle(wake, None).await?;
                 }
                 Ok(())
@@ -273,6 +285,8 @@ impl Notifier {
             let sent = self.turn_notice(head, game, TurnNotice::Reminder).await;
             failed |= round.count(|r| &mut r.reminders, &head.id.0, sent);
         }
+        let sent = self.deliver_notes(head, round).await;
+        failed |= round.count(|r| &mut r.notes, &head.id.0, sent);
         if failed {
             return Ok(());
         }
@@ -363,7 +377,9 @@ impl Notifier {
                 game: head.id.clone(),
                 player: player.handle.clone(),
             };
-            sent |= self.send_once(&notice, async { Ok(Some(mail)) }).await?;
+            sent |= self
+                .send_once(&notice, async { Ok(Some((mail, Vec::new()))) })
+                .await?;
         }
         Ok(sent)
     }
@@ -386,13 +402,14 @@ impl Notifier {
     }
 
     /// The turn mail (or reminder) for the player to move in `head`; none if nobody
-    /// registered sits there.
+    /// registered sits there. A turn mail carries the notes its player is still to hear
+    /// of, claimed here: their markers come with the mail.
     async fn compose_turn(
         &self,
         notice: TurnNotice,
         head: &Head,
         game: &dyn AnyGame,
-    ) -> Result<Option<Mail>, NotifyError> {
+    ) -> Result<Option<(Mail, Vec<Notice>)>, NotifyError> {
         let (Some(waiting), Some(seat)) = (&head.waiting, head.to_move) else {
             return Ok(None);
         };
@@ -407,47 +424,61 @@ impl Notifier {
             ply: head.ply,
             deadline: waiting.deadline,
         };
+        let move_link = move_link(&self.authority, &self.public_url, &target, now)?;
+        let unsubscribe_link =
+            unsubscribe_link(&self.authority, &self.public_url, &player.handle, now)?;
+        let (notes, claimed) = match notice {
+            TurnNotice::Turn => self.claim_notes(head, &player.handle).await?,
+            TurnNotice::Reminder => (Vec::new(), Vec::new()),
+        };
         let facts = TurnFacts {
             to: &player,
             head,
             game,
             now,
             public_url: &self.public_url,
-            move_link: move_link(&self.authority, &self.public_url, &target, now)?,
-            unsubscribe_link: unsubscribe_link(
-                &self.authority,
-                &self.public_url,
-                &player.handle,
-                now,
-            )?,
+            move_link,
+            unsubscribe_link,
+            notes,
         };
-        Ok(Some(turn_mail(notice, &facts)))
+        Ok(Some((turn_mail(notice, &facts), claimed)))
     }
 
-    /// Claims `notice`, then sends the mail `compose` makes (none: nothing to send). A
-    /// notice claimed before sends nothing; a failure releases the claim.
+    /// Claims `notice`, then sends the mail `compose` makes (none: nothing to send), with
+    /// the markers of what else it carries, claimed while composing. A notice claimed
+    /// before sends nothing; a failure releases the claim, and those of the mail's
+    /// contents once it was composed.
     async fn send_once(
         &self,
         notice: &Notice,
-        compose: impl Future<Output = Result<Option<Mail>, NotifyError>>,
+        compose: impl Future<Output = Result<Option<(Mail, Vec<Notice>)>, NotifyError>>,
     ) -> Result<bool, NotifyError> {
         if !self.service.claim_notice(notice).await? {
             return Ok(false);
         }
+        let mut claimed = vec![notice.clone()];
         let sent = async {
-            match compose.await? {
-                Some(mail) => self.mailer.send(&mail).await.map(|()| true),
-                None => Ok(false),
-            }
-            .map_err(NotifyError::from)
+            let Some((mail, carried)) = compose.await? else {
+                return Ok(false);
+            };
+            claimed.extend(carried);
+            self.mailer.send(&mail).await?;
+            Ok(true)
         }
         .await;
-        if sent.is_err()
-            && let Err(error) = self.service.release_notice(notice).await
-        {
-            tracing::error!(?notice, %error, "could not release a notice claim");
+        if sent.is_err() {
+            self.release_all(&claimed).await;
         }
         sent
+    }
+
+    /// Releases the claims of `notices` (their mail was not sent), logging any that fails.
+    async fn release_all(&self, notices: &[Notice]) {
+        for notice in notices {
+            if let Err(error) = self.service.release_notice(notice).await {
+                tracing::error!(?notice, %error, "could not release a notice claim");
+            }
+        }
     }
 
     /// Sends `player` today's digest of every game waiting for them, unless it went out
@@ -480,7 +511,10 @@ impl Notifier {
                 });
             }
             let unsubscribe = unsubscribe_link(&self.authority, &self.public_url, player, now)?;
-            Ok(Some(digest_mail(&to, &entries, now, &unsubscribe)))
+            Ok(Some((
+                digest_mail(&to, &entries, now, &unsubscribe),
+                Vec::new(),
+            )))
         })
         .await
     }
