@@ -3,13 +3,15 @@
 
 use axum::Json;
 use axum::http::StatusCode;
+use axum::http::header::{HeaderValue, RETRY_AFTER};
 use axum::response::{IntoResponse, Response};
 use missive_auth::AuthError;
+use missive_domain::ChallengeState;
 use missive_game::ServiceError;
 use serde_json::{Value, json};
 
-/// An error answer: a status, a stable kebab-case code, a message, and extra fields
-/// (`current_ply` for stale requests).
+/// An error answer: a status, a stable kebab-case code, a message, extra fields
+/// (`current_ply` for stale requests) and, for 429, when to try again.
 #[derive(Debug)]
 pub struct ApiError {
     /// The HTTP status.
@@ -20,6 +22,8 @@ pub struct ApiError {
     pub message: String,
     /// Extra fields of the error object.
     pub extra: Option<(&'static str, Value)>,
+    /// Seconds until the request may succeed, sent as `Retry-After`.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -30,6 +34,15 @@ impl ApiError {
             code,
             message: message.into(),
             extra: None,
+            retry_after: None,
+        }
+    }
+
+    /// 429 `rate-limited`: `message`, and try again in `seconds`.
+    pub fn rate_limited(message: impl Into<String>, seconds: u64) -> ApiError {
+        ApiError {
+            retry_after: Some(seconds),
+            ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate-limited", message)
         }
     }
 
@@ -69,6 +82,7 @@ impl ApiError {
             405 => "method-not-allowed",
             408 => "timeout",
             409 => "conflict",
+            410 => "gone",
             413 => "too-large",
             415 => "unsupported-media-type",
             422 => "unprocessable",
@@ -105,7 +119,13 @@ impl IntoResponse for ApiError {
         if let Some((name, value)) = self.extra {
             error[name] = value;
         }
-        (self.status, Json(json!({ "error": error }))).into_response()
+        let mut response = (self.status, Json(json!({ "error": error }))).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
@@ -134,6 +154,17 @@ impl From<ServiceError> for ApiError {
             ServiceError::Contended => (S::TOO_MANY_REQUESTS, "contended"),
             ServiceError::KeyReused => (S::UNPROCESSABLE_ENTITY, "idempotency-key-reused"),
             ServiceError::BadCursor => (S::BAD_REQUEST, "invalid-cursor"),
+            ServiceError::NoChallenge(_) => (S::NOT_FOUND, "challenge-not-found"),
+            ServiceError::ChallengeClosed(ChallengeState::Withdrawn) => {
+                (S::CONFLICT, "challenge-withdrawn")
+            }
+            ServiceError::ChallengeClosed(_) => (S::CONFLICT, "challenge-taken"),
+            ServiceError::ChallengeExpired(_) => (S::GONE, "challenge-expired"),
+            ServiceError::NotCreator => (S::FORBIDDEN, "not-creator"),
+            ServiceError::TooLong { .. } => (S::UNPROCESSABLE_ENTITY, "too-long"),
+            ServiceError::TooOften { retry_after, .. } => {
+                return ApiError::rate_limited(message, *retry_after);
+            }
             ServiceError::Corrupt { .. } | ServiceError::Store(_) => {
                 return ApiError::internal("the request could not be carried out", message);
             }

@@ -23,8 +23,8 @@ use crate::session::Caller;
 use crate::{ApiError, App, JsonBody};
 
 /// Default and largest page of a list.
-const PAGE: usize = 50;
-const MAX_PAGE: usize = 200;
+pub(crate) const PAGE: usize = 50;
+pub(crate) const MAX_PAGE: usize = 200;
 /// Longest idempotency key.
 const MAX_KEY: usize = 128;
 
@@ -68,12 +68,21 @@ pub(crate) struct Created {
     id: GameId,
 }
 
-#[utoipa::path(post, path = "/v1/games", tag = "games", security(("bearer" = [])), request_body = CreateGame, responses((status = 201, description = "Created", body = Created), (status = 400, description = "Malformed request or setup", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: seats, time control", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/v1/games", tag = "games", security(("bearer" = [])), request_body = CreateGame, responses((status = 201, description = "Created; each invitee mailed accept and decline links", body = Created), (status = 400, description = "Malformed request or setup", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: seats, time control", body = crate::error::ErrorBody)))]
 pub(crate) async fn create(
     State(app): State<App>,
     Caller(me): Caller,
     JsonBody(request): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
+    let addresses: Vec<(Seat, String)> = request
+        .seats
+        .iter()
+        .enumerate()
+        .filter_map(|(index, seat)| match seat {
+            SeatRequest::InviteEmail { email } => Some((Seat(index as u8), email.clone())),
+            _ => None,
+        })
+        .collect();
     let id = app
         .service
         .create_game(NewGame {
@@ -87,11 +96,16 @@ pub(crate) async fn create(
             private: request.private,
         })
         .await?;
+    if let Err(error) = app.notifier().send_invitations(&id, &addresses).await {
+        tracing::warn!(game = %id, %error, "invitations not mailed");
+    }
     Ok((StatusCode::CREATED, Json(Created { id })))
 }
 
-/// Which games to list: `waiting=me` (the caller's turn), `player=me&status=active` or
-/// `player=me&status=forming` (the caller's current games), or `player=H&status=finished`.
+/// Which games to list: `waiting=me` (the caller's turn); the caller's games
+/// `player=me&status=invited` (invitations not answered), `forming` (where they sit, not
+/// started), `active` (by the deadline of whoever is to move) or `finished`; or
+/// `player=H&status=finished`.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
@@ -136,6 +150,9 @@ pub(crate) async fn list(
         (Some(who), None, None) if who == "me" => {
             app.service.waiting_for(&me()?, cursor, limit).await?
         }
+        (None, Some("me"), Some("invited")) => {
+            app.service.invitations_of(&me()?, cursor, limit).await?
+        }
         (None, Some("me"), Some(status @ ("active" | "forming"))) => {
             let membership = match status {
                 "active" => Membership::Active,
@@ -146,13 +163,17 @@ pub(crate) async fn list(
         }
         (None, Some(player), Some("finished")) => {
             let viewer = Caller::optional(&headers, &app)?;
+            let player = match player {
+                "me" => me()?,
+                player => player.to_string(),
+            };
             app.service
-                .finished_by(player, cursor, limit, viewer.as_deref())
+                .finished_by(&player, cursor, limit, viewer.as_deref())
                 .await?
         }
         _ => {
             return Err(ApiError::bad_request(
-                "list with ?waiting=me, ?player=me&status=active|forming or \
+                "list with ?waiting=me, ?player=me&status=invited|forming|active|finished or \
                  ?player=HANDLE&status=finished",
             ));
         }
@@ -161,7 +182,7 @@ pub(crate) async fn list(
 }
 
 /// The page of `items` from `offset`, with a cursor if more follow.
-fn page<T>(items: Vec<T>, offset: usize, limit: usize) -> Page<T> {
+pub(crate) fn page<T>(items: Vec<T>, offset: usize, limit: usize) -> Page<T> {
     let more = items.len() > offset + limit;
     let items: Vec<T> = items.into_iter().skip(offset).take(limit).collect();
     Page {
@@ -170,7 +191,8 @@ fn page<T>(items: Vec<T>, offset: usize, limit: usize) -> Page<T> {
     }
 }
 
-fn read_cursor(cursor: &str) -> Result<usize, ApiError> {
+/// The offset an offset cursor of [`page`] holds; 400 for anything else.
+pub(crate) fn read_cursor(cursor: &str) -> Result<usize, ApiError> {
     URL_SAFE_NO_PAD
         .decode(cursor)
         .ok()
@@ -382,13 +404,15 @@ pub(crate) async fn join(
     Ok(Json(Seated { seat: seat.0 }))
 }
 
-#[utoipa::path(post, path = "/v1/games/{id}/decline", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), responses((status = 204, description = "Declined: the game is cancelled"), (status = 404, description = "No such game", body = crate::error::ErrorBody), (status = 409, description = "Not forming", body = crate::error::ErrorBody), (status = 422, description = "No invitation", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/v1/games/{id}/decline", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), responses((status = 204, description = "Declined: the game is cancelled and its creator told by mail"), (status = 404, description = "No such game", body = crate::error::ErrorBody), (status = 409, description = "Not forming", body = crate::error::ErrorBody), (status = 422, description = "No invitation", body = crate::error::ErrorBody)))]
 pub(crate) async fn decline(
     State(app): State<App>,
     Caller(me): Caller,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    app.service.decline(&GameId(id), &me).await?;
+    let id = GameId(id);
+    app.service.decline(&id, &me).await?;
+    crate::invitations::tell_declined(&app, &id, &me).await;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -599,7 +623,7 @@ pub(crate) async fn conditional(
 }
 
 /// A JSON body that may be left out (then `T::default()`).
-pub(crate) struct OptionalJson<T>(T);
+pub(crate) struct OptionalJson<T>(pub T);
 
 impl<T: DeserializeOwned + Default, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
     type Rejection = ApiError;

@@ -15,9 +15,12 @@
 //! - Time comes from the [`Clock`] the [`App`] is built with, so tests drive deadlines.
 
 pub mod archives;
+mod challenges;
 pub mod error;
 mod games;
+pub mod invitations;
 pub mod limits;
+mod messages;
 pub mod page;
 mod players;
 mod rules;
@@ -82,6 +85,18 @@ impl App {
         self.clock.now().timestamp()
     }
 
+    /// The notifier over this application's service, authority, mailer, clock and public
+    /// URL: what sends the mails a request itself causes (invitations, a declined one).
+    pub fn notifier(&self) -> missive_notify::Notifier {
+        missive_notify::Notifier::new(
+            self.service.clone(),
+            Arc::clone(&self.authority),
+            Arc::clone(&self.mailer),
+            Arc::clone(&self.clock),
+            &self.public_url,
+        )
+    }
+
     /// The whole API as one router, with its middleware.
     pub fn router(self) -> Router {
         let cors = cors_layer(&self.cors_origins);
@@ -95,6 +110,8 @@ impl App {
             .merge(page::routes())
             .merge(unsubscribe::routes())
             .merge(archives::routes())
+            .merge(challenges::routes())
+            .merge(messages::routes())
             .route("/v1/openapi.json", axum::routing::get(openapi_json))
             .fallback(|| async { ApiError::not_found("no such resource") })
             .with_state(self)
@@ -236,7 +253,7 @@ pub async fn lambda_notifier(name: &str) -> Result<missive_notify::Notifier, Str
 #[openapi(
     info(
         title = "Missive",
-        description = "Correspondence chess for every Missive variant: players, games, moves, ends.",
+        description = "Correspondence chess for every Missive variant: players, challenges, invitations, games, moves, messages, ends.",
         license(name = "MIT")
     ),
     paths(
@@ -260,6 +277,15 @@ pub async fn lambda_notifier(name: &str) -> Result<missive_notify::Notifier, Str
         games::resign,
         games::abort,
         games::conditional,
+        challenges::publish,
+        challenges::list,
+        challenges::view,
+        challenges::accept,
+        challenges::withdraw,
+        messages::write,
+        messages::list,
+        messages::delivery,
+        messages::set_delivery,
         archives::player_archive,
         archives::import,
         rules::variants,

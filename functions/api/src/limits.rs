@@ -16,8 +16,6 @@ use std::time::Instant;
 use crate::session::Caller;
 use crate::{ApiError, App};
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::header::RETRY_AFTER;
-use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -121,18 +119,11 @@ pub(crate) async fn throttle(State(app): State<App>, mut request: Request, next:
     };
     match app.rate_limiter.take(&key, Instant::now()) {
         Ok(()) => next.run(request).await,
-        Err(seconds) => {
-            let mut response = ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "rate-limited",
-                format!("too many requests: try again in {seconds} s"),
-            )
-            .into_response();
-            response
-                .headers_mut()
-                .insert(RETRY_AFTER, HeaderValue::from(seconds));
-            response
-        }
+        Err(seconds) => ApiError::rate_limited(
+            format!("too many requests: try again in {seconds} s"),
+            seconds,
+        )
+        .into_response(),
     }
 }
 

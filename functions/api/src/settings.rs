@@ -125,14 +125,7 @@ impl Settings {
 
     /// The notifier of `app`'s games: its service, authority, mailer, clock and public URL.
     pub fn notifier(&self, app: &App) -> Notifier {
-        Notifier::new(
-            app.service.clone(),
-            Arc::clone(&app.authority),
-            Arc::clone(&app.mailer),
-            Arc::clone(&app.clock),
-            &app.public_url,
-        )
-        .with_config(NotifyConfig {
+        app.notifier().with_config(NotifyConfig {
             digest_hour: self.digest_hour,
         })
     }

@@ -1,9 +1,12 @@
 //! The HTML pages people reach from mail: the move page behind a move link
-//! (`/play/{token}`) and a read-only game page (`/games/{id}`). Server-rendered, usable on a
-//! phone and without JavaScript. Errors are pages too, made from the API's [`ApiError`]
-//! (whose statuses and codes come from `crate::error`) by [`problem`].
+//! (`/play/{token}`), the invitation pages behind an invitation's links
+//! (`/invitations/{token}/accept` and `/decline`) and a read-only game page (`/games/{id}`).
+//! Server-rendered, usable on a phone and without JavaScript. Errors are pages too, made
+//! from the API's [`ApiError`] (whose statuses and codes come from `crate::error`) by
+//! [`problem`].
 
 mod html;
+mod invitation;
 pub mod link;
 mod play;
 mod problem;
@@ -24,6 +27,14 @@ use crate::App;
 pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route("/play/{token}", get(play::show).post(play::act))
+        .route(
+            "/invitations/{token}/accept",
+            get(invitation::ask_accept).post(invitation::accept),
+        )
+        .route(
+            "/invitations/{token}/decline",
+            get(invitation::ask_decline).post(invitation::decline),
+        )
         .route("/games/{id}", get(game))
 }
 

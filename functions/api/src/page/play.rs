@@ -1,6 +1,7 @@
-//! The move page behind a move link: `GET /play/{token}` shows the game and a form and
-//! never changes anything (mail scanners open links); `POST /play/{token}` acts through the
-//! game service as the link's player, for the link's seat, at the link's ply.
+//! The move page behind a move link: `GET /play/{token}` shows the game, the game's
+//! messages and the forms, and never changes anything (mail scanners open links);
+//! `POST /play/{token}` acts through the game service as the link's player, for the link's
+//! seat, at the link's ply: a move, a draw offer or acceptance, a resignation, a message.
 
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Form, Path, State};
@@ -18,7 +19,7 @@ use crate::{ApiError, App};
 /// What the move form sends.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct PlayForm {
-    /// `move`, `draw-offer`, `draw-accept` or `resign`.
+    /// `move`, `draw-offer`, `draw-accept`, `resign` or `message`.
     #[serde(default)]
     action: String,
     /// The move, in short or long notation.
@@ -30,6 +31,9 @@ pub(crate) struct PlayForm {
     /// `yes` once a resignation is confirmed.
     #[serde(default)]
     confirm: String,
+    /// A message to the other players.
+    #[serde(default)]
+    message: String,
 }
 
 /// `GET /play/{token}`: the move page, or the page saying why the link cannot be used.
@@ -38,7 +42,8 @@ pub(crate) async fn show(
     Path(token): Path<String>,
 ) -> Result<Response, Problem> {
     let (link, shown) = open(&app, &token).await?;
-    Ok(move_page(StatusCode::OK, &link, &shown, "", ""))
+    let talk = conversation(&app, &link).await?;
+    Ok(move_page(StatusCode::OK, &link, &shown, "", "", &talk))
 }
 
 /// `POST /play/{token}`: plays the move, offers or accepts a draw, or resigns (after a
@@ -84,6 +89,19 @@ pub(crate) async fn act(
             ))
         }
         "resign" => Ok(confirm_resignation(&shown)),
+        "message" => {
+            let written = app
+                .service
+                .post_message(&link.game, &link.handle, &form.message)
+                .await;
+            if let Err(error) = written {
+                return Err(Problem::with(ApiError::from(error), shown));
+            }
+            let talk = conversation(&app, &link).await?;
+            let notice = "<div class=\"notice\" data-code=\"message-sent\"><p>Your message is \
+                          sent; the other side gets it by mail.</p></div>";
+            Ok(move_page(StatusCode::OK, &link, &shown, notice, "", &talk))
+        }
         _ => Err(Problem::with(
             ApiError::bad_request("choose a move, a draw or resignation"),
             shown,
@@ -152,12 +170,14 @@ async fn play(
                 escape(&error.to_string()),
                 escape(&shown.view.legal_moves_short.join(" "))
             );
+            let talk = conversation(app, link).await?;
             Ok(move_page(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 link,
                 &shown,
                 &notice,
                 &request.text,
+                &talk,
             ))
         }
         Err(error) => {
@@ -181,7 +201,8 @@ async fn drawn(
         Some(_) => done(&shown, "The game is drawn", said),
         None => {
             let notice = format!("<div class=\"notice\"><p>{}</p></div>", escape(said));
-            move_page(StatusCode::OK, link, &shown, &notice, "")
+            let talk = conversation(app, link).await?;
+            move_page(StatusCode::OK, link, &shown, &notice, "", &talk)
         }
     })
 }
@@ -215,22 +236,59 @@ fn confirm_resignation(shown: &Shown) -> Response {
     respond(StatusCode::OK, heading, &shown.body(heading, "", form))
 }
 
-/// The move page: the game, `notice` (markup), and the form with `entered` in the move
-/// field, the legal moves offered, and the draw and resign buttons.
+/// The move page: the game, `notice` (markup), the form with `entered` in the move field,
+/// the legal moves offered, and the draw and resign buttons, then `talk` (markup: the
+/// game's messages and the form that writes one).
 fn move_page(
     status: StatusCode,
     link: &MoveLink,
     shown: &Shown,
     notice: &str,
     entered: &str,
+    talk: &str,
 ) -> Response {
-    let heading = format!(
-        "Your move, {} ({})",
-        link.handle,
-        shown.seat_name(link.seat)
-    );
-    let form = move_form(link, shown, entered);
+    let whose = match shown.view.to_move == Some(link.seat) {
+        true => "Your move",
+        false => "Waiting for the other side",
+    };
+    let heading = format!("{whose}, {} ({})", link.handle, shown.seat_name(link.seat));
+    let form = format!("{}{talk}", move_form(link, shown, entered));
     respond(status, &shown.title(), &shown.body(&heading, notice, &form))
+}
+
+/// The game's messages as the link's player reads them, oldest first, and the form that
+/// writes one: every text escaped, line breaks kept.
+async fn conversation(app: &App, link: &MoveLink) -> Result<String, Problem> {
+    let messages = app
+        .service
+        .messages(&link.game, &link.handle)
+        .await
+        .map_err(ApiError::from)?;
+    let list: String = messages
+        .iter()
+        .map(|message| {
+            format!(
+                "<li><b>{}</b> <span class=\"detail\">{}</span>\
+                 <div class=\"text\" style=\"white-space:pre-wrap\">{}</div></li>",
+                escape(&message.player),
+                message.at.format("%Y-%m-%d %H:%M UTC"),
+                escape(&message.text)
+            )
+        })
+        .collect();
+    let list = match list.is_empty() {
+        true => "<p>No messages yet.</p>".to_string(),
+        false => format!("<ol class=\"messages\">{list}</ol>"),
+    };
+    Ok(format!(
+        "<h2>Messages</h2>{list}<form method=\"post\" class=\"message\">\
+         <input type=\"hidden\" name=\"action\" value=\"message\">\
+         <label for=\"message\">Write to the other players</label>\
+         <textarea id=\"message\" name=\"message\" rows=\"3\" maxlength=\"{}\" required \
+         style=\"width:100%;font-size:1rem\"></textarea><div class=\"actions\">\
+         <button id=\"send-message\">Send</button></div></form>",
+        missive_game::MAX_MESSAGE
+    ))
 }
 
 fn move_form(link: &MoveLink, shown: &Shown, entered: &str) -> String {

@@ -1,0 +1,100 @@
+//! Messages between a game's players: write one, read them (the game's seated players
+//! only), and choose when they are mailed.
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::routing::{get, put};
+use axum::{Json, Router};
+use missive_domain::{GameId, MessageMail};
+use missive_game::MessageView;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::games::{MAX_PAGE, Page, page, read_cursor};
+use crate::session::Caller;
+use crate::{ApiError, App, JsonBody};
+
+pub(crate) fn routes() -> Router<App> {
+    Router::new()
+        .route("/v1/games/{id}/messages", get(list).post(write))
+        .route(
+            "/v1/players/me/message-mail",
+            put(set_delivery).get(delivery),
+        )
+}
+
+/// A message to write.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Write {
+    /// Plain text, 1 to 2000 characters (line breaks kept as line feeds, control
+    /// characters dropped).
+    text: String,
+}
+
+#[utoipa::path(post, path = "/v1/games/{id}/messages", tag = "messages", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), request_body = Write, responses((status = 201, description = "Written; mailed to the other players", body = missive_game::MessageView), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 403, description = "Not seated in this game", body = crate::error::ErrorBody), (status = 404, description = "No such game (or a private one of others)", body = crate::error::ErrorBody), (status = 409, description = "The game has not started, or was cancelled", body = crate::error::ErrorBody), (status = 422, description = "Empty, or longer than 2000 characters (too-long)", body = crate::error::ErrorBody), (status = 429, description = "Too many messages in this game today (rate-limited, Retry-After)", body = crate::error::ErrorBody)))]
+pub(crate) async fn write(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+    JsonBody(request): JsonBody<Write>,
+) -> Result<(StatusCode, Json<MessageView>), ApiError> {
+    let message = app
+        .service
+        .post_message(&GameId(id), &me, &request.text)
+        .await?;
+    Ok((StatusCode::CREATED, Json(message)))
+}
+
+/// Which messages to list: a page from the cursor (from the first if absent).
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListQuery {
+    cursor: Option<String>,
+    limit: Option<usize>,
+}
+
+#[utoipa::path(get, path = "/v1/games/{id}/messages", tag = "messages", security(("bearer" = [])), params(("id" = String, Path, description = "The game id"), ListQuery), responses((status = 200, description = "A page of the game's messages, oldest first", body = Page<missive_game::MessageView>), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 403, description = "Not seated in this game", body = crate::error::ErrorBody), (status = 404, description = "No such game (or a private one of others)", body = crate::error::ErrorBody)))]
+pub(crate) async fn list(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+    Query(query): Query<ListQuery>,
+) -> Result<Json<Page<MessageView>>, ApiError> {
+    let limit = query.limit.unwrap_or(MAX_PAGE).clamp(1, MAX_PAGE);
+    let offset = match &query.cursor {
+        Some(cursor) => read_cursor(cursor)?,
+        None => 0,
+    };
+    let messages = app.service.messages(&GameId(id), &me).await?;
+    Ok(Json(page(messages, offset, limit)))
+}
+
+/// When the caller wants messages mailed.
+#[derive(Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Delivery {
+    /// `with-turn` (the default: with their next turn mail, or at once when it is their
+    /// turn) or `at-once`.
+    delivery: MessageMail,
+}
+
+#[utoipa::path(get, path = "/v1/players/me/message-mail", tag = "messages", security(("bearer" = [])), responses((status = 200, description = "When the caller's messages are mailed", body = Delivery), (status = 401, description = "No valid access token", body = crate::error::ErrorBody)))]
+pub(crate) async fn delivery(
+    State(app): State<App>,
+    Caller(me): Caller,
+) -> Result<Json<Delivery>, ApiError> {
+    let delivery = app.service.message_mail(&me).await?;
+    Ok(Json(Delivery { delivery }))
+}
+
+#[utoipa::path(put, path = "/v1/players/me/message-mail", tag = "messages", security(("bearer" = [])), request_body = Delivery, responses((status = 200, description = "Saved", body = Delivery), (status = 400, description = "Not a choice", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody)))]
+pub(crate) async fn set_delivery(
+    State(app): State<App>,
+    Caller(me): Caller,
+    JsonBody(request): JsonBody<Delivery>,
+) -> Result<Json<Delivery>, ApiError> {
+    app.service.set_message_mail(&me, request.delivery).await?;
+    Ok(Json(request))
+}
