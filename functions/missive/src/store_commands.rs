@@ -160,32 +160,42 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, String> {
 async fn create_games(service: &GameService, count: usize) -> Result<Vec<GameId>, String> {
     let mut games = Vec::with_capacity(count);
     for index in 0..count {
-        let black = format!("black-{index}");
-        let id = service
-            .create_game(NewGame {
-                creator: format!("white-{index}"),
-                variant: "chess".into(),
-                options: String::new(),
-                start_position: None,
-                seats: vec![
-                    SeatRequest::Creator,
-                    SeatRequest::Invite {
-                        player: black.clone(),
-                    },
-                ],
-                time_control: TimeControl::DaysPerMove { days: 14 },
-                rated: false,
-                private: false,
-            })
-            .await
-            .map_err(|e| e.to_string())?;
-        service
-            .join(&id, &black, None)
-            .await
-            .map_err(|e| e.to_string())?;
-        games.push(id);
+        games.push(started_game(service, index, TimeControl::DaysPerMove { days: 14 }).await?);
     }
     Ok(games)
+}
+
+/// Creates and starts a chess game of `white-N` and `black-N` (N = `index`) under
+/// `time_control`.
+pub(crate) async fn started_game(
+    service: &GameService,
+    index: usize,
+    time_control: TimeControl,
+) -> Result<GameId, String> {
+    let black = format!("black-{index}");
+    let id = service
+        .create_game(NewGame {
+            creator: format!("white-{index}"),
+            variant: "chess".into(),
+            options: String::new(),
+            start_position: None,
+            seats: vec![
+                SeatRequest::Creator,
+                SeatRequest::Invite {
+                    player: black.clone(),
+                },
+            ],
+            time_control,
+            rated: false,
+            private: false,
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+    service
+        .join(&id, &black, None)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(id)
 }
 
 /// Plays up to `plies` random legal moves in `game`, timing each submission.
