@@ -3,7 +3,7 @@
 //!
 //! `GET /v1/players/{handle}/archive` writes the games one after another as each is loaded,
 //! oldest first; it never holds more than one game's text. `POST /v1/archive` takes up to
-//! [`ARCHIVE_LIMIT`] bytes of text, replays every game through the rules and stores each
+//! [`ARCHIVE_LIMIT`] bytes of text (or the limit configured), replays every game through the rules and stores each
 //! finished one whole; the answer says, game by game, what became of it.
 
 use std::io::Cursor;
@@ -24,7 +24,7 @@ use utoipa::ToSchema;
 use crate::session::Caller;
 use crate::{ApiError, App};
 
-/// Largest archive accepted by `POST /v1/archive`, in bytes.
+/// Largest archive accepted by `POST /v1/archive` by default, in bytes.
 pub const ARCHIVE_LIMIT: usize = 8 * 1024 * 1024;
 
 /// Most games in a player's archive (the most recent ones).
@@ -33,12 +33,13 @@ pub const PLAYER_ARCHIVE_GAMES: usize = 10_000;
 /// The media type of archive text.
 pub const ARCHIVE_TYPE: &str = "application/x-chess-pgn; charset=utf-8";
 
-pub(crate) fn routes() -> Router<App> {
+/// The archive routes, imports limited to `import_limit` bytes.
+pub(crate) fn routes(import_limit: usize) -> Router<App> {
     Router::new()
         .route("/v1/players/{handle}/archive", get(player_archive))
         .route(
             "/v1/archive",
-            post(import).layer(DefaultBodyLimit::max(ARCHIVE_LIMIT)),
+            post(import).layer(DefaultBodyLimit::max(import_limit)),
         )
 }
 
