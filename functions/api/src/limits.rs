@@ -42,10 +42,13 @@ pub struct Rate {
     pub burst: u32,
 }
 
+/// One GCRA cell per caller, in a sharded map, on the clock `C`.
+type Cells<C> = Gcra<String, DashMapStateStore<String>, C, NoOpMiddleware<<C as Clock>::Instant>>;
+
 /// The allowance of every caller seen recently, telling time by `C` (the system's
 /// monotonic clock unless a test brings its own).
 pub struct RateLimiter<C: Clock = DefaultClock> {
-    cells: Option<Gcra<String, DashMapStateStore<String>, C, NoOpMiddleware<C::Instant>>>,
+    cells: Option<Cells<C>>,
     clock: C,
 }
 
