@@ -1,6 +1,7 @@
 //! Health checks for load balancers and orchestrators: `GET /v1/health` (liveness: the
 //! process answers; no store is touched) and `GET /v1/ready` (readiness: the store
-//! answered one cheap read within [`READY_TIMEOUT`], else 503 `not-ready`).
+//! answered one cheap read within [`READY_TIMEOUT`], else 503 `not-ready`; the store's
+//! error goes to the log, not to the client).
 
 use std::time::Duration;
 
@@ -36,16 +37,23 @@ pub(crate) async fn health() -> Json<Health> {
 
 #[utoipa::path(get, path = "/v1/ready", tag = "meta", responses((status = 200, description = "The store answered a read", body = Health), (status = 503, description = "The store did not answer in time or failed", body = crate::error::ErrorBody)))]
 pub(crate) async fn ready(State(app): State<App>) -> Result<Json<Health>, ApiError> {
-    let not_ready = |reason: String| {
-        tracing::warn!(%reason, "not ready");
-        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "not-ready", reason)
+    let reason = match tokio::time::timeout(READY_TIMEOUT, app.service.store().player("")).await {
+        Ok(Ok(_)) => return Ok(Json(Health { status: "ok" })),
+        Ok(Err(error)) => {
+            tracing::warn!(%error, "not ready: the store failed");
+            "the store failed".to_string()
+        }
+        Err(_) => {
+            tracing::warn!("not ready: the store did not answer in time");
+            format!(
+                "the store did not answer within {} s",
+                READY_TIMEOUT.as_secs()
+            )
+        }
     };
-    match tokio::time::timeout(READY_TIMEOUT, app.service.store().player("")).await {
-        Ok(Ok(_)) => Ok(Json(Health { status: "ok" })),
-        Ok(Err(error)) => Err(not_ready(format!("the store failed: {error}"))),
-        Err(_) => Err(not_ready(format!(
-            "the store did not answer within {} s",
-            READY_TIMEOUT.as_secs()
-        ))),
-    }
+    Err(ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "not-ready",
+        reason,
+    ))
 }
