@@ -16,13 +16,16 @@ pub enum LogFormat {
 }
 
 /// Installs the process's logger: `format` on stderr, the levels `RUST_LOG` names, else
-/// `info` (which includes one access line per request). Later calls do nothing.
+/// `info` (which includes one access line per request). A line that cannot be written
+/// (stderr closed) is dropped without a word, so logging never fails a request. Later
+/// calls do nothing.
 pub fn init(format: LogFormat) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let in_lambda = std::env::var_os("AWS_LAMBDA_RUNTIME_API").is_some();
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        .log_internal_errors(false);
     let result = match (format, in_lambda) {
         (LogFormat::Json, true) => builder
             .json()
