@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 use missive_domain::{GameId, TimeControl};
 use missive_game::{GameService, MoveRequest, NewGame, SeatRequest, SystemClock};
 use missive_rules::{Notation, registry};
+use missive_settings::Opening;
 use missive_store::{DynamoStore, StoreSetting, Usage};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -19,6 +20,10 @@ pub struct StoreArgs {
     /// The store: `sqlite:PATH` or `dynamodb:TABLE`.
     #[arg(long, env = missive_store::ENV_VAR)]
     pub store: StoreSetting,
+    /// Create the SQLite file if there is none (without it, a missing file is an error
+    /// naming the path).
+    #[arg(long)]
+    create: bool,
 }
 
 /// `missive table ...`.
@@ -142,9 +147,17 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
     })
 }
 
-/// The game service over the store the arguments name, on the system clock.
+/// The game service over the store the arguments name, on the system clock; a SQLite
+/// file that is not there is created only with `--create`.
 pub(crate) async fn open(args: &StoreArgs) -> Result<GameService, String> {
-    let store = args.store.open().await.map_err(|e| e.to_string())?;
+    let opening = if args.create {
+        Opening::MayCreate
+    } else {
+        Opening::MustExist
+    };
+    let store = missive_settings::open_store(&args.store, opening)
+        .await
+        .map_err(|e| e.to_string())?;
     Ok(GameService::new(store, Arc::new(SystemClock)))
 }
 

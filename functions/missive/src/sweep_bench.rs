@@ -14,6 +14,8 @@ use missive_mail::{Mail, MailError, Mailer};
 use missive_notify::{Notifier, SweepReport};
 use missive_store::Usage;
 
+use missive_settings::Opening;
+
 use crate::store_commands::{StoreArgs, runtime, started_game};
 
 /// Arguments of `missive sweep-bench`.
@@ -49,7 +51,9 @@ impl Mailer for Counting {
 /// the wake-ups are what the store sees.
 pub fn sweep_bench(args: &SweepBenchArgs) -> Result<(), String> {
     runtime()?.block_on(async {
-        let store = args.store.store.open().await.map_err(|e| e.to_string())?;
+        let store = missive_settings::open_store(&args.store.store, Opening::MayCreate)
+            .await
+            .map_err(|e| e.to_string())?;
         let start = Utc::now();
         let clock = Arc::new(ManualClock::new(start - Duration::hours(50)));
         let service = GameService::new(store.clone(), clock.clone());
