@@ -7,7 +7,7 @@ use missive_rules::registry::EDITION;
 use serde::{Deserialize, Serialize};
 
 use crate::invitations::decline_seat;
-use crate::service::{Draft, Needs};
+use crate::service::Draft;
 use crate::timing::DAYS_PER_MOVE;
 use crate::{GameService, ServiceError};
 
@@ -128,71 +128,55 @@ impl GameService {
         player: &str,
         seat: Option<Seat>,
     ) -> Result<Seat, ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                if draft.doc.status != Status::Forming {
-                    return Err(ServiceError::NotActive(draft.doc.status));
-                }
-                if draft.seat_of(player).is_ok() {
-                    return Err(ServiceError::refused("you already sit in this game"));
-                }
-                let index = free_seat(draft, player, seat)?;
-                draft.doc.seats[index] = SeatDoc::Taken {
-                    player: player.to_string(),
-                };
-                draft.start_if_full();
-                Ok(Seat(index as u8))
-            },
-        )
+        self.change(game, |draft| {
+            draft.require_forming()?;
+            if draft.seat_of(player).is_ok() {
+                return Err(ServiceError::refused("you already sit in this game"));
+            }
+            let index = free_seat(draft, player, seat)?;
+            draft.doc.seats[index] = SeatDoc::Taken {
+                player: player.to_string(),
+            };
+            draft.start_if_full();
+            Ok(Seat(index as u8))
+        })
         .await
     }
 
     /// Declines an invitation: the game is cancelled.
     pub async fn decline(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                if draft.doc.status != Status::Forming {
-                    return Err(ServiceError::NotActive(draft.doc.status));
-                }
-                let seat = draft
-                    .doc
-                    .seats
-                    .iter()
-                    .position(|s| matches!(s, SeatDoc::Invited { player: p } if p == player))
-                    .ok_or_else(|| ServiceError::refused("you have no invitation to this game"))?;
-                decline_seat(draft, Seat(seat as u8));
-                Ok(())
-            },
-        )
+        self.change(game, |draft| {
+            draft.require_forming()?;
+            let seat = draft
+                .doc
+                .seats
+                .iter()
+                .position(|s| matches!(s, SeatDoc::Invited { player: p } if p == player))
+                .ok_or_else(|| ServiceError::refused("you have no invitation to this game"))?;
+            decline_seat(draft, Seat(seat as u8));
+            Ok(())
+        })
         .await
     }
 
     /// Aborts a game before its first move: any seated player may.
     pub async fn abort(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                let seat = draft.seat_of(player)?;
-                let before_first_move = match draft.doc.status {
-                    Status::Forming => true,
-                    Status::Active => draft.head.ply == 0,
-                    status => return Err(ServiceError::NotActive(status)),
-                };
-                if !before_first_move {
-                    return Err(ServiceError::refused(
-                        "a game can only be aborted before its first move",
-                    ));
-                }
-                draft.record(GameEvent::Aborted, Some(seat));
-                draft.cancel(Reason::Aborted, Some(seat));
-                Ok(())
-            },
-        )
+        self.change(game, |draft| {
+            let seat = draft.seat_of(player)?;
+            let before_first_move = match draft.doc.status {
+                Status::Forming => true,
+                Status::Active => draft.head.ply == 0,
+                status => return Err(ServiceError::NotActive(status)),
+            };
+            if !before_first_move {
+                return Err(ServiceError::refused(
+                    "a game can only be aborted before its first move",
+                ));
+            }
+            draft.record(GameEvent::Aborted, Some(seat));
+            draft.cancel(Reason::Aborted, Some(seat));
+            Ok(())
+        })
         .await
     }
 }
