@@ -17,7 +17,10 @@ use crate::notes::{Note, notes_mail, pending_notes};
 
 impl Notifier {
     /// Mails each player of `head`'s game the notes due to them now, one mail each (the
-    /// game's log is read only when it has events). Whether a mail was sent.
+    /// game's log is read only when it has events). Whose turn it is comes from `head`, the
+    /// state being attended, not from the log read after it: a move made meanwhile is
+    /// attended next, and its turn mail carries the messages waiting for it. Whether a
+    /// mail was sent.
     pub(super) async fn deliver_notes(
         &self,
         head: &Head,
@@ -40,9 +43,7 @@ impl Notifier {
             if preference == MailPreference::None {
                 continue;
             }
-            let waits = self
-                .waits_for_turn(&stored.head, player, preference)
-                .await?;
+            let waits = self.waits_for_turn(head, player, preference).await?;
             let due = pending
                 .into_iter()
                 .filter(|note| note.is_draw() || !waits)
