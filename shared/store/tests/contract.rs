@@ -1061,13 +1061,13 @@ async fn the_last_seat_of_a_challenge_creates_its_game_in_the_same_write(kind: K
         .games_of("bob", Membership::Active, None, 5)
         .await
         .unwrap();
-    assert_eq!(active.items, [start.head.id.clone()]);
+    assert_eq!(active.items, std::slice::from_ref(&start.head.id));
     let wakes: Vec<GameId> = due(store, at(5))
         .await
         .into_iter()
         .map(|w| w.game)
         .collect();
-    assert_eq!(wakes, [start.head.id.clone()]);
+    assert_eq!(wakes, std::slice::from_ref(&start.head.id));
     assert!(
         open_ids(store, &ChallengeFilter::default(), at(10))
             .await
