@@ -7,7 +7,7 @@ use missive_domain::{GameEvent, GameId, Reason, Seat, SeatDoc, Status};
 
 use crate::lobby::SeatRequest;
 use crate::players::check_email;
-use crate::service::{Draft, Needs, resumed};
+use crate::service::{Draft, resumed};
 use crate::{GameService, GameView, ServiceError};
 
 /// Whom an invited seat is kept for.
@@ -81,21 +81,17 @@ impl GameService {
                 "the invitation is for another player",
             ));
         }
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                check_invitation(&draft.doc, seat, invitee)?;
-                if draft.seat_of(taker).is_ok() {
-                    return Err(ServiceError::refused("you already sit in this game"));
-                }
-                draft.doc.seats[seat.index()] = SeatDoc::Taken {
-                    player: taker.to_string(),
-                };
-                draft.start_if_full();
-                Ok(())
-            },
-        )
+        self.change(game, |draft| {
+            check_invitation(&draft.doc, seat, invitee)?;
+            if draft.seat_of(taker).is_ok() {
+                return Err(ServiceError::refused("you already sit in this game"));
+            }
+            draft.doc.seats[seat.index()] = SeatDoc::Taken {
+                player: taker.to_string(),
+            };
+            draft.start_if_full();
+            Ok(())
+        })
         .await
     }
 
@@ -107,15 +103,11 @@ impl GameService {
         seat: Seat,
         invitee: &Invitee,
     ) -> Result<(), ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                check_invitation(&draft.doc, seat, invitee)?;
-                decline_seat(draft, seat);
-                Ok(())
-            },
-        )
+        self.change(game, |draft| {
+            check_invitation(&draft.doc, seat, invitee)?;
+            decline_seat(draft, seat);
+            Ok(())
+        })
         .await
     }
 }

@@ -7,7 +7,6 @@ use chrono::{DateTime, TimeDelta, Utc};
 use missive_domain::{EventRecord, GameEvent, GameId, MessageMail, Seat, Status, StoredGame};
 use serde::Serialize;
 
-use crate::service::Needs;
 use crate::{GameService, ServiceError};
 
 /// The most characters a message has.
@@ -51,26 +50,22 @@ impl GameService {
         let text = normalised(text)?;
         let stored = self.stored_for(game, Some(player)).await?;
         self.check_rate(&stored, player)?;
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                let seat = draft.seat_of(player)?;
-                if matches!(draft.doc.status, Status::Forming | Status::Cancelled) {
-                    return Err(ServiceError::NotActive(draft.doc.status));
-                }
-                let event = GameEvent::Message { text: text.clone() };
-                let seq = draft.record(event, Some(seat));
-                Ok(MessageView {
-                    seq,
-                    ply: draft.game.ply() as u32,
-                    seat,
-                    player: player.to_string(),
-                    at: draft.now,
-                    text: text.clone(),
-                })
-            },
-        )
+        self.change(game, |draft| {
+            let seat = draft.seat_of(player)?;
+            if matches!(draft.doc.status, Status::Forming | Status::Cancelled) {
+                return Err(ServiceError::NotActive(draft.doc.status));
+            }
+            let event = GameEvent::Message { text: text.clone() };
+            let seq = draft.record(event, Some(seat));
+            Ok(MessageView {
+                seq,
+                ply: draft.game.ply() as u32,
+                seat,
+                player: player.to_string(),
+                at: draft.now,
+                text: text.clone(),
+            })
+        })
         .await
     }
 
