@@ -3,7 +3,7 @@
 use missive_domain::{Ending, GameEvent, GameId};
 use missive_rules::{Claim, EndRule, Seat};
 
-use crate::service::{Draft, Needs};
+use crate::service::{Access, Draft, Needs};
 use crate::{GameService, ServiceError};
 
 impl GameService {
@@ -14,8 +14,9 @@ impl GameService {
         game: &GameId,
         player: &str,
     ) -> Result<Option<Ending>, ServiceError> {
-        self.transact(
+        self.transact_as(
             game,
+            Access::Player(player),
             |_| Needs::default(),
             |draft| {
                 draft.require_active()?;
@@ -33,8 +34,9 @@ impl GameService {
         game: &GameId,
         player: &str,
     ) -> Result<Option<Ending>, ServiceError> {
-        self.transact(
+        self.transact_as(
             game,
+            Access::Player(player),
             |_| Needs::default(),
             |draft| {
                 draft.require_active()?;
@@ -51,8 +53,9 @@ impl GameService {
 
     /// Declines the draw other seats offered: every standing offer lapses.
     pub async fn decline_draw(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.transact(
+        self.transact_as(
             game,
+            Access::Player(player),
             |_| Needs::default(),
             |draft| {
                 draft.require_active()?;
@@ -75,8 +78,9 @@ impl GameService {
         player: &str,
         claim: Claim,
     ) -> Result<Ending, ServiceError> {
-        self.transact(
+        self.transact_as(
             game,
+            Access::Player(player),
             |_| Needs::default(),
             |draft| {
                 let seat = draft.mover(player)?;
@@ -90,8 +94,9 @@ impl GameService {
 
     /// Resigns: the rules say who wins (in three-seat games, how the others share it).
     pub async fn resign(&self, game: &GameId, player: &str) -> Result<Ending, ServiceError> {
-        self.transact(
+        self.transact_as(
             game,
+            Access::Player(player),
             |_| Needs::default(),
             |draft| {
                 draft.require_active()?;
@@ -108,8 +113,9 @@ impl GameService {
     /// The rules give the result: a loss for the late seat, or a draw when no opponent
     /// could ever win.
     pub async fn claim_timeout(&self, game: &GameId, player: &str) -> Result<Ending, ServiceError> {
-        self.transact(
+        self.transact_as(
             game,
+            Access::Player(player),
             |_| Needs::default(),
             |draft| {
                 draft.require_active()?;

@@ -6,7 +6,7 @@ use missive_domain::{
 use missive_rules::registry::EDITION;
 use serde::{Deserialize, Serialize};
 
-use crate::service::{Draft, Needs};
+use crate::service::{Access, Draft, Needs};
 use crate::timing::DAYS_PER_MOVE;
 use crate::{GameService, ServiceError};
 
@@ -106,8 +106,9 @@ impl GameService {
         player: &str,
         seat: Option<Seat>,
     ) -> Result<Seat, ServiceError> {
-        self.transact(
+        self.transact_as(
             game,
+            Access::Joiner(player),
             |_| Needs::default(),
             |draft| {
                 if draft.doc.status != Status::Forming {
@@ -132,8 +133,9 @@ impl GameService {
 
     /// Declines an invitation: the game is cancelled.
     pub async fn decline(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.transact(
+        self.transact_as(
             game,
+            Access::Player(player),
             |_| Needs::default(),
             |draft| {
                 if draft.doc.status != Status::Forming {
@@ -156,8 +158,9 @@ impl GameService {
 
     /// Aborts a game before its first move: any seated player may.
     pub async fn abort(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.transact(
+        self.transact_as(
             game,
+            Access::Player(player),
             |_| Needs::default(),
             |draft| {
                 let seat = draft.seat_of(player)?;
