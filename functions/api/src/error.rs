@@ -2,14 +2,16 @@
 //! one place where the service's typed errors become HTTP statuses.
 
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::header::RETRY_AFTER;
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use missive_auth::AuthError;
 use missive_game::ServiceError;
 use serde_json::{Value, json};
 
-/// An error answer: a status, a stable kebab-case code, a message, and extra fields
-/// (`current_ply` for stale requests).
+/// An error answer: a status, a stable kebab-case code, a message, extra fields
+/// (`current_ply` for stale requests, `limit` for limits) and, for a limit, the seconds the
+/// client should wait (`Retry-After`).
 #[derive(Debug)]
 pub struct ApiError {
     /// The HTTP status.
@@ -20,6 +22,8 @@ pub struct ApiError {
     pub message: String,
     /// Extra fields of the error object.
     pub extra: Option<(&'static str, Value)>,
+    /// Seconds to wait before trying again, sent as `Retry-After`.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -30,6 +34,7 @@ impl ApiError {
             code,
             message: message.into(),
             extra: None,
+            retry_after: None,
         }
     }
 
@@ -97,6 +102,8 @@ struct ErrorDetail {
     message: String,
     /// With `stale-ply`: the ply the game is at.
     current_ply: Option<u32>,
+    /// With `limit-reached` and `too-large` for a limit of the service's: which limit.
+    limit: Option<missive_game::Limit>,
 }
 
 impl IntoResponse for ApiError {
@@ -105,7 +112,13 @@ impl IntoResponse for ApiError {
         if let Some((name, value)) = self.extra {
             error[name] = value;
         }
-        (self.status, Json(json!({ "error": error }))).into_response()
+        let mut response = (self.status, Json(json!({ "error": error }))).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
@@ -131,6 +144,19 @@ impl From<ServiceError> for ApiError {
             ServiceError::Claim(_) => (S::UNPROCESSABLE_ENTITY, "claim-refused"),
             ServiceError::Setup(_) => (S::BAD_REQUEST, "invalid-setup"),
             ServiceError::Refused(_) => (S::UNPROCESSABLE_ENTITY, "refused"),
+            ServiceError::Limited { limit, retry_after } => {
+                return ApiError {
+                    extra: Some(("limit", json!(limit))),
+                    retry_after: Some(*retry_after),
+                    ..ApiError::new(S::TOO_MANY_REQUESTS, "limit-reached", message)
+                };
+            }
+            ServiceError::TooMuch(limit) => {
+                return ApiError {
+                    extra: Some(("limit", json!(limit))),
+                    ..ApiError::new(S::PAYLOAD_TOO_LARGE, "too-large", message)
+                };
+            }
             ServiceError::Contended => (S::TOO_MANY_REQUESTS, "contended"),
             ServiceError::KeyReused => (S::UNPROCESSABLE_ENTITY, "idempotency-key-reused"),
             ServiceError::BadCursor => (S::BAD_REQUEST, "invalid-cursor"),

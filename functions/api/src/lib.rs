@@ -20,6 +20,7 @@ mod games;
 pub mod limits;
 pub mod page;
 mod players;
+pub mod quotas;
 mod rules;
 pub mod session;
 pub mod settings;

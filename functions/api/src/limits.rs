@@ -15,9 +15,10 @@ use std::time::Instant;
 
 use crate::session::Caller;
 use crate::{ApiError, App};
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::header::RETRY_AFTER;
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::request::Parts;
+use axum::http::{Extensions, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -117,7 +118,7 @@ pub(crate) async fn throttle(State(app): State<App>, mut request: Request, next:
             request.extensions_mut().insert(caller);
             key
         }
-        Err(_) => format!("ip:{}", client_address(&request)),
+        Err(_) => format!("ip:{}", client_address(request.extensions())),
     };
     match app.rate_limiter.take(&key, Instant::now()) {
         Ok(()) => next.run(request).await,
@@ -137,9 +138,8 @@ pub(crate) async fn throttle(State(app): State<App>, mut request: Request, next:
 }
 
 /// The client's address: API Gateway's source IP in Lambda, the peer address locally.
-fn client_address(request: &Request) -> String {
+fn client_address(extensions: &Extensions) -> String {
     use lambda_http::request::RequestContext;
-    let extensions = request.extensions();
     if let Some(RequestContext::ApiGatewayV2(context)) = extensions.get::<RequestContext>()
         && let Some(ip) = &context.http.source_ip
     {
@@ -148,6 +148,19 @@ fn client_address(request: &Request) -> String {
     extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map_or_else(|| "unknown".into(), |info| info.0.ip().to_string())
+}
+
+/// The address of the client a request comes from, as the rate limiter tells it, for the
+/// routes that count per client.
+#[derive(Clone, Debug)]
+pub struct ClientAddress(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(ClientAddress(client_address(&parts.extensions)))
+    }
 }
 
 #[cfg(test)]

@@ -6,11 +6,12 @@ use std::sync::Arc;
 
 use clap::Args;
 use missive_auth::{Authority, SigningKey};
-use missive_game::{Clock, GameService};
+use missive_game::{Clock, Config, GameService};
 use missive_mail::{Mailer, Outbox, Ses, Smtp};
 use missive_notify::{Notifier, NotifyConfig};
 use missive_store::StoreSetting;
 
+use crate::quotas::QuotaSettings;
 use crate::{App, Rate, RateLimiter};
 
 /// Name of the key file written into the data folder on first local start.
@@ -69,6 +70,9 @@ pub struct Settings {
     #[arg(long, env = "MISSIVE_DIGEST_HOUR", default_value_t = 7,
           value_parser = clap::value_parser!(u32).range(0..24))]
     pub digest_hour: u32,
+    /// Limits on mails and imports per sender.
+    #[command(flatten)]
+    pub quotas: QuotaSettings,
 }
 
 impl Settings {
@@ -97,7 +101,10 @@ impl Settings {
         let authority = self.authority()?;
         let mailer = self.mailer().await?;
         Ok(App {
-            service: GameService::new(store, Arc::clone(&clock)),
+            service: GameService::new(store, Arc::clone(&clock)).with_config(Config {
+                limits: self.quotas.limits(),
+                ..Config::default()
+            }),
             authority: Arc::new(authority),
             mailer,
             clock,

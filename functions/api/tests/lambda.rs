@@ -148,9 +148,9 @@ async fn the_api_binary_answers_api_gateway_events() {
                 "/v1/players",
                 Some(json!({"handle": "ann", "email": "ann@example.org"})),
             ),
-            201,
+            202,
         ),
-        (event("GET", "/v1/players/ann", None), 200),
+        (event("GET", "/v1/players/ann", None), 404),
         (event("GET", "/v1/games/NOSUCHGAME", None), 404),
         (event("POST", "/v1/games", Some(json!({}))), 401),
     ];
