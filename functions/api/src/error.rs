@@ -77,7 +77,10 @@ impl ApiError {
             413 => "too-large",
             415 => "unsupported-media-type",
             422 => "unprocessable",
+            414 => "uri-too-long",
             429 => "too-many-requests",
+            431 => "headers-too-large",
+            503 => "unavailable",
             500..=599 => "internal",
             _ => "error",
         }
@@ -106,13 +109,20 @@ struct ErrorDetail {
     limit: Option<missive_game::Limit>,
 }
 
+impl ApiError {
+    /// The body of the answer: `{"error": {"code", "message", ...extra}}`.
+    pub fn body(&self) -> Value {
+        let mut error = json!({ "code": self.code, "message": self.message });
+        if let Some((name, value)) = &self.extra {
+            error[*name] = value.clone();
+        }
+        json!({ "error": error })
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut error = json!({ "code": self.code, "message": self.message });
-        if let Some((name, value)) = self.extra {
-            error[name] = value;
-        }
-        let mut response = (self.status, Json(json!({ "error": error }))).into_response();
+        let mut response = (self.status, Json(self.body())).into_response();
         if let Some(seconds) = self.retry_after {
             response
                 .headers_mut()
