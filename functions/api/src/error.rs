@@ -7,6 +7,7 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use missive_auth::AuthError;
 use missive_game::ServiceError;
+use missive_store::StoreError;
 use serde_json::{Value, json};
 
 /// An error answer: a status, a stable kebab-case code, a message, extra fields
@@ -62,6 +63,22 @@ impl ApiError {
             "internal",
             format!("internal error: {what}"),
         )
+    }
+
+    /// 503: the store's backend failed (its disk full or unwritable, its service
+    /// unreachable or throttling): the same request may succeed in a moment (a move with its
+    /// `Idempotency-Key` is safe to send again). The details are logged with `error`; the
+    /// client gets `Retry-After: 1`.
+    pub fn store_unavailable(error: impl std::fmt::Display) -> ApiError {
+        tracing::error!(%error, "the store failed");
+        ApiError {
+            retry_after: Some(1),
+            ..ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "store-unavailable",
+                "the store is unavailable for the moment: try again",
+            )
+        }
     }
 
     /// The code a bare status gets when nothing more specific is known.
@@ -170,6 +187,9 @@ impl From<ServiceError> for ApiError {
             ServiceError::Contended => (S::TOO_MANY_REQUESTS, "contended"),
             ServiceError::KeyReused => (S::UNPROCESSABLE_ENTITY, "idempotency-key-reused"),
             ServiceError::BadCursor => (S::BAD_REQUEST, "invalid-cursor"),
+            ServiceError::Store(StoreError::Backend(_)) => {
+                return ApiError::store_unavailable(message);
+            }
             ServiceError::Corrupt { .. } | ServiceError::Store(_) => {
                 return ApiError::internal("the request could not be carried out", message);
             }
