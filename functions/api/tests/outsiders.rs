@@ -1,5 +1,5 @@
 //! What outsiders learn: nothing. A private game is not there for anyone but its players
-//! on every write route, exactly as a missing id (the same status and body, the id aside);
+//! on every route, reads and writes, exactly as a missing id (the same status and body, the id aside);
 //! a token that does not verify is "not valid" and nothing more, whatever is wrong with it;
 //! an idempotency key reused for another move is refused, the first move standing.
 
@@ -40,6 +40,14 @@ fn write_routes() -> Vec<(Method, &'static str, Value)> {
     ]
 }
 
+/// Every read route of a game (no body).
+fn read_routes() -> Vec<(Method, &'static str, Value)> {
+    ["", "moves", "board.svg", "board.png", "archive"]
+        .into_iter()
+        .map(|route| (Method::GET, route, Value::Null))
+        .collect()
+}
+
 /// Creates a private game of `ann` with `seats` (after the creator's); returns its id.
 async fn private_game(ann: &Player<'_>, seat: Value) -> String {
     let (status, body) = ann
@@ -57,8 +65,8 @@ async fn private_game(ann: &Player<'_>, seat: Value) -> String {
     body["id"].as_str().unwrap().to_string()
 }
 
-/// What `who` gets from `method` on `/v1/games/{id}/{route}` with `body`, the id in the
-/// answer replaced by the missing one's.
+/// What `who` gets from `method` on `/v1/games/{id}/{route}` with `body` (none if null),
+/// the id in the answer replaced by the missing one's.
 async fn answer(
     server: &Server,
     who: Option<&str>,
@@ -66,9 +74,9 @@ async fn answer(
     (method, route, body): &(Method, &str, Value),
 ) -> (StatusCode, String) {
     let path = format!("/v1/games/{id}/{route}");
-    let (status, answer) = server
-        .call(method.clone(), &path, who, Some(body.clone()))
-        .await;
+    let path = path.trim_end_matches('/');
+    let body = Some(body.clone()).filter(|body| !body.is_null());
+    let (status, answer) = server.call(method.clone(), path, who, body).await;
     (status, answer.to_string().replace(id, MISSING))
 }
 
@@ -94,7 +102,7 @@ async fn private_games_are_not_there_for_outsiders(kind: Kind) {
         .post(&format!("/v1/games/{finished}/resign"), json!({}))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    for route in write_routes() {
+    for route in write_routes().into_iter().chain(read_routes()) {
         let missing = answer(&server, Some(&eve.token), MISSING, &route).await;
         assert_eq!(missing.0, StatusCode::NOT_FOUND, "{route:?}: {}", missing.1);
         assert!(missing.1.contains("game-not-found"), "{}", missing.1);
