@@ -2,14 +2,17 @@
 //! one place where the service's typed errors become HTTP statuses.
 
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::header::RETRY_AFTER;
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use missive_auth::AuthError;
 use missive_game::ServiceError;
+use missive_store::StoreError;
 use serde_json::{Value, json};
 
-/// An error answer: a status, a stable kebab-case code, a message, and extra fields
-/// (`current_ply` for stale requests).
+/// An error answer: a status, a stable kebab-case code, a message, extra fields
+/// (`current_ply` for stale requests, `limit` for limits) and, for a limit, the seconds the
+/// client should wait (`Retry-After`).
 #[derive(Debug)]
 pub struct ApiError {
     /// The HTTP status.
@@ -20,6 +23,8 @@ pub struct ApiError {
     pub message: String,
     /// Extra fields of the error object.
     pub extra: Option<(&'static str, Value)>,
+    /// Seconds to wait before trying again, sent as `Retry-After`.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -30,6 +35,7 @@ impl ApiError {
             code,
             message: message.into(),
             extra: None,
+            retry_after: None,
         }
     }
 
@@ -57,6 +63,22 @@ impl ApiError {
             "internal",
             format!("internal error: {what}"),
         )
+    }
+
+    /// 503: the store's backend failed (its disk full or unwritable, its service
+    /// unreachable or throttling): the same request may succeed in a moment (a move with its
+    /// `Idempotency-Key` is safe to send again). The details are logged with `error`; the
+    /// client gets `Retry-After: 1`.
+    pub fn store_unavailable(error: impl std::fmt::Display) -> ApiError {
+        tracing::error!(%error, "the store failed");
+        ApiError {
+            retry_after: Some(1),
+            ..ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "store-unavailable",
+                "the store is unavailable for the moment: try again",
+            )
+        }
     }
 
     /// The code a bare status gets when nothing more specific is known.
@@ -100,6 +122,8 @@ struct ErrorDetail {
     message: String,
     /// With `stale-ply`: the ply the game is at.
     current_ply: Option<u32>,
+    /// With `limit-reached` and `too-large` for a limit of the service's: which limit.
+    limit: Option<missive_game::Limit>,
 }
 
 impl ApiError {
@@ -115,7 +139,13 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(self.body())).into_response()
+        let mut response = (self.status, Json(self.body())).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
@@ -141,9 +171,25 @@ impl From<ServiceError> for ApiError {
             ServiceError::Claim(_) => (S::UNPROCESSABLE_ENTITY, "claim-refused"),
             ServiceError::Setup(_) => (S::BAD_REQUEST, "invalid-setup"),
             ServiceError::Refused(_) => (S::UNPROCESSABLE_ENTITY, "refused"),
+            ServiceError::Limited { limit, retry_after } => {
+                return ApiError {
+                    extra: Some(("limit", json!(limit))),
+                    retry_after: Some(*retry_after),
+                    ..ApiError::new(S::TOO_MANY_REQUESTS, "limit-reached", message)
+                };
+            }
+            ServiceError::TooMuch(limit) => {
+                return ApiError {
+                    extra: Some(("limit", json!(limit))),
+                    ..ApiError::new(S::PAYLOAD_TOO_LARGE, "too-large", message)
+                };
+            }
             ServiceError::Contended => (S::TOO_MANY_REQUESTS, "contended"),
             ServiceError::KeyReused => (S::UNPROCESSABLE_ENTITY, "idempotency-key-reused"),
             ServiceError::BadCursor => (S::BAD_REQUEST, "invalid-cursor"),
+            ServiceError::Store(StoreError::Backend(_)) => {
+                return ApiError::store_unavailable(message);
+            }
             ServiceError::Corrupt { .. } | ServiceError::Store(_) => {
                 return ApiError::internal("the request could not be carried out", message);
             }

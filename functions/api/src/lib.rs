@@ -26,6 +26,7 @@ pub mod health;
 pub mod limits;
 pub mod page;
 mod players;
+pub mod quotas;
 mod rules;
 pub mod server;
 pub mod session;

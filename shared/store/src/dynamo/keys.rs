@@ -14,9 +14,11 @@
 //! | vacation | `PLAYER#<player>` | `VACATION` | `revision`, `body` |
 //! | player | `PLAYER#<player>` | `PROFILE` | `body` |
 //! | e-mail | `EMAIL#<lower-cased address>` | `EMAIL` | `handle` |
+//! | handle claim | `HANDLE#<lower-cased handle>` | `HANDLE` | `handle` (written with the player) |
 //! | mail preference | `PLAYER#<player>` | `MAIL` | `preference` |
 //! | notice marker | `NOTICE#<scope>` | `<name>` (see `Notice::key`) | `at` |
 //! | used token | `TOKEN#<token id>` | `USED` | `expires_at` (seconds; the table's TTL attribute) |
+//! | counter | `COUNT#<name>` | `COUNT` | `used`, `expires_at` (seconds; the table's TTL attribute) |
 //!
 //! Indexes: `waiting` (`wait_player`, `wait_deadline`) holds the heads of games someone is
 //! to move in; `deadlines` (`wait_queue`, `wait_deadline`) is the table's list index: the
@@ -63,6 +65,16 @@ pub fn game_of_pk(pk: &str) -> Option<GameId> {
 /// The partition of player `player`.
 pub fn player_pk(player: &str) -> String {
     format!("PLAYER#{player}")
+}
+
+/// The partition of the claim on a handle: the handle without regard to case.
+pub fn handle_pk(handle: &str) -> String {
+    format!("HANDLE#{}", missive_domain::Player::handle_key(handle))
+}
+
+/// The partition of counter `name`.
+pub fn counter_pk(name: &str) -> String {
+    format!("COUNT#{name}")
 }
 
 /// The sort key of move `ply`.
