@@ -4,8 +4,11 @@
 //! `GET /v1/players/{handle}/archive` writes the games one after another as each is loaded,
 //! most recent first (as the store lists them, a page at a time); it never holds more than
 //! one page of ids and one game's text. `POST /v1/archive` takes up to [`ARCHIVE_LIMIT`]
-//! bytes of text (or the limit configured), replays every game through the rules and stores each
-//! finished one whole; the answer says, game by game, what became of it.
+//! bytes of text (or the limit configured), replays every game through the rules and stores
+//! each finished one whole; the answer says, game by game, what became of it. An import is
+//! held to the service's limits ([`missive_game::Limits`]): imports at once and bytes a day
+//! per player before anything is read, games per request and a day once they are read, and
+//! a working time after which the reader stops and games not stored yet are not imported.
 
 use std::io::Cursor as ByteCursor;
 
@@ -16,9 +19,9 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use missive_archive::{ExportOptions, GameRecord, Reader, Registry};
+use missive_archive::{ExportOptions, GameRecord, ImportError, Imported, Reader, Registry};
 use missive_domain::{Cursor, GameId};
-use missive_game::{GameService, ImportOutcome};
+use missive_game::{GameService, ImportOutcome, ImportPermit};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -158,39 +161,107 @@ pub(crate) struct ImportAnswer {
     warnings: Vec<String>,
 }
 
-#[utoipa::path(post, path = "/v1/archive", tag = "archive", security(("bearer" = [])), request_body(content = String, description = "Archive or PGN text, UTF-8 (text that is not UTF-8 is read as Windows-1252, with a warning), at most 8 MiB", content_type = "application/x-chess-pgn"), responses((status = 200, description = "At least one game imported; each game's id or error", body = ImportAnswer), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 413, description = "Larger than 8 MiB", body = crate::error::ErrorBody), (status = 422, description = "No game imported (`nothing-imported`, with `games`)", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/v1/archive", tag = "archive", security(("bearer" = [])), request_body(content = String, description = "Archive or PGN text, UTF-8 (text that is not UTF-8 is read as Windows-1252, with a warning), at most 8 MiB", content_type = "application/x-chess-pgn"), responses((status = 200, description = "At least one game imported; each game's id or error", body = ImportAnswer), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 413, description = "Larger than 8 MiB, or more games than one request may carry (`too-large`, with `limit`)", body = crate::error::ErrorBody), (status = 422, description = "No game imported (`nothing-imported`, with `games`)", body = crate::error::ErrorBody), (status = 429, description = "An import of the player's is running, or the day's bytes or games are used up (`limit-reached`, with `limit` and `Retry-After`)", body = crate::error::ErrorBody)))]
 pub(crate) async fn import(
     State(app): State<App>,
     Caller(me): Caller,
     body: Bytes,
 ) -> Result<Json<ImportAnswer>, ApiError> {
-    let (read, warning) = tokio::task::spawn_blocking(move || {
-        let mut reader = Reader::new(ByteCursor::new(body), &Registry);
-        let games: Vec<_> = reader.by_ref().collect();
-        (games, reader.warning().map(ToString::to_string))
-    })
-    .await
-    .map_err(|e| ApiError::internal("the archive could not be read", e))?;
-    let mut games = Vec::with_capacity(read.len());
-    for game in read {
-        games.push(app.service.import_game(Some(&me), game).await);
+    let permit = app.service.begin_import(&me, body.len() as u64).await?;
+    let answer = import_with(&app, &me, &permit, body).await;
+    if let Err(error) = app.service.end_import(permit).await {
+        tracing::warn!(player = %me, %error, "an import slot was not given back: it expires");
+    }
+    answer
+}
+
+/// Reads and stores the games of `body` for `me` within `permit`.
+async fn import_with(
+    app: &App,
+    me: &str,
+    permit: &ImportPermit,
+    body: Bytes,
+) -> Result<Json<ImportAnswer>, ApiError> {
+    let read = read_games(permit, body).await?;
+    app.service
+        .count_import_games(permit, read.games.len() as u64)
+        .await?;
+    let mut games = Vec::with_capacity(read.games.len());
+    for game in read.games {
+        let outcome = match game {
+            Ok(imported) if permit.time().is_up() => not_stored(&imported),
+            game => app.service.import_game(Some(me), game).await,
+        };
+        games.push(outcome);
     }
     let imported = games.iter().filter(|g| g.id.is_some()).count();
     let answer = ImportAnswer {
         imported,
         rejected: games.len() - imported,
         games,
-        warnings: warning.into_iter().collect(),
+        warnings: read.warnings,
     };
     if imported == 0 {
+        let message = std::iter::once("no game of the archive could be imported")
+            .chain(answer.warnings.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join("; ");
         return Err(ApiError {
             extra: Some(("games", serde_json::json!(answer.games))),
             ..ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "nothing-imported",
-                "no game of the archive could be imported",
+                message,
             )
         });
     }
     Ok(Json(answer))
+}
+
+/// The games of an archive as its reader gives them, and what the reader warns of.
+struct ReadGames {
+    games: Vec<Result<Imported, ImportError>>,
+    warnings: Vec<String>,
+}
+
+/// Reads the games of `body` on the blocking pool: at most one more than `permit` lets a
+/// request carry (enough to tell it carries too many), and none once its time is up (a
+/// warning says where the reader stopped).
+async fn read_games(permit: &ImportPermit, body: Bytes) -> Result<ReadGames, ApiError> {
+    let most = permit.games_per_request().map_or(usize::MAX, |n| {
+        usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1)
+    });
+    let time = permit.time();
+    tokio::task::spawn_blocking(move || {
+        let mut reader = Reader::new(ByteCursor::new(body), &Registry);
+        let mut games = Vec::new();
+        let mut warnings = Vec::new();
+        while games.len() < most {
+            if time.is_up() {
+                warnings.push(format!(
+                    "reading stopped after game {}: the request's working time is up; \
+                     post the rest of the archive again",
+                    games.len()
+                ));
+                break;
+            }
+            let Some(game) = reader.next() else { break };
+            games.push(game);
+        }
+        warnings.extend(reader.warning().map(ToString::to_string));
+        ReadGames { games, warnings }
+    })
+    .await
+    .map_err(|e| ApiError::internal("the archive could not be read", e))
+}
+
+/// The outcome of a game read but not stored because the request's working time was up.
+fn not_stored(game: &Imported) -> ImportOutcome {
+    ImportOutcome {
+        game: game.number,
+        line: game.line,
+        column: 1,
+        id: None,
+        error: Some("not imported: the request's working time was up; post it again".into()),
+    }
 }

@@ -2,16 +2,18 @@
 //! one place where the service's typed errors become HTTP statuses.
 
 use axum::Json;
-use axum::http::StatusCode;
-use axum::http::header::{HeaderValue, RETRY_AFTER};
+use axum::http::header::RETRY_AFTER;
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use missive_auth::AuthError;
 use missive_domain::ChallengeState;
 use missive_game::ServiceError;
+use missive_store::StoreError;
 use serde_json::{Value, json};
 
 /// An error answer: a status, a stable kebab-case code, a message, extra fields
-/// (`current_ply` for stale requests) and, for 429, when to try again.
+/// (`current_ply` for stale requests, `limit` for limits) and, for a limit, the seconds the
+/// client should wait (`Retry-After`).
 #[derive(Debug)]
 pub struct ApiError {
     /// The HTTP status.
@@ -22,7 +24,7 @@ pub struct ApiError {
     pub message: String,
     /// Extra fields of the error object.
     pub extra: Option<(&'static str, Value)>,
-    /// Seconds until the request may succeed, sent as `Retry-After`.
+    /// Seconds to wait before trying again, sent as `Retry-After`.
     pub retry_after: Option<u64>,
 }
 
@@ -72,6 +74,22 @@ impl ApiError {
         )
     }
 
+    /// 503: the store's backend failed (its disk full or unwritable, its service
+    /// unreachable or throttling): the same request may succeed in a moment (a move with its
+    /// `Idempotency-Key` is safe to send again). The details are logged with `error`; the
+    /// client gets `Retry-After: 1`.
+    pub fn store_unavailable(error: impl std::fmt::Display) -> ApiError {
+        tracing::error!(%error, "the store failed");
+        ApiError {
+            retry_after: Some(1),
+            ..ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "store-unavailable",
+                "the store is unavailable for the moment: try again",
+            )
+        }
+    }
+
     /// The code a bare status gets when nothing more specific is known.
     pub fn code_for(status: StatusCode) -> &'static str {
         match status.as_u16() {
@@ -114,6 +132,8 @@ struct ErrorDetail {
     message: String,
     /// With `stale-ply`: the ply the game is at.
     current_ply: Option<u32>,
+    /// With `limit-reached` and `too-large` for a limit of the service's: which limit.
+    limit: Option<missive_game::Limit>,
 }
 
 impl ApiError {
@@ -161,6 +181,19 @@ impl From<ServiceError> for ApiError {
             ServiceError::Claim(_) => (S::UNPROCESSABLE_ENTITY, "claim-refused"),
             ServiceError::Setup(_) => (S::BAD_REQUEST, "invalid-setup"),
             ServiceError::Refused(_) => (S::UNPROCESSABLE_ENTITY, "refused"),
+            ServiceError::Limited { limit, retry_after } => {
+                return ApiError {
+                    extra: Some(("limit", json!(limit))),
+                    retry_after: Some(*retry_after),
+                    ..ApiError::new(S::TOO_MANY_REQUESTS, "limit-reached", message)
+                };
+            }
+            ServiceError::TooMuch(limit) => {
+                return ApiError {
+                    extra: Some(("limit", json!(limit))),
+                    ..ApiError::new(S::PAYLOAD_TOO_LARGE, "too-large", message)
+                };
+            }
             ServiceError::Contended => (S::TOO_MANY_REQUESTS, "contended"),
             ServiceError::KeyReused => (S::UNPROCESSABLE_ENTITY, "idempotency-key-reused"),
             ServiceError::BadCursor => (S::BAD_REQUEST, "invalid-cursor"),
@@ -174,6 +207,9 @@ impl From<ServiceError> for ApiError {
             ServiceError::TooLong { .. } => (S::UNPROCESSABLE_ENTITY, "too-long"),
             ServiceError::TooOften { retry_after, .. } => {
                 return ApiError::rate_limited(message, *retry_after);
+            }
+            ServiceError::Store(StoreError::Backend(_)) => {
+                return ApiError::store_unavailable(message);
             }
             ServiceError::Corrupt { .. } | ServiceError::Store(_) => {
                 return ApiError::internal("the request could not be carried out", message);

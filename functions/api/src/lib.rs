@@ -29,6 +29,7 @@ pub mod limits;
 mod messages;
 pub mod page;
 mod players;
+pub mod quotas;
 mod rules;
 pub mod server;
 pub mod session;

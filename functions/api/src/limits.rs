@@ -16,8 +16,9 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{ConnectInfo, Request, State};
-use axum::http::HeaderMap;
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{Extensions, HeaderMap};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
@@ -182,7 +183,14 @@ pub(crate) async fn throttle(State(app): State<App>, mut request: Request, next:
             request.extensions_mut().insert(caller);
             key
         }
-        Err(_) => format!("ip:{}", client_address(&request, &app.trusted_proxies)),
+        Err(_) => format!(
+            "ip:{}",
+            client_address(
+                request.extensions(),
+                request.headers(),
+                &app.trusted_proxies
+            )
+        ),
     };
     match app.rate_limiter.take(&key) {
         Ok(()) => next.run(request).await,
@@ -196,9 +204,12 @@ pub(crate) async fn throttle(State(app): State<App>, mut request: Request, next:
 
 /// The client's address: API Gateway's source IP in Lambda, else the connection's peer
 /// (or, through a trusted proxy, the client it names).
-fn client_address(request: &Request, proxies: &TrustedProxies) -> String {
+fn client_address(
+    extensions: &Extensions,
+    headers: &HeaderMap,
+    proxies: &TrustedProxies,
+) -> String {
     use lambda_http::request::RequestContext;
-    let extensions = request.extensions();
     if let Some(RequestContext::ApiGatewayV2(context)) = extensions.get::<RequestContext>()
         && let Some(ip) = &context.http.source_ip
     {
@@ -206,8 +217,26 @@ fn client_address(request: &Request, proxies: &TrustedProxies) -> String {
     }
     extensions.get::<ConnectInfo<SocketAddr>>().map_or_else(
         || "unknown".into(),
-        |info| proxies.client(info.0.ip(), request.headers()).to_string(),
+        |info| proxies.client(info.0.ip(), headers).to_string(),
     )
+}
+
+/// The address of the client a request comes from, as the rate limiter tells it, for the
+/// routes that count per client.
+#[derive(Clone, Debug)]
+pub struct ClientAddress(pub String);
+
+impl FromRequestParts<App> for ClientAddress {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
+        let proxies = &app.trusted_proxies;
+        Ok(ClientAddress(client_address(
+            &parts.extensions,
+            &parts.headers,
+            proxies,
+        )))
+    }
 }
 
 #[cfg(test)]

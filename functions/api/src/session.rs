@@ -1,11 +1,14 @@
 //! Passwordless sign-in and the caller's identity.
 //!
 //! `POST /v1/auth/login` mails a sign-in link to a registered address (and answers the same
-//! whether or not the address is known, so it tells nobody who plays here);
-//! `POST /v1/auth/token` exchanges the link's token for an access token, once only: the
-//! token's use is recorded in the store until it expires, and a second exchange is refused
-//! (401). Routes that act for a player take a [`Caller`]: the handle of a valid access
-//! token.
+//! whether or not the address is known, so it tells nobody who plays here); every request
+//! counts against the mails of its address and of its client
+//! ([`missive_game::GameService::count_mail`]), registered or not, and beyond them is 429.
+//! `POST /v1/auth/token` exchanges the token of a sign-in link, or of a sign-up's
+//! confirmation link (which registers the player first), for an access token, once only:
+//! the token's use is recorded in the store until it expires, and a second exchange is
+//! refused (401). Routes that act for a player take a [`Caller`]: the handle of a valid
+//! access token.
 
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
@@ -14,15 +17,19 @@ use axum::routing::post;
 use axum::{Json, Router};
 use chrono::DateTime;
 use missive_auth::{Claims, Grant, Purpose};
+use missive_domain::Player;
 use missive_mail::Mail;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
+use crate::limits::ClientAddress;
 use crate::{ApiError, App, JsonBody};
 
 /// How long a sign-in link works, in seconds.
 pub const SIGN_IN_LIFETIME: i64 = 15 * 60;
+/// How long a sign-up's confirmation link works, in seconds.
+pub const SIGN_UP_LIFETIME: i64 = 24 * 3600;
 /// How long an access token works, in seconds.
 pub const ACCESS_LIFETIME: i64 = 30 * 24 * 3600;
 
@@ -109,37 +116,17 @@ pub(crate) struct TokenAnswer {
     handle: String,
 }
 
-#[utoipa::path(post, path = "/v1/auth/login", tag = "auth", request_body = LoginRequest, responses((status = 202, description = "A sign-in link is mailed if the address is registered"), (status = 400, description = "Malformed request", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/v1/auth/login", tag = "auth", request_body = LoginRequest, responses((status = 202, description = "A sign-in link is mailed if the address is registered"), (status = 400, description = "Malformed request", body = crate::error::ErrorBody), (status = 429, description = "Too many mails asked for this address or from this client (`limit-reached`, with `limit` and `Retry-After`)", body = crate::error::ErrorBody)))]
 pub(crate) async fn login(
     State(app): State<App>,
+    ClientAddress(client): ClientAddress,
     headers: HeaderMap,
     JsonBody(request): JsonBody<LoginRequest>,
 ) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    app.service.count_mail(&request.email, &client).await?;
     if let Some(player) = app.service.player_by_email(&request.email).await? {
-        let grant = Grant {
-            purpose: Purpose::SignIn,
-            subject: player.handle.clone(),
-            lifetime: SIGN_IN_LIFETIME,
-            move_link: None,
-        };
-        let token = app.authority.mint(&grant, app.now_seconds())?;
-        let link = format!("{}/sign-in?token={token}", public_url(&app, &headers));
-        let mail = Mail {
-            to: player.email.clone(),
-            subject: "Your Missive sign-in link".into(),
-            text: format!(
-                "Hello {},\n\nopen this link within 15 minutes to sign in:\n{link}\n\n\
-                 Or send this token to POST /v1/auth/token:\n{token}\n",
-                player.handle
-            ),
-            html: None,
-            inline: Vec::new(),
-            headers: vec![("X-Missive-Token".into(), token)],
-        };
-        app.mailer
-            .send(&mail)
-            .await
-            .map_err(|e| ApiError::internal("the sign-in mail could not be sent", e))?;
+        let mail = sign_in_mail(&app, &headers, &player, "Your Missive sign-in link", "")?;
+        send(&app, &mail).await?;
     }
     Ok((
         StatusCode::ACCEPTED,
@@ -147,13 +134,68 @@ pub(crate) async fn login(
     ))
 }
 
+/// The mail bringing `player` a sign-in link under `subject`, `preface` (a paragraph or
+/// nothing) before the link.
+pub(crate) fn sign_in_mail(
+    app: &App,
+    headers: &HeaderMap,
+    player: &Player,
+    subject: &str,
+    preface: &str,
+) -> Result<Mail, ApiError> {
+    let grant = Grant {
+        purpose: Purpose::SignIn,
+        subject: player.handle.clone(),
+        lifetime: SIGN_IN_LIFETIME,
+        move_link: None,
+    };
+    let token = app.authority.mint(&grant, app.now_seconds())?;
+    let text = format!(
+        "Hello {},\n\n{preface}open this link within 15 minutes to sign in:\n{}\n\n\
+         Or send this token to POST /v1/auth/token:\n{token}\n",
+        player.handle,
+        token_link(app, headers, &token)
+    );
+    Ok(token_mail(&player.email, subject, text, token))
+}
+
+/// A plain-text mail to `to` carrying `token` (also in the `X-Missive-Token` header, for
+/// scripts and tests).
+pub(crate) fn token_mail(to: &str, subject: &str, text: String, token: String) -> Mail {
+    Mail {
+        to: to.to_string(),
+        subject: subject.into(),
+        text,
+        html: None,
+        inline: Vec::new(),
+        headers: vec![("X-Missive-Token".into(), token)],
+    }
+}
+
+/// The link that exchanges `token` (a sign-in or sign-up token) for an access token.
+pub(crate) fn token_link(app: &App, headers: &HeaderMap, token: &str) -> String {
+    format!("{}/sign-in?token={token}", public_url(app, headers))
+}
+
+/// Sends `mail`; a mailer failure is an internal error.
+pub(crate) async fn send(app: &App, mail: &Mail) -> Result<(), ApiError> {
+    app.mailer
+        .send(mail)
+        .await
+        .map_err(|e| ApiError::internal("the mail could not be sent", e))
+}
+
 /// The identity of a single-use token: a digest of its claims, so every encoding of the
 /// same signed claims is the same token.
 fn token_id(claims: &Claims) -> String {
-    let text = format!(
+    let mut text = format!(
         "{:?}\n{}\n{}\n{}",
         claims.purpose, claims.sub, claims.iat, claims.exp
     );
+    if let Some(email) = &claims.email {
+        text.push('\n');
+        text.push_str(email);
+    }
     Sha256::digest(text.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -172,14 +214,22 @@ fn public_url(app: &App, headers: &HeaderMap) -> String {
     format!("https://{host}")
 }
 
-#[utoipa::path(post, path = "/v1/auth/token", tag = "auth", request_body = TokenRequest, responses((status = 200, description = "An access token", body = TokenAnswer), (status = 401, description = "Invalid or expired token", body = crate::error::ErrorBody), (status = 403, description = "Not a sign-in token", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/v1/auth/token", tag = "auth", request_body = TokenRequest, responses((status = 200, description = "An access token (for a sign-up's token, of the player it registered)", body = TokenAnswer), (status = 401, description = "Invalid or expired token, or one used already", body = crate::error::ErrorBody), (status = 403, description = "Not a sign-in or sign-up token", body = crate::error::ErrorBody), (status = 409, description = "A sign-up whose handle or address was taken meanwhile", body = crate::error::ErrorBody)))]
 pub(crate) async fn exchange(
     State(app): State<App>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<TokenAnswer>, ApiError> {
-    let claims = app
-        .authority
-        .verify(&request.token, Purpose::SignIn, app.now_seconds())?;
+    Ok(Json(redeem(&app, &request.token).await?))
+}
+
+/// Exchanges a sign-in token, or a sign-up token (registering its player first), for an
+/// access token: once only.
+pub(crate) async fn redeem(app: &App, token: &str) -> Result<TokenAnswer, ApiError> {
+    let claims = app.authority.verify_any(
+        token,
+        &[Purpose::SignIn, Purpose::SignUp],
+        app.now_seconds(),
+    )?;
     let expires_at = DateTime::from_timestamp(claims.exp, 0)
         .ok_or_else(|| ApiError::unauthorized("the token's expiry is out of range"))?;
     if !app
@@ -188,13 +238,25 @@ pub(crate) async fn exchange(
         .await?
     {
         return Err(ApiError::unauthorized(
-            "this sign-in link was used already: ask for a new one",
+            "this link was used already: ask for a new one",
         ));
     }
-    Ok(Json(TokenAnswer {
-        access_token: access_token(&app, &claims.sub)?,
+    let handle = match (claims.purpose, &claims.email) {
+        (Purpose::SignUp, Some(email)) => {
+            app.service
+                .confirm_sign_up(&claims.sub, email)
+                .await?
+                .handle
+        }
+        (Purpose::SignUp, None) => {
+            return Err(ApiError::unauthorized("the sign-up token names no address"));
+        }
+        _ => claims.sub,
+    };
+    Ok(TokenAnswer {
+        access_token: access_token(app, &handle)?,
         token_type: "Bearer",
         expires_in: ACCESS_LIFETIME,
-        handle: claims.sub,
-    }))
+        handle,
+    })
 }

@@ -7,11 +7,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use missive_game::{Clock, GameService};
+use missive_game::{Clock, Config, GameService};
 use missive_notify::Notifier;
 use missive_settings::{Opening, SettingsError};
 
 use crate::limits::{Rate, RateLimiter, TrustedProxies, TrustedProxy};
+use crate::quotas::QuotaSettings;
 use crate::{App, Limits};
 
 pub use missive_settings::KEY_FILE;
@@ -45,6 +46,9 @@ pub struct Settings {
     /// function keeps it within what a synchronous invocation carries (see docs/api.md).
     #[arg(long, env = "MISSIVE_ARCHIVE_LIMIT", default_value_t = crate::archives::ARCHIVE_LIMIT)]
     pub archive_limit: usize,
+    /// Limits on mails and imports per sender.
+    #[command(flatten)]
+    pub quotas: QuotaSettings,
 }
 
 impl Settings {
@@ -63,7 +67,10 @@ impl Settings {
         let authority = self.base.authority(opening).await?;
         let mailer = self.base.mailer().await?;
         Ok(App {
-            service: GameService::new(store, Arc::clone(&clock)),
+            service: GameService::new(store, Arc::clone(&clock)).with_config(Config {
+                limits: self.quotas.limits(),
+                ..Config::default()
+            }),
             authority: Arc::new(authority),
             mailer,
             clock,

@@ -239,8 +239,16 @@ async fn sign_up_is_checked(kind: Kind) {
             StatusCode::CONFLICT,
         ),
         (
-            json!({"handle": "ann2", "email": "ANN@example.org"}),
+            json!({"handle": "ANN", "email": "other@example.org"}),
             StatusCode::CONFLICT,
+        ),
+        (
+            json!({"handle": "ann2", "email": "ANN@example.org"}),
+            StatusCode::ACCEPTED,
+        ),
+        (
+            json!({"handle": "bob", "email": "x@example.org,victim@example.org"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
         ),
         (
             json!({"handle": "a b", "email": "x@example.org"}),

@@ -170,9 +170,9 @@ async fn answers_api_gateway_events(store: &str) {
                 "/v1/players",
                 Some(json!({"handle": "ann", "email": "ann@example.org"})),
             ),
-            201,
+            202,
         ),
-        (event("GET", "/v1/players/ann", None), 200),
+        (event("GET", "/v1/players/ann", None), 404),
         (event("GET", "/v1/games/NOSUCHGAME", None), 404),
         (event("POST", "/v1/games", Some(json!({}))), 401),
     ];
@@ -215,7 +215,7 @@ async fn answers_api_gateway_events(store: &str) {
         })
         .unwrap_or_else(|| panic!("an access line for the sign-up: {logs}"));
     assert_eq!(access["level"], "INFO", "{access}");
-    assert_eq!(access["fields"]["status"], 201, "{access}");
+    assert_eq!(access["fields"]["status"], 202, "{access}");
     assert_eq!(access["span"]["method"], "POST", "{access}");
     assert_eq!(access["span"]["request_id"], "smoke-1", "{access}");
     let _ = std::fs::remove_dir_all(outbox);

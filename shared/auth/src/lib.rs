@@ -7,6 +7,7 @@
 //! token is good for nothing but that one move. Move-link tokens carry the game, seat and
 //! ply they were minted for in [`Claims::game`], [`Claims::seat`] and [`Claims::ply`];
 //! invitation tokens the game and seat.
+//! sign-up tokens the address they confirm in [`Claims::email`].
 //!
 //! Keys are written as text: `hs256:<base64 secret of at least 32 bytes>` or
 //! `ed25519:<base64 32-byte seed>` ([`SigningKey::generate`] makes an HS256 one).
@@ -35,6 +36,9 @@ pub enum Purpose {
     /// Mailed with an invitation to a game; accepts or declines that one seat, for the
     /// invited player (or, for an address not registered yet, its owner).
     Invitation,
+    /// Mailed to confirm a sign-up: names the handle and the address; exchanged once for
+    /// the new player's access token.
+    SignUp,
 }
 
 /// What a token says.
@@ -61,6 +65,9 @@ pub struct Claims {
     /// The ply a move link is for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ply: Option<u32>,
+    /// The address a sign-up token confirms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
 }
 
 /// What a token is minted for: a purpose, a player and (for move links) a game, seat, ply.
@@ -214,8 +221,34 @@ impl Authority {
         })
     }
 
+    /// A sign-up token for `handle` at `email`, living `lifetime` seconds from `now`.
+    pub fn mint_sign_up(
+        &self,
+        handle: &str,
+        email: &str,
+        lifetime: i64,
+        now: i64,
+    ) -> Result<String, AuthError> {
+        let grant = Grant {
+            purpose: Purpose::SignUp,
+            subject: handle.to_string(),
+            lifetime,
+            move_link: None,
+        };
+        self.mint_claims(&grant, Some(email.to_string()), now)
+    }
+
     /// A token for `grant`, issued at `now` (seconds since the epoch).
     pub fn mint(&self, grant: &Grant, now: i64) -> Result<String, AuthError> {
+        self.mint_claims(grant, None, now)
+    }
+
+    fn mint_claims(
+        &self,
+        grant: &Grant,
+        email: Option<String>,
+        now: i64,
+    ) -> Result<String, AuthError> {
         let (game, seat, ply) = match &grant.move_link {
             Some((game, seat, ply)) => (Some(game.clone()), Some(*seat), Some(*ply)),
             None => (None, None, None),
@@ -230,6 +263,7 @@ impl Authority {
             game,
             seat,
             ply,
+            email,
         };
         jsonwebtoken::encode(&self.header, &claims, &self.encoding)
             .map_err(|e| AuthError::Key(e.to_string()))
@@ -238,13 +272,23 @@ impl Authority {
     /// The claims of `token` if it is signed by this authority's key with its algorithm,
     /// names its issuer and audience, has not expired at `now` and is for `purpose`.
     pub fn verify(&self, token: &str, purpose: Purpose, now: i64) -> Result<Claims, AuthError> {
+        self.verify_any(token, &[purpose], now)
+    }
+
+    /// [`Authority::verify`] for a token of any of `purposes`.
+    pub fn verify_any(
+        &self,
+        token: &str,
+        purposes: &[Purpose],
+        now: i64,
+    ) -> Result<Claims, AuthError> {
         let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
             .map_err(|e| AuthError::Invalid(e.to_string()))?;
         let claims = data.claims;
         if claims.exp <= now {
             return Err(AuthError::Expired);
         }
-        if claims.purpose != purpose {
+        if !purposes.contains(&claims.purpose) {
             return Err(AuthError::WrongPurpose);
         }
         Ok(claims)
@@ -294,6 +338,33 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn sign_up_tokens_carry_their_address_and_serve_nothing_else() {
+        let authority = Authority::new(&SigningKey::generate(), "missive", "api").unwrap();
+        let token = authority
+            .mint_sign_up("ann", "ann@example.org", 600, NOW)
+            .unwrap();
+        let claims = authority
+            .verify_any(&token, &[Purpose::SignIn, Purpose::SignUp], NOW)
+            .unwrap();
+        assert_eq!(claims.purpose, Purpose::SignUp);
+        assert_eq!(claims.email.as_deref(), Some("ann@example.org"));
+        for other in [Purpose::Access, Purpose::SignIn, Purpose::MoveLink] {
+            assert_eq!(
+                authority.verify(&token, other, NOW),
+                Err(AuthError::WrongPurpose)
+            );
+        }
+        let sign_in = authority.mint(&grant(Purpose::SignIn), NOW).unwrap();
+        assert_eq!(
+            authority
+                .verify(&sign_in, Purpose::SignIn, NOW)
+                .unwrap()
+                .email,
+            None
+        );
     }
 
     #[test]

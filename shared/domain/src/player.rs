@@ -30,10 +30,10 @@ pub struct VacationRecord {
     pub periods: Vec<Period>,
 }
 
-/// A registered player: a unique handle and a unique e-mail address.
+/// A registered player: a handle unique without regard to case and a unique e-mail address.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
-    /// The public name, unique.
+    /// The public name, unique without regard to case (kept as given).
     pub handle: String,
     /// Where sign-in links go, unique (stored as given, compared lower-cased).
     pub email: String,
@@ -46,5 +46,11 @@ impl Player {
     /// The e-mail address as it is looked up: lower-cased.
     pub fn email_key(email: &str) -> String {
         email.trim().to_lowercase()
+    }
+
+    /// The handle as its uniqueness is decided: ASCII letters lower-cased (handles are
+    /// ASCII), so `Ann` and `ANN` are the same handle as `ann`.
+    pub fn handle_key(handle: &str) -> String {
+        handle.to_ascii_lowercase()
     }
 }

@@ -3,7 +3,7 @@
 use missive_domain::{Ending, GameEvent, GameId};
 use missive_rules::{Claim, EndRule, Seat};
 
-use crate::service::Draft;
+use crate::service::{Access, Draft};
 use crate::{GameService, ServiceError};
 
 impl GameService {
@@ -14,7 +14,7 @@ impl GameService {
         game: &GameId,
         player: &str,
     ) -> Result<Option<Ending>, ServiceError> {
-        self.change(game, |draft| {
+        self.change(game, Access::Player(player), |draft| {
             draft.require_active()?;
             let seat = draft.playing_seat_of(player)?;
             draft.record(GameEvent::DrawOffered, Some(seat));
@@ -29,7 +29,7 @@ impl GameService {
         game: &GameId,
         player: &str,
     ) -> Result<Option<Ending>, ServiceError> {
-        self.change(game, |draft| {
+        self.change(game, Access::Player(player), |draft| {
             let seat = seat_offered_a_draw(draft, player)?;
             draft.record(GameEvent::DrawAccepted, Some(seat));
             agree_to_draw(draft, seat)
@@ -39,7 +39,7 @@ impl GameService {
 
     /// Declines the draw other seats offered: every standing offer lapses.
     pub async fn decline_draw(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.change(game, |draft| {
+        self.change(game, Access::Player(player), |draft| {
             let seat = seat_offered_a_draw(draft, player)?;
             draft.doc.draw_offers.clear();
             draft.record(GameEvent::DrawDeclined, Some(seat));
@@ -55,7 +55,7 @@ impl GameService {
         player: &str,
         claim: Claim,
     ) -> Result<Ending, ServiceError> {
-        self.change(game, |draft| {
+        self.change(game, Access::Player(player), |draft| {
             let seat = draft.mover(player)?;
             let outcome = draft.game.claim(claim)?;
             draft.record(GameEvent::DrawClaimed { rule: claim.rule() }, Some(seat));
@@ -66,7 +66,7 @@ impl GameService {
 
     /// Resigns: the rules say who wins (in three-seat games, how the others share it).
     pub async fn resign(&self, game: &GameId, player: &str) -> Result<Ending, ServiceError> {
-        self.change(game, |draft| {
+        self.change(game, Access::Player(player), |draft| {
             draft.require_active()?;
             let seat = draft.playing_seat_of(player)?;
             let outcome = draft.game.resign(seat);
@@ -80,7 +80,7 @@ impl GameService {
     /// The rules give the result: a loss for the late seat, or a draw when no opponent
     /// could ever win.
     pub async fn claim_timeout(&self, game: &GameId, player: &str) -> Result<Ending, ServiceError> {
-        self.change(game, |draft| {
+        self.change(game, Access::Player(player), |draft| {
             draft.require_active()?;
             let claimant = draft.seat_of(player)?;
             if draft.turn_seat() == Some(claimant) {
@@ -94,7 +94,8 @@ impl GameService {
     /// Ends the game if the seat to move is past its deadline: what a periodic sweep calls.
     /// Returns the ending if the game ended now.
     pub async fn enforce_deadline(&self, game: &GameId) -> Result<Option<Ending>, ServiceError> {
-        self.change(game, |draft| Ok(expire(draft))).await
+        self.change(game, Access::Service, |draft| Ok(expire(draft)))
+            .await
     }
 }
 

@@ -5,6 +5,8 @@ use missive_rules::{ClaimError, MoveError, SetupError};
 use missive_store::StoreError;
 use thiserror::Error;
 
+use crate::Limit;
+
 /// Why a use case did not happen.
 #[derive(Debug, Error)]
 pub enum ServiceError {
@@ -54,6 +56,18 @@ pub enum ServiceError {
     /// The mover's time had run out: the game ended on time instead.
     #[error("time ran out: the game ended by {}", .0.rule)]
     TimeExpired(Ending),
+    /// A limit on what one sender may have done was reached: nothing was done; try again
+    /// in `retry_after` seconds.
+    #[error("limit reached: {limit}; try again in {retry_after} s")]
+    Limited {
+        /// The limit.
+        limit: Limit,
+        /// Whole seconds until the limit allows it again (at the earliest).
+        retry_after: u64,
+    },
+    /// The request carries more than one request may: nothing was done.
+    #[error("too much for one request: at most {}", .0.value)]
+    TooMuch(Limit),
     /// Too many concurrent changes to the same game; try again.
     #[error("the game is too busy, try again")]
     Contended,

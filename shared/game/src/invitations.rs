@@ -7,7 +7,7 @@ use missive_domain::{GameEvent, GameId, Reason, Seat, SeatDoc, Status};
 
 use crate::lobby::SeatRequest;
 use crate::players::check_email;
-use crate::service::{Draft, resumed};
+use crate::service::{Access, Draft, resumed};
 use crate::{GameService, GameView, ServiceError};
 
 /// Whom an invited seat is kept for.
@@ -81,7 +81,7 @@ impl GameService {
                 "the invitation is for another player",
             ));
         }
-        self.change(game, |draft| {
+        self.change(game, Access::Service, |draft| {
             check_invitation(&draft.doc, seat, invitee)?;
             if draft.seat_of(taker).is_ok() {
                 return Err(ServiceError::refused("you already sit in this game"));
@@ -103,7 +103,7 @@ impl GameService {
         seat: Seat,
         invitee: &Invitee,
     ) -> Result<(), ServiceError> {
-        self.change(game, |draft| {
+        self.change(game, Access::Service, |draft| {
             check_invitation(&draft.doc, seat, invitee)?;
             decline_seat(draft, seat);
             Ok(())

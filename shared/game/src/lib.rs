@@ -77,6 +77,7 @@ mod ending;
 mod error;
 mod import;
 mod invitations;
+mod limits;
 mod lobby;
 mod messages;
 mod notices;
@@ -94,13 +95,14 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use import::ImportOutcome;
 pub use invitations::Invitee;
+pub use limits::{ImportPermit, Limit, Limits, WorkTime};
 pub use lobby::{NewGame, SeatRequest};
 pub use messages::{
     MAX_MESSAGE, MESSAGE_WINDOW, MESSAGES_PER_WINDOW, MessageView, messages_of, normalised,
 };
 pub use missive_store::{Membership, Wake};
 pub use play::{MoveAccepted, MoveRequest};
-pub use players::check_handle;
+pub use players::{SignUpCheck, check_email, check_handle};
 pub use record::record_of;
 pub use service::{Catalog, Changes, Config, GameService, replay};
 pub use views::{GameDetail, GameSummary, GameView};

@@ -7,7 +7,7 @@ use missive_rules::registry::EDITION;
 use serde::{Deserialize, Serialize};
 
 use crate::invitations::decline_seat;
-use crate::service::Draft;
+use crate::service::{Access, Draft};
 use crate::timing::DAYS_PER_MOVE;
 use crate::{GameService, ServiceError};
 
@@ -128,7 +128,7 @@ impl GameService {
         player: &str,
         seat: Option<Seat>,
     ) -> Result<Seat, ServiceError> {
-        self.change(game, |draft| {
+        self.change(game, Access::Joiner(player), |draft| {
             draft.require_forming()?;
             if draft.seat_of(player).is_ok() {
                 return Err(ServiceError::refused("you already sit in this game"));
@@ -145,7 +145,7 @@ impl GameService {
 
     /// Declines an invitation: the game is cancelled.
     pub async fn decline(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.change(game, |draft| {
+        self.change(game, Access::Player(player), |draft| {
             draft.require_forming()?;
             let seat = draft
                 .doc
@@ -161,7 +161,7 @@ impl GameService {
 
     /// Aborts a game before its first move: any seated player may.
     pub async fn abort(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.change(game, |draft| {
+        self.change(game, Access::Player(player), |draft| {
             let seat = draft.seat_of(player)?;
             let before_first_move = match draft.doc.status {
                 Status::Forming => true,

@@ -7,6 +7,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use missive_domain::{EventRecord, GameEvent, GameId, MessageMail, Seat, Status, StoredGame};
 use serde::Serialize;
 
+use crate::service::Access;
 use crate::{GameService, ServiceError};
 
 /// The most characters a message has.
@@ -50,7 +51,7 @@ impl GameService {
         let text = normalised(text)?;
         let stored = self.stored_for(game, Some(player)).await?;
         self.check_rate(&stored, player)?;
-        self.change(game, |draft| {
+        self.change(game, Access::Player(player), |draft| {
             let seat = draft.seat_of(player)?;
             if matches!(draft.doc.status, Status::Forming | Status::Cancelled) {
                 return Err(ServiceError::NotActive(draft.doc.status));

@@ -5,7 +5,7 @@ use missive_domain::{ConditionalLine, GameId, MoveRecord, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::ending::expire;
-use crate::service::{Catalog, Draft, Needs, rules_game};
+use crate::service::{Access, Catalog, Draft, Needs, rules_game};
 use crate::{GameService, ServiceError};
 
 /// A move as a client submits it.
@@ -57,7 +57,7 @@ impl GameService {
             log: head.ply != request.expected_ply,
         };
         let submitted = self
-            .transact(game, needs, |draft| {
+            .transact_as(game, Access::Player(&request.player), needs, |draft| {
                 let seat = draft.seat_of(&request.player)?;
                 if let Some(answer) = earlier_answer(draft, seat, &request.key) {
                     if !is_same_request(catalog, draft, &answer.record, request) {
@@ -100,7 +100,7 @@ impl GameService {
         player: &str,
         lines: &[Vec<String>],
     ) -> Result<Vec<ConditionalLine>, ServiceError> {
-        self.change(game, |draft| {
+        self.change(game, Access::Player(player), |draft| {
             draft.require_active()?;
             let owner = draft.seat_of(player)?;
             let read = lines

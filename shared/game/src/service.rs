@@ -15,13 +15,13 @@ use std::sync::Arc;
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
 use missive_domain::{
     Commit, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MoveRecord, Period, Reason,
-    Resume, Seat, SeatClock, Status, StoredGame, Waiting, WakeChange,
+    Resume, Seat, SeatClock, SeatDoc, Status, StoredGame, Waiting, WakeChange,
 };
 use missive_rules::{AnyGame, Outcome, SetupError, Variant, registry};
 use missive_store::{Store, StoreError};
 
 use crate::timing::{Turn, current_turn};
-use crate::{Clock, ServiceError};
+use crate::{Clock, Limits, ServiceError};
 
 /// Finds a variant by id: [`registry::variant`] unless a caller brings its own list.
 pub type Catalog = fn(&str) -> Result<&'static dyn Variant, SetupError>;
@@ -34,12 +34,15 @@ pub(crate) const ATTEMPTS: usize = 32;
 pub struct Config {
     /// Vacation days each player may take per calendar year.
     pub vacation_days_per_year: u32,
+    /// How much the service does for one sender (mails, imports).
+    pub limits: Limits,
 }
 
 impl Default for Config {
     fn default() -> Config {
         Config {
             vacation_days_per_year: 45,
+            limits: Limits::default(),
         }
     }
 }
@@ -161,28 +164,43 @@ impl GameService {
         }
     }
 
-    /// [`GameService::transact`] for a decision that needs nothing beyond the head.
+    /// [`GameService::transact_as`] for a decision that needs nothing beyond the head.
     pub(crate) async fn change<T>(
         &self,
         id: &GameId,
+        access: Access<'_>,
         decide: impl FnMut(&mut Draft) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
-        self.transact(id, |_| Needs::default(), decide).await
+        self.transact_as(id, access, |_| Needs::default(), decide)
+            .await
     }
 
     /// Runs `decide` on a fresh draft of game `id` and commits what it changed, retrying on
     /// the newest state whenever another writer got there first. `needs` says, given the
     /// head, whether the decision needs the whole log. `decide` must be a pure decision over
-    /// the draft: it may run several times.
+    /// the draft: it may run several times. The service itself acts: every game is there.
     pub(crate) async fn transact<T>(
         &self,
         id: &GameId,
+        needs: impl Fn(&Head) -> Needs,
+        decide: impl FnMut(&mut Draft) -> Result<T, ServiceError>,
+    ) -> Result<T, ServiceError> {
+        self.transact_as(id, Access::Service, needs, decide).await
+    }
+
+    /// [`GameService::transact`] for `access`: a game it does not reach is `NotFound`, told
+    /// right after the head is read and before anything else is decided or read, exactly as
+    /// for a game that does not exist.
+    pub(crate) async fn transact_as<T>(
+        &self,
+        id: &GameId,
+        access: Access<'_>,
         needs: impl Fn(&Head) -> Needs,
         mut decide: impl FnMut(&mut Draft) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
         let mut key_used = false;
         for _ in 0..ATTEMPTS {
-            let mut draft = self.draft(id, &needs, key_used).await?;
+            let mut draft = self.draft(id, access, &needs, key_used).await?;
             let value = decide(&mut draft)?;
             let Some(commit) = draft.into_commit() else {
                 return Ok(value);
@@ -230,11 +248,15 @@ impl GameService {
     async fn draft(
         &self,
         id: &GameId,
+        access: Access<'_>,
         needs: &impl Fn(&Head) -> Needs,
         log: bool,
     ) -> Result<Draft, ServiceError> {
         let now = self.now();
         let head = self.head_of(id).await?;
+        if !access.reaches(&head.doc) {
+            return Err(ServiceError::NotFound(id.clone()));
+        }
         let late = head.waiting.as_ref().is_some_and(|w| now > w.deadline);
         let game = resumed(self.catalog, &head)?;
         let stored = if log || late || needs(&head).log || game.is_none() {
@@ -260,6 +282,33 @@ impl GameService {
             _ => Vec::new(),
         };
         Ok(Draft::new(head, game, log, now, vacations))
+    }
+}
+
+/// Who acts on a game, and so which games are there for them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Access<'a> {
+    /// The service itself (time-outs, checks): every game.
+    Service,
+    /// A player: the games they may see (public ones, and private ones they sit or are
+    /// invited in).
+    Player(&'a str),
+    /// A player taking a seat: the games they may see, and private games still forming with
+    /// an open seat (whoever has the id of a private game is invited to its open seats).
+    Joiner(&'a str),
+}
+
+impl Access<'_> {
+    /// Whether a game of `doc` is there for this access.
+    fn reaches(self, doc: &GameDoc) -> bool {
+        match self {
+            Access::Service => true,
+            Access::Player(player) => doc.visible_to(Some(player)),
+            Access::Joiner(player) => {
+                doc.visible_to(Some(player))
+                    || (doc.status == Status::Forming && doc.seats.contains(&SeatDoc::Open))
+            }
+        }
     }
 }
 

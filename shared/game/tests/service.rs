@@ -720,6 +720,41 @@ async fn private_games_are_hidden_from_everyone_else(kind: Kind) {
         ));
         assert!(s.service.replayed(&id, viewer).await.is_err());
     }
+    // Every change eve may ask for finds no game, before anything else is decided.
+    let not_found = |result: Result<(), ServiceError>| {
+        assert!(
+            matches!(result, Err(ServiceError::NotFound(_))),
+            "{result:?}"
+        );
+    };
+    let eve = "eve";
+    not_found(s.service.join(&id, eve, None).await.map(drop));
+    not_found(s.service.decline(&id, eve).await);
+    not_found(s.service.abort(&id, eve).await);
+    s.service.join(&id, "bob", None).await.unwrap();
+    not_found(s.try_play(&id, eve, "e4").await.map(drop));
+    not_found(s.service.offer_draw(&id, eve).await.map(drop));
+    not_found(s.service.accept_draw(&id, eve).await.map(drop));
+    not_found(s.service.decline_draw(&id, eve).await);
+    not_found(s.service.claim_timeout(&id, eve).await.map(drop));
+    not_found(
+        s.service
+            .claim_draw(&id, eve, Claim::FiftyMoves)
+            .await
+            .map(drop),
+    );
+    not_found(s.service.resign(&id, eve).await.map(drop));
+    let lines = [vec!["e5".to_string()]];
+    not_found(
+        s.service
+            .set_conditional_lines(&id, eve, &lines)
+            .await
+            .map(drop),
+    );
+    assert!(matches!(
+        s.try_play(&id, "bob", "e5").await,
+        Err(ServiceError::NotYourTurn)
+    ));
 }
 
 contract_tests!(

@@ -125,11 +125,15 @@ pub trait Store: Send + Sync {
     /// only over revision `n - 1`; a conflict otherwise. Revision 0 is invalid.
     async fn put_vacation(&self, player: &str, record: &VacationRecord) -> Result<(), StoreError>;
 
-    /// Registers a player; a conflict if the handle or the e-mail address is taken.
+    /// Registers a player; a conflict if the handle (without regard to case, see
+    /// [`Player::handle_key`]) or the e-mail address (lower-cased) is taken.
     async fn create_player(&self, player: &Player) -> Result<(), StoreError>;
 
     /// The player with this handle, if any.
     async fn player(&self, handle: &str) -> Result<Option<Player>, StoreError>;
+
+    /// The player whose handle is `handle` without regard to case, if any.
+    async fn player_by_handle_key(&self, handle: &str) -> Result<Option<Player>, StoreError>;
 
     /// The player with this e-mail address (compared lower-cased), if any.
     async fn player_by_email(&self, email: &str) -> Result<Option<Player>, StoreError>;
@@ -193,6 +197,24 @@ pub trait Store: Send + Sync {
 
     /// Sets when the player wants messages mailed, replacing any earlier choice.
     async fn set_message_mail(&self, player: &str, choice: MessageMail) -> Result<(), StoreError>;
+    /// Adds `amount` to the counter `name` unless that would take it past `limit`: `true` if
+    /// it was added, `false` (and nothing written) if not. Of concurrent additions exactly
+    /// those that fit succeed. The write that starts a counter sets when it expires,
+    /// `expires_at` (kept in whole seconds); once that has passed at `at`, the counter counts
+    /// from zero again with the new `expires_at`. Counters of fixed windows put the window in
+    /// their name; a lease is a counter of limit 1 that its holder drops.
+    async fn count_up(
+        &self,
+        name: &str,
+        amount: u64,
+        limit: u64,
+        at: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<bool, StoreError>;
+
+    /// Removes the counter `name` if it still expires at `expires_at` (the second it was
+    /// started with), so a counter started again since is kept. Nothing happens otherwise.
+    async fn drop_counter(&self, name: &str, expires_at: DateTime<Utc>) -> Result<(), StoreError>;
 
     /// What the store has done so far (requests, items and bytes read), for benchmarks and
     /// for the tests that count the work of a move.

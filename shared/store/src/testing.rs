@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use missive_domain::Player;
+
 use crate::{DynamoStore, SqliteStore, Store};
 
 /// The kinds of store the contract suite runs against.
@@ -101,6 +103,63 @@ impl TestStore {
                     .put_raw_items(&items)
                     .await
                     .expect("write the old items");
+                test
+            }
+        }
+    }
+
+    /// A store of `kind` holding `players` as a version before handle keys wrote them:
+    /// SQLite at schema version 5 (migrated when opened), DynamoDB without handle claims.
+    pub async fn with_players_before_handle_keys(kind: Kind, players: &[Player]) -> TestStore {
+        match kind {
+            Kind::Sqlite => {
+                let file = temp_db_path();
+                drop(SqliteStore::open(&file).expect("create the file"));
+                let conn = rusqlite::Connection::open(&file).expect("open the file");
+                conn.execute_batch(
+                    "DROP INDEX players_handle_key;
+                     ALTER TABLE players DROP COLUMN handle_key;
+                     DROP TABLE counters;
+                     PRAGMA user_version = 5;",
+                )
+                .expect("go back to schema version 5");
+                for player in players {
+                    conn.execute(
+                        "INSERT INTO players (handle, email, body) VALUES (?1, ?2, ?3)",
+                        rusqlite::params![
+                            player.handle,
+                            Player::email_key(&player.email),
+                            serde_json::to_string(player).unwrap()
+                        ],
+                    )
+                    .expect("insert the player");
+                }
+                drop(conn);
+                TestStore::sqlite_at(file)
+            }
+            Kind::Dynamo => {
+                let items: Vec<serde_json::Value> = players
+                    .iter()
+                    .flat_map(|player| {
+                        let body = serde_json::to_string(player).unwrap();
+                        [
+                            serde_json::json!({
+                                "PK": {"S": format!("PLAYER#{}", player.handle)},
+                                "SK": {"S": "PROFILE"}, "body": {"S": body},
+                            }),
+                            serde_json::json!({
+                                "PK": {"S": format!("EMAIL#{}", Player::email_key(&player.email))},
+                                "SK": {"S": "EMAIL"}, "handle": {"S": player.handle},
+                            }),
+                        ]
+                    })
+                    .collect();
+                let test = TestStore::new(Kind::Dynamo).await;
+                let dynamo = test.dynamo.as_ref().expect("a DynamoDB store");
+                dynamo
+                    .put_raw_items(&items)
+                    .await
+                    .expect("write the players");
                 test
             }
         }

@@ -375,6 +375,157 @@ async fn players_are_unique_by_handle_and_email(kind: Kind) {
     );
 }
 
+async fn handles_are_unique_without_regard_to_case(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let player = |handle: &str, email: &str| Player {
+        handle: handle.into(),
+        email: email.into(),
+        created_at: at(0),
+    };
+    let ann = player("Ann", "ann@example.org");
+    store.create_player(&ann).await.unwrap();
+    for handle in ["ann", "ANN", "aNN"] {
+        let other = player(handle, &format!("{handle}-2@example.org"));
+        assert!(
+            matches!(store.create_player(&other).await, Err(StoreError::Conflict)),
+            "{handle}"
+        );
+        assert_eq!(store.player(handle).await.unwrap(), None, "{handle}");
+        assert_eq!(
+            store.player_by_email(&other.email).await.unwrap(),
+            None,
+            "the address stays free"
+        );
+        assert_eq!(
+            store.player_by_handle_key(handle).await.unwrap(),
+            Some(ann.clone())
+        );
+    }
+    assert_eq!(store.player("Ann").await.unwrap(), Some(ann.clone()));
+    assert_eq!(store.player_by_handle_key("bob").await.unwrap(), None);
+    store
+        .create_player(&player("bob", "ann-2@example.org"))
+        .await
+        .unwrap();
+}
+
+async fn players_written_before_handle_keys_keep_working(kind: Kind) {
+    let players = [
+        Player {
+            handle: "ann".into(),
+            email: "ann@example.org".into(),
+            created_at: at(0),
+        },
+        Player {
+            handle: "Bob".into(),
+            email: "bob@example.org".into(),
+            created_at: at(1),
+        },
+        Player {
+            handle: "BOB".into(),
+            email: "bob2@example.org".into(),
+            created_at: at(2),
+        },
+    ];
+    let test = TestStore::with_players_before_handle_keys(kind, &players).await;
+    let store = test.store.as_ref();
+    for player in &players {
+        assert_eq!(
+            store.player(&player.handle).await.unwrap().as_ref(),
+            Some(player)
+        );
+        assert_eq!(
+            store.player_by_email(&player.email).await.unwrap().as_ref(),
+            Some(player)
+        );
+    }
+    assert_eq!(
+        store.player_by_handle_key("ANN").await.unwrap().as_ref(),
+        Some(&players[0])
+    );
+    let newcomer = Player {
+        handle: "Ann".into(),
+        email: "new@example.org".into(),
+        created_at: at(3),
+    };
+    assert!(matches!(
+        store.create_player(&newcomer).await,
+        Err(StoreError::Conflict)
+    ));
+    let carl = Player {
+        handle: "carl".into(),
+        ..newcomer
+    };
+    store.create_player(&carl).await.unwrap();
+}
+
+async fn counters_count_within_their_limit(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let ends = at(60);
+    assert!(store.count_up("c", 3, 5, at(0), ends).await.unwrap());
+    assert!(
+        !store.count_up("c", 3, 5, at(1), ends).await.unwrap(),
+        "3 + 3 > 5"
+    );
+    assert!(
+        store.count_up("c", 2, 5, at(2), ends).await.unwrap(),
+        "a refusal counts nothing"
+    );
+    assert!(!store.count_up("c", 1, 5, at(3), ends).await.unwrap());
+    assert!(
+        store.count_up("other", 5, 5, at(3), ends).await.unwrap(),
+        "counters apart"
+    );
+    assert!(
+        !store.count_up("fresh", 6, 5, at(3), ends).await.unwrap(),
+        "never past it"
+    );
+    assert!(store.count_up("fresh", 5, 5, at(3), ends).await.unwrap());
+    // Expired at `ends`: it counts from zero again, until the new expiry.
+    assert!(store.count_up("c", 4, 5, at(60), at(120)).await.unwrap());
+    assert!(!store.count_up("c", 2, 5, at(61), at(180)).await.unwrap());
+    assert!(store.count_up("c", 1, 5, at(119), at(180)).await.unwrap());
+    let mut racers = tokio::task::JoinSet::new();
+    for _ in 0..20 {
+        let store = test.store.clone();
+        racers.spawn(async move { store.count_up("race", 1, 7, at(0), at(60)).await });
+    }
+    let results: Vec<bool> = racers
+        .join_all()
+        .await
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(results.iter().filter(|added| **added).count(), 7);
+}
+
+async fn a_dropped_counter_starts_again_unless_restarted_since(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    assert!(store.count_up("lease", 1, 1, at(0), at(10)).await.unwrap());
+    assert!(
+        !store.count_up("lease", 1, 1, at(1), at(11)).await.unwrap(),
+        "held"
+    );
+    store.drop_counter("lease", at(11)).await.unwrap();
+    assert!(
+        !store.count_up("lease", 1, 1, at(2), at(12)).await.unwrap(),
+        "not its expiry"
+    );
+    store.drop_counter("lease", at(10)).await.unwrap();
+    assert!(
+        store.count_up("lease", 1, 1, at(3), at(13)).await.unwrap(),
+        "dropped"
+    );
+    // Taken again after it expired, it is the new holder's: the old one's drop keeps it.
+    assert!(store.count_up("lease", 1, 1, at(13), at(23)).await.unwrap());
+    store.drop_counter("lease", at(13)).await.unwrap();
+    assert!(!store.count_up("lease", 1, 1, at(14), at(24)).await.unwrap());
+    store.drop_counter("nothing", at(13)).await.unwrap();
+}
+
 async fn mail_preferences_default_to_each_move_and_are_replaced(kind: Kind) {
     let test = TestStore::new(kind).await;
     let store = test.store.as_ref();
@@ -1122,6 +1273,10 @@ contract_tests!(
     challenges_change_only_over_the_revision_before,
     the_last_seat_of_a_challenge_creates_its_game_in_the_same_write,
     message_mail_defaults_to_with_turn_and_is_replaced,
+    handles_are_unique_without_regard_to_case,
+    players_written_before_handle_keys_keep_working,
+    counters_count_within_their_limit,
+    a_dropped_counter_starts_again_unless_restarted_since,
     mail_preferences_default_to_each_move_and_are_replaced,
     a_notice_is_claimed_once_until_released,
     a_single_use_token_is_used_once,

@@ -13,7 +13,7 @@ use chrono::{TimeZone, Utc};
 use missive_api::server::ServerConfig;
 use missive_api::{App, Limits, RateLimiter, TrustedProxies};
 use missive_auth::{Authority, SigningKey};
-use missive_game::{GameService, ManualClock};
+use missive_game::{Config, GameService, Limits as Quotas, ManualClock};
 use missive_mail::Outbox;
 use missive_notify::Notifier;
 use missive_store::testing::{Kind, TestStore, unique_name};
@@ -35,6 +35,8 @@ pub struct Options {
     pub limits: Limits,
     /// Proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: TrustedProxies,
+    /// The service's limits on mails and imports.
+    pub quotas: Quotas,
 }
 
 impl Default for Options {
@@ -45,6 +47,7 @@ impl Default for Options {
             server: ServerConfig::default(),
             limits: Limits::default(),
             trusted_proxies: TrustedProxies::default(),
+            quotas: test_limits(),
         }
     }
 }
@@ -94,6 +97,16 @@ impl Server {
         Server::start_with(kind, options).await
     }
 
+    /// Starts a server over a fresh store of `kind`, without rate limits, whose service
+    /// keeps `quotas`.
+    pub async fn start_with_limits(kind: Kind, quotas: Quotas) -> Server {
+        let options = Options {
+            quotas,
+            ..Options::default()
+        };
+        Server::start_with(kind, options).await
+    }
+
     /// Starts a server over a fresh store of `kind`, set up as `options` say, served as
     /// `missive serve` serves it.
     pub async fn start_with(kind: Kind, options: Options) -> Server {
@@ -103,8 +116,12 @@ impl Server {
         ));
         let key = SigningKey::generate();
         let outbox = std::env::temp_dir().join(unique_name("missive-outbox"));
+        let config = Config {
+            limits: options.quotas,
+            ..Config::default()
+        };
         let app = App {
-            service: GameService::new(Arc::clone(&store.store), clock.clone()),
+            service: GameService::new(Arc::clone(&store.store), clock.clone()).with_config(config),
             authority: Arc::new(Authority::new(&key, ISSUER, ISSUER).unwrap()),
             mailer: Arc::new(Outbox::new(&outbox, "missive@example.org")),
             clock: clock.clone(),
@@ -196,19 +213,11 @@ impl Server {
         (status, body)
     }
 
-    /// Signs `handle` up and in through the outbox: returns an access token.
+    /// Signs `handle` up through the outbox (the confirmation link's token exchanged):
+    /// returns the signed-in player.
     pub async fn player(&self, handle: &str) -> Player<'_> {
         let email = format!("{handle}@example.org");
-        let (status, body) = self
-            .call(
-                Method::POST,
-                "/v1/players",
-                None,
-                Some(json!({ "handle": handle, "email": email })),
-            )
-            .await;
-        assert_eq!(status, StatusCode::CREATED, "{body}");
-        let token = self.sign_in_token(&email).await;
+        let token = self.sign_up_token(handle, &email).await;
         let (status, body) = self.exchange(&token).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["handle"], handle);
@@ -219,7 +228,7 @@ impl Server {
         }
     }
 
-    /// Exchanges a sign-in token for an access token.
+    /// Exchanges a sign-in or sign-up token for an access token.
     pub async fn exchange(&self, token: &str) -> (StatusCode, Value) {
         self.call(
             Method::POST,
@@ -230,32 +239,60 @@ impl Server {
         .await
     }
 
+    /// Signs up `handle` at `email` and reads the token of the mail it brings from the
+    /// outbox (a confirmation, or a sign-in link if the address is registered).
+    pub async fn sign_up_token(&self, handle: &str, email: &str) -> String {
+        let body = json!({ "handle": handle, "email": email });
+        self.mailed_token("/v1/players", body, email).await
+    }
+
     /// Asks for a sign-in link for `email` and reads its token from the outbox.
     pub async fn sign_in_token(&self, email: &str) -> String {
-        let (status, _) = self
-            .call(
-                Method::POST,
-                "/v1/auth/login",
-                None,
-                Some(json!({ "email": email })),
-            )
-            .await;
-        assert_eq!(status, StatusCode::ACCEPTED);
-        let mut newest = None;
-        for entry in std::fs::read_dir(&self.outbox).unwrap() {
-            let path = entry.unwrap().path();
-            let text = std::fs::read_to_string(&path).unwrap();
-            if text.contains(&format!("To: {email}\r\n"))
-                && newest.as_ref().is_none_or(|(p, _)| *p < path)
-            {
-                newest = Some((path, text));
-            }
-        }
-        let (_, text) = newest.expect("a mail for the address");
+        self.mailed_token("/v1/auth/login", json!({ "email": email }), email)
+            .await
+    }
+
+    /// Posts `body` to `path`, which must answer 202, and reads the token of the newest
+    /// mail to `email` from the outbox.
+    async fn mailed_token(&self, path: &str, body: Value, email: &str) -> String {
+        let (status, answer) = self.call(Method::POST, path, None, Some(body)).await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{answer}");
+        let text = self.newest_mail_to(email).expect("a mail for the address");
         text.lines()
             .find_map(|line| line.strip_prefix("X-Missive-Token: "))
             .expect("a token header")
             .to_string()
+    }
+
+    /// The newest mail in the outbox to `email`, as written.
+    pub fn newest_mail_to(&self, email: &str) -> Option<String> {
+        self.mails_to(email).pop()
+    }
+
+    /// Every mail in the outbox to `email`, oldest first.
+    pub fn mails_to(&self, email: &str) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(&self.outbox) else {
+            return Vec::new();
+        };
+        let mut mails: Vec<(PathBuf, String)> = entries
+            .map(|entry| {
+                let path = entry.unwrap().path();
+                let text = std::fs::read_to_string(&path).unwrap();
+                (path, text)
+            })
+            .filter(|(_, text)| text.contains(&format!("To: {email}\r\n")))
+            .collect();
+        mails.sort();
+        mails.into_iter().map(|(_, text)| text).collect()
+    }
+}
+
+/// The limits of the test server: the service's defaults, without the mails per client
+/// address (every test client is 127.0.0.1).
+pub fn test_limits() -> Quotas {
+    Quotas {
+        mails_per_client: 0,
+        ..Quotas::default()
     }
 }
 

@@ -79,7 +79,12 @@ impl Setup {
         player: &str,
         text: &str,
     ) -> Result<MoveAccepted, missive_game::ServiceError> {
-        let ply = self.service.game_view(game, None).await.unwrap().ply;
+        // The ply as the player sees the game; 0 for one they cannot see.
+        let ply = self
+            .service
+            .game_view(game, Some(player))
+            .await
+            .map_or(0, |view| view.ply);
         self.service
             .submit_move(game, &request(player, ply, text))
             .await

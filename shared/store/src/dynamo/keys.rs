@@ -14,12 +14,14 @@
 //! | vacation | `PLAYER#<player>` | `VACATION` | `revision`, `body` |
 //! | player | `PLAYER#<player>` | `PROFILE` | `body` |
 //! | e-mail | `EMAIL#<lower-cased address>` | `EMAIL` | `handle` |
+//! | handle claim | `HANDLE#<lower-cased handle>` | `HANDLE` | `handle` (written with the player) |
 //! | mail preference | `PLAYER#<player>` | `MAIL` | `preference` |
 //! | notice marker | `NOTICE#<scope>` | `<name>` (see `Notice::key`) | `at` |
 //! | used token | `TOKEN#<token id>` | `USED` | `expires_at` (seconds; the table's TTL attribute) |
 //! | challenge | `CHALLENGE#<id>` | `CHALLENGE` | `revision`, `body` (the challenge as JSON) |
 //! | challenge listing | `CHALLENGE#<id>` | `LIST#all`, `LIST#variant`, `LIST#time`, `LIST#both` | `wait_queue` = [`challenge_list`], `wait_deadline` (publication), `expires_ms`, `expires_at` (seconds; TTL), `body`; only while open |
 //! | message mail choice | `PLAYER#<player>` | `MESSAGES` | `choice` |
+//! | counter | `COUNT#<name>` | `COUNT` | `used`, `expires_at` (seconds; the table's TTL attribute) |
 //!
 //! Indexes: `waiting` (`wait_player`, `wait_deadline`) holds the heads of games someone is
 //! to move in; `deadlines` (`wait_queue`, `wait_deadline`) is the table's list index: the
@@ -68,6 +70,16 @@ pub fn game_of_pk(pk: &str) -> Option<GameId> {
 /// The partition of player `player`.
 pub fn player_pk(player: &str) -> String {
     format!("PLAYER#{player}")
+}
+
+/// The partition of the claim on a handle: the handle without regard to case.
+pub fn handle_pk(handle: &str) -> String {
+    format!("HANDLE#{}", missive_domain::Player::handle_key(handle))
+}
+
+/// The partition of counter `name`.
+pub fn counter_pk(name: &str) -> String {
+    format!("COUNT#{name}")
 }
 
 /// The sort key of move `ply`.

@@ -525,6 +525,11 @@ impl Store for SqliteStore {
         self.player_where("email", Player::email_key(email)).await
     }
 
+    async fn player_by_handle_key(&self, handle: &str) -> Result<Option<Player>, StoreError> {
+        self.player_where("handle_key", Player::handle_key(handle))
+            .await
+    }
+
     async fn mail_preference(&self, player: &str) -> Result<MailPreference, StoreError> {
         let sql = "SELECT preference FROM mail_preferences WHERE player = ?1".to_string();
         let text = self.read_text(sql, player.to_string()).await?;
@@ -640,6 +645,41 @@ impl Store for SqliteStore {
     async fn set_message_mail(&self, player: &str, choice: MessageMail) -> Result<(), StoreError> {
         self.write(Write::MessageMail(player.to_string(), choice))
             .await
+    }
+
+    async fn count_up(
+        &self,
+        name: &str,
+        amount: u64,
+        limit: u64,
+        at: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        if amount > limit {
+            return Ok(false);
+        }
+        let counted = self
+            .write(Write::CountUp {
+                name: name.to_string(),
+                amount,
+                limit,
+                at: at.timestamp(),
+                expires_at: expires_at.timestamp(),
+            })
+            .await;
+        match counted {
+            Ok(()) => Ok(true),
+            Err(StoreError::Conflict) => Ok(false),
+            Err(error) => Err(error),
+        }
+    }
+
+    async fn drop_counter(&self, name: &str, expires_at: DateTime<Utc>) -> Result<(), StoreError> {
+        self.write(Write::DropCounter {
+            name: name.to_string(),
+            expires_at: expires_at.timestamp(),
+        })
+        .await
     }
 
     fn usage(&self) -> Usage {

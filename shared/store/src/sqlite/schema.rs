@@ -118,7 +118,20 @@ const MIGRATIONS: &[&str] = &[
          WHERE wait_player IS NOT NULL;
      CREATE INDEX games_wake ON games (wake_at, id) WHERE wake_at IS NOT NULL;
      DROP INDEX games_deadlines;",
-    // 6: open challenges (listed newest first while open) and when players want the
+    // 6: handles unique without regard to case (of handles that already differ only in
+    // case, the first keeps the key and the others stay as they are, without one); counters
+    // of limits, each until it expires.
+    "ALTER TABLE players ADD COLUMN handle_key TEXT;
+     UPDATE players SET handle_key = lower(handle)
+         WHERE rowid IN (SELECT min(rowid) FROM players GROUP BY lower(handle));
+     CREATE UNIQUE INDEX players_handle_key ON players (handle_key);
+     CREATE TABLE counters (
+         name TEXT PRIMARY KEY,
+         used INTEGER NOT NULL,
+         expires_at INTEGER NOT NULL
+     );
+     CREATE INDEX counters_expiry ON counters (expires_at);",
+    // 7: open challenges (listed newest first while open) and when players want the
     // messages of their games mailed.
     "CREATE TABLE challenges (
          id TEXT PRIMARY KEY,

@@ -31,6 +31,17 @@ pub(super) enum Write {
     },
     Challenge(Box<Challenge>, Option<Box<Commit>>),
     MessageMail(String, MessageMail),
+    CountUp {
+        name: String,
+        amount: u64,
+        limit: u64,
+        at: i64,
+        expires_at: i64,
+    },
+    DropCounter {
+        name: String,
+        expires_at: i64,
+    },
 }
 
 /// Applies one write.
@@ -73,6 +84,20 @@ pub(super) fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> 
             .execute(
                 "INSERT OR REPLACE INTO message_mail (player, choice) VALUES (?1, ?2)",
                 params![player, choice.as_str()],
+            )
+            .map(drop)
+            .map_err(backend),
+        Write::CountUp {
+            name,
+            amount,
+            limit,
+            at,
+            expires_at,
+        } => count_up(conn, name, *amount, *limit, *at, *expires_at),
+        Write::DropCounter { name, expires_at } => conn
+            .execute(
+                "DELETE FROM counters WHERE name = ?1 AND expires_at = ?2",
+                params![name, expires_at],
             )
             .map(drop)
             .map_err(backend),
@@ -348,9 +373,10 @@ fn versioned(
 
 fn insert_player(conn: &Connection, player: &Player) -> Result<(), StoreError> {
     conn.execute(
-        "INSERT INTO players (handle, email, body) VALUES (?1, ?2, ?3)",
+        "INSERT INTO players (handle, handle_key, email, body) VALUES (?1, ?2, ?3, ?4)",
         params![
             player.handle,
+            Player::handle_key(&player.handle),
             Player::email_key(&player.email),
             serde_json::to_string(player)?
         ],
@@ -374,6 +400,37 @@ fn insert_used_token(
     )
     .map_err(conflict_or_backend)?;
     Ok(())
+}
+
+/// Adds `amount` to counter `name` if it stays within `limit` (a conflict otherwise),
+/// forgetting every counter expired by `at` first.
+fn count_up(
+    conn: &Connection,
+    name: &str,
+    amount: u64,
+    limit: u64,
+    at: i64,
+    expires_at: i64,
+) -> Result<(), StoreError> {
+    conn.execute("DELETE FROM counters WHERE expires_at <= ?1", params![at])
+        .map_err(backend)?;
+    let changed = conn
+        .execute(
+            "INSERT INTO counters (name, used, expires_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (name) DO UPDATE SET used = used + excluded.used
+                 WHERE used + excluded.used <= ?4",
+            params![name, sql_count(amount), expires_at, sql_count(limit)],
+        )
+        .map_err(backend)?;
+    if changed == 0 {
+        return Err(StoreError::Conflict);
+    }
+    Ok(())
+}
+
+/// A count as SQLite's integer (counts beyond `i64::MAX` are held at it).
+fn sql_count(count: u64) -> i64 {
+    i64::try_from(count).unwrap_or(i64::MAX)
 }
 
 fn waiting_columns(head: &Head) -> (Option<&str>, Option<i64>) {
