@@ -120,6 +120,8 @@ impl TestStore {
                     "DROP INDEX players_handle_key;
                      ALTER TABLE players DROP COLUMN handle_key;
                      DROP TABLE counters;
+                     DROP TABLE challenges;
+                     DROP TABLE message_mail;
                      PRAGMA user_version = 5;",
                 )
                 .expect("go back to schema version 5");
