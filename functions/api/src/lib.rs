@@ -243,6 +243,8 @@ pub async fn lambda_notifier(name: &str) -> Result<missive_notify::Notifier, Str
         players::sign_up,
         players::player,
         players::take_vacation,
+        players::vacation_balance,
+        players::end_vacation,
         session::login,
         session::exchange,
         games::create,

@@ -1,11 +1,13 @@
-//! Players: sign up, look one up, take a vacation.
+//! Players: sign up, look one up, take a vacation, see the vacation balance, cancel or end
+//! a leave.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post, put};
+use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use chrono::{DateTime, Utc};
-use missive_domain::{Period, Player};
+use missive_domain::Player;
+use missive_game::VacationBalance;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -15,7 +17,11 @@ use crate::{ApiError, App, JsonBody};
 pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route("/v1/players", post(sign_up))
-        .route("/v1/players/me/vacation", put(take_vacation))
+        .route(
+            "/v1/players/me/vacation",
+            get(vacation_balance).put(take_vacation),
+        )
+        .route("/v1/players/me/vacation/{start}", delete(end_vacation))
         .route("/v1/players/{handle}", get(player))
 }
 
@@ -51,11 +57,6 @@ pub(crate) struct Vacation {
     days: u32,
 }
 
-#[derive(Serialize, ToSchema)]
-pub(crate) struct Vacations {
-    periods: Vec<Period>,
-}
-
 #[utoipa::path(post, path = "/v1/players", tag = "players", request_body = SignUp, responses((status = 201, description = "Signed up", body = PublicPlayer), (status = 400, description = "Malformed request", body = crate::error::ErrorBody), (status = 409, description = "Handle or address taken", body = crate::error::ErrorBody), (status = 422, description = "Invalid handle or address", body = crate::error::ErrorBody)))]
 pub(crate) async fn sign_up(
     State(app): State<App>,
@@ -73,15 +74,37 @@ pub(crate) async fn player(
     Ok(Json(app.service.player(&handle).await?.into()))
 }
 
-#[utoipa::path(put, path = "/v1/players/me/vacation", tag = "players", security(("bearer" = [])), request_body = Vacation, responses((status = 200, description = "Every period taken", body = Vacations), (status = 400, description = "Malformed request", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: overlap, past, over the allowance", body = crate::error::ErrorBody)))]
+#[utoipa::path(put, path = "/v1/players/me/vacation", tag = "players", security(("bearer" = [])), request_body = Vacation, responses((status = 200, description = "Every period taken, and the balance of the year", body = VacationBalance), (status = 400, description = "Malformed request", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: overlap, past, over the allowance", body = crate::error::ErrorBody)))]
 pub(crate) async fn take_vacation(
     State(app): State<App>,
     Caller(me): Caller,
     JsonBody(request): JsonBody<Vacation>,
-) -> Result<Json<Vacations>, ApiError> {
-    let periods = app
-        .service
+) -> Result<Json<VacationBalance>, ApiError> {
+    app.service
         .take_vacation(&me, request.start, request.days)
         .await?;
-    Ok(Json(Vacations { periods }))
+    Ok(Json(app.service.vacation_balance(&me).await?))
+}
+
+#[utoipa::path(get, path = "/v1/players/me/vacation", tag = "players", security(("bearer" = [])), responses((status = 200, description = "Every period taken, and the days used and left this year", body = VacationBalance), (status = 401, description = "No valid access token", body = crate::error::ErrorBody)))]
+pub(crate) async fn vacation_balance(
+    State(app): State<App>,
+    Caller(me): Caller,
+) -> Result<Json<VacationBalance>, ApiError> {
+    Ok(Json(app.service.vacation_balance(&me).await?))
+}
+
+#[utoipa::path(delete, path = "/v1/players/me/vacation/{start}", tag = "players", security(("bearer" = [])), params(("start" = i64, Path, description = "The leave's start, in milliseconds since the epoch, as the balance lists it")), responses((status = 200, description = "The leave cancelled (before its start) or ended now (under way); the balance after it", body = VacationBalance), (status = 400, description = "Not a time", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: no leave starts then, or it is over", body = crate::error::ErrorBody)))]
+pub(crate) async fn end_vacation(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(start): Path<String>,
+) -> Result<Json<VacationBalance>, ApiError> {
+    let start = start
+        .parse::<i64>()
+        .ok()
+        .and_then(DateTime::<Utc>::from_timestamp_millis)
+        .ok_or_else(|| ApiError::bad_request("the leave is named by its start in milliseconds"))?;
+    app.service.end_vacation(&me, start).await?;
+    Ok(Json(app.service.vacation_balance(&me).await?))
 }
