@@ -177,9 +177,21 @@ pub(crate) async fn exchange(
     State(app): State<App>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<TokenAnswer>, ApiError> {
+    let handle = redeem(&app, &request.token).await?;
+    Ok(Json(TokenAnswer {
+        access_token: access_token(&app, &handle)?,
+        token_type: "Bearer",
+        expires_in: ACCESS_LIFETIME,
+        handle,
+    }))
+}
+
+/// Spends the sign-in token `token`, once only: the handle of the player it signs in, or
+/// why not (401 for a token used already, and every token failure as the routes answer it).
+pub(crate) async fn redeem(app: &App, token: &str) -> Result<String, ApiError> {
     let claims = app
         .authority
-        .verify(&request.token, Purpose::SignIn, app.now_seconds())?;
+        .verify(token, Purpose::SignIn, app.now_seconds())?;
     let expires_at = DateTime::from_timestamp(claims.exp, 0)
         .ok_or_else(|| ApiError::unauthorized("the token's expiry is out of range"))?;
     if !app
@@ -191,10 +203,5 @@ pub(crate) async fn exchange(
             "this sign-in link was used already: ask for a new one",
         ));
     }
-    Ok(Json(TokenAnswer {
-        access_token: access_token(&app, &claims.sub)?,
-        token_type: "Bearer",
-        expires_in: ACCESS_LIFETIME,
-        handle: claims.sub,
-    }))
+    Ok(claims.sub)
 }

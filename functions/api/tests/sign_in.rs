@@ -1,8 +1,12 @@
-//! Sign-in links are single-use, on both stores.
+//! Sign-in links are single-use, on both stores: exchanged over the API, or on the sign-in
+//! page the mail links to, whose GET spends nothing and whose button lands the player on
+//! their games, each with a move link.
 
 mod common;
 
-use common::Server;
+use chrono::Duration;
+use common::links::{get, signed_in_pages, submit};
+use common::{Server, start_game};
 use missive_store::testing::Kind;
 use reqwest::StatusCode;
 
@@ -34,4 +38,140 @@ async fn a_sign_in_token_is_exchanged_once_only(kind: Kind) {
     assert_eq!(ann.get("/v1/games?waiting=me").await.0, StatusCode::OK);
 }
 
-per_store!(a_sign_in_token_is_exchanged_once_only);
+/// The link of the newest sign-in mail to `email`, as a path; the mail's headers checked.
+fn mailed_link(server: &Server, email: &str) -> String {
+    let raw = server.newest_mail(email);
+    let message = mail_parser::MessageParser::default()
+        .parse(raw.as_bytes())
+        .expect("a MIME message");
+    assert_eq!(message.subject(), Some("Your Missive sign-in link"));
+    assert!(
+        message
+            .message_id()
+            .is_some_and(|id| id.ends_with("@example.org"))
+    );
+    assert!(message.date().is_some(), "a Date header");
+    let to = message.to().and_then(|to| to.first()).expect("a To header");
+    assert_eq!(to.address(), Some(email));
+    let text = message.body_text(0).expect("a text part").to_string();
+    let url = format!("{}/sign-in?token=", server.app.public_url);
+    let start = text.find(&url).expect("a sign-in link") + server.app.public_url.len();
+    let end = start + text[start..].find(char::is_whitespace).unwrap();
+    text[start..end].to_string()
+}
+
+/// The mailed link opens a page that spends nothing; its button signs in once and lands
+/// on the player's games, each with a fresh link that plays (their move) or sets
+/// conditional lines (the other's).
+async fn the_mailed_link_signs_in_on_a_page(kind: Kind) {
+    let server = Server::start(kind).await;
+    let ann = server.player("ann").await;
+    let bob = server.player("bob").await;
+    let to_play = start_game(&[ann.clone(), bob.clone()], "chess").await;
+    let waiting = start_game(&[bob.clone(), ann.clone()], "xiangqi").await;
+    server.clock.advance(Duration::seconds(1));
+    server.sign_in_token("ann@example.org").await;
+    let path = mailed_link(&server, "ann@example.org");
+    for _ in 0..2 {
+        let (status, page) = get(&server, &path).await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        assert!(page.contains("Sign in as ann") && page.contains("id=\"sign-in\""));
+    }
+    let token = path.split("token=").nth(1).unwrap();
+    let answer = server
+        .http_without_redirects()
+        .post(format!("{}/sign-in", server.base))
+        .form(&[("token", token)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::SEE_OTHER);
+    let location = answer.headers()["location"].to_str().unwrap();
+    let (status, games) = get(&server, &format!("/{location}")).await;
+    assert_eq!(status, StatusCode::OK, "{games}");
+    assert!(games.contains("Signed in as ann") && games.contains("45 of 45 days left"));
+    let row = |id: &str| {
+        let start = games
+            .find(&format!("data-game=\"{id}\""))
+            .expect("the game listed");
+        games[start..start + games[start..].find("</li>").unwrap()].to_string()
+    };
+    let (mine, theirs) = (row(&to_play), row(&waiting));
+    assert!(
+        mine.contains("your move") && mine.contains(">Play<"),
+        "{mine}"
+    );
+    assert!(theirs.contains("bob to move") && theirs.contains("Conditional moves"));
+    let play = |row: &str| {
+        let start = row.find("href=\"../play/").unwrap() + "href=\"..".len();
+        row[start..start + row[start..].find('"').unwrap()].to_string()
+    };
+    let (status, page) = get(&server, &play(&mine)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains("Your move, ann") && page.contains("id=\"play\""),
+        "{page}"
+    );
+    let (status, page) = get(&server, &play(&theirs)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Waiting for bob"), "{page}");
+    let (status, again) = submit(&server, "/sign-in", &[("token", token)]).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(again.contains("was used already"), "{again}");
+    server.clock.advance(Duration::hours(25));
+    let (status, expired) = get(&server, &format!("/{location}")).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(expired.contains("Your sign-in has expired"), "{expired}");
+}
+
+/// Links that cannot sign in get a page saying why, and nothing is spent.
+async fn broken_sign_in_links_get_a_clear_page(kind: Kind) {
+    let server = Server::start(kind).await;
+    let ann = server.player("ann").await;
+    server.clock.advance(Duration::seconds(1));
+    server.sign_in_token("ann@example.org").await;
+    let path = mailed_link(&server, "ann@example.org");
+    let cases = [
+        (
+            "/sign-in".to_string(),
+            StatusCode::BAD_REQUEST,
+            "the whole link",
+        ),
+        (
+            "/sign-in?token=garbage".into(),
+            StatusCode::UNAUTHORIZED,
+            "not valid",
+        ),
+        (
+            format!("/sign-in?token={}", ann.token),
+            StatusCode::FORBIDDEN,
+            "not meant for this",
+        ),
+        (
+            format!("/me/{}", ann.token),
+            StatusCode::FORBIDDEN,
+            "not meant for this",
+        ),
+        ("/me/garbage".into(), StatusCode::UNAUTHORIZED, "not valid"),
+    ];
+    for (path, want, says) in &cases {
+        let (status, page) = get(&server, path).await;
+        assert_eq!(status, *want, "{path}: {page}");
+        assert!(page.contains(says), "{path}: {page}");
+    }
+    server.clock.advance(Duration::minutes(16));
+    let (status, page) = get(&server, &path).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(page.contains("sign-in link has expired"), "{page}");
+    let token = path.split("token=").nth(1).unwrap();
+    let (status, _) = submit(&server, "/sign-in", &[("token", token)]).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let pages = signed_in_pages(&server, "ann@example.org").await;
+    assert_eq!(get(&server, &pages).await.0, StatusCode::OK);
+}
+
+per_store!(
+    a_sign_in_token_is_exchanged_once_only,
+    the_mailed_link_signs_in_on_a_page,
+    broken_sign_in_links_get_a_clear_page,
+);

@@ -33,7 +33,8 @@ pub struct TokenArgs {
 
 /// Serves the API until interrupted, with the notifier and the sweeper running beside it:
 /// every change the service commits goes to the notifier, and a sweep runs every
-/// `--sweep-every` seconds.
+/// `--sweep-every` seconds. Mailed links go to `--public-url`, else to the address the
+/// server listens on.
 pub fn serve(args: &ServeArgs) -> Result<(), String> {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -44,6 +45,13 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
         .init();
     runtime()?.block_on(async {
         let mut app = args.settings.app(Arc::new(SystemClock)).await?;
+        let listener = tokio::net::TcpListener::bind(args.addr)
+            .await
+            .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
+        let local = listener.local_addr().map_err(|e| e.to_string())?;
+        if app.public_url.is_empty() {
+            app.public_url = format!("http://{local}");
+        }
         let (changes, feed) = tokio::sync::mpsc::unbounded_channel();
         app.service = app.service.with_changes(changes);
         let notifier = args.settings.notifier(&app);
@@ -51,18 +59,14 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
         tokio::spawn(async move { follower.follow(feed).await });
         let period = std::time::Duration::from_secs(args.sweep_every);
         tokio::spawn(async move { notifier.sweep_every(period).await });
-        let listener = tokio::net::TcpListener::bind(args.addr)
-            .await
-            .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
-        let local = listener.local_addr().map_err(|e| e.to_string())?;
         let mail = match (&args.settings.smtp_url, args.settings.ses) {
             (_, true) => "SES".to_string(),
             (Some(_), false) => "SMTP".to_string(),
             (None, false) => args.settings.outbox.display().to_string(),
         };
         eprintln!(
-            "missive: serving http://{local} (store {}, mail to {mail})",
-            args.settings.store,
+            "missive: serving http://{local} (store {}, mail to {mail}, links to {})",
+            args.settings.store, app.public_url,
         );
         let service = app
             .router()
