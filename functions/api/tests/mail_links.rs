@@ -1,6 +1,7 @@
 //! Whole games played the way a correspondence player plays by mail, on every store: the
 //! server's notifier mails the player to move, the test reads the mail from the outbox,
-//! follows its move link, reads the legal moves off the page and submits the form. Chess
+//! follows its move link, reads the legal moves off the page, submits the form and confirms
+//! the move. Chess
 //! ends in a checkmate typed into the form; every other variant plays random moves from the
 //! page, then its players resign through their links until the game has a result. No move
 //! reaches the server any other way. After the mate both chess players are mailed how the
@@ -12,7 +13,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use common::links::{get, offered_moves, submit};
+use common::links::{get, offered_moves, play_through, submit};
 use common::{Player, Server, seat_count, start_game};
 use missive_rules::registry;
 use missive_store::testing::Kind;
@@ -137,7 +138,7 @@ async fn play_from_mail(
     let (status, page) = get(server, &mail.link).await;
     assert_eq!(status, StatusCode::OK, "{page}");
     let text = choose(&offered_moves(&page));
-    let (status, page) = submit(server, &mail.link, &[("action", "move"), ("move", &text)]).await;
+    let (status, page) = play_through(server, &mail.link, &text, &[]).await;
     assert_eq!(status, StatusCode::OK, "{text}: {page}");
     let (status, _) = submit(server, &mail.link, &[("action", "move"), ("move", &text)]).await;
     assert_eq!(status, StatusCode::CONFLICT, "a mailed link plays one move");

@@ -92,6 +92,29 @@ impl Server {
         }
     }
 
+    /// An HTTP client that does not follow redirects.
+    pub fn http_without_redirects(&self) -> reqwest::Client {
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap()
+    }
+
+    /// The newest mail to `email` in the outbox, as written.
+    pub fn newest_mail(&self, email: &str) -> String {
+        let mut newest: Option<(PathBuf, String)> = None;
+        for entry in std::fs::read_dir(&self.outbox).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            if text.contains(&format!("To: {email}\r\n"))
+                && newest.as_ref().is_none_or(|(p, _)| *p < path)
+            {
+                newest = Some((path, text));
+            }
+        }
+        newest.expect("a mail for the address").1
+    }
+
     /// The server's clock.
     pub fn clock_now(&self) -> chrono::DateTime<Utc> {
         use missive_game::Clock;
@@ -192,18 +215,8 @@ impl Server {
             )
             .await;
         assert_eq!(status, StatusCode::ACCEPTED);
-        let mut newest = None;
-        for entry in std::fs::read_dir(&self.outbox).unwrap() {
-            let path = entry.unwrap().path();
-            let text = std::fs::read_to_string(&path).unwrap();
-            if text.contains(&format!("To: {email}\r\n"))
-                && newest.as_ref().is_none_or(|(p, _)| *p < path)
-            {
-                newest = Some((path, text));
-            }
-        }
-        let (_, text) = newest.expect("a mail for the address");
-        text.lines()
+        self.newest_mail(email)
+            .lines()
             .find_map(|line| line.strip_prefix("X-Missive-Token: "))
             .expect("a token header")
             .to_string()
