@@ -14,7 +14,7 @@ pub struct Problem {
     /// What went wrong; its status is the page's.
     pub error: ApiError,
     /// The game as it stands, shown below the explanation.
-    pub shown: Option<Shown>,
+    pub shown: Option<Box<Shown>>,
     /// The link the page was reached by.
     pub via: Via,
 }
@@ -44,7 +44,7 @@ impl Problem {
     /// The refusal with the game as it stands.
     pub fn with(error: ApiError, shown: Shown) -> Problem {
         Problem {
-            shown: Some(shown),
+            shown: Some(Box::new(shown)),
             ..Problem::from(error)
         }
     }
