@@ -5,6 +5,7 @@
 mod common;
 
 use chrono::Duration;
+use common::inbox::sign_in_link;
 use common::links::{get, signed_in_pages, submit};
 use common::{Server, start_game};
 use missive_store::testing::Kind;
@@ -38,28 +39,6 @@ async fn a_sign_in_token_is_exchanged_once_only(kind: Kind) {
     assert_eq!(ann.get("/v1/games?waiting=me").await.0, StatusCode::OK);
 }
 
-/// The link of the newest sign-in mail to `email`, as a path; the mail's headers checked.
-fn mailed_link(server: &Server, email: &str) -> String {
-    let raw = server.newest_mail(email);
-    let message = mail_parser::MessageParser::default()
-        .parse(raw.as_bytes())
-        .expect("a MIME message");
-    assert_eq!(message.subject(), Some("Your Missive sign-in link"));
-    assert!(
-        message
-            .message_id()
-            .is_some_and(|id| id.ends_with("@example.org"))
-    );
-    assert!(message.date().is_some(), "a Date header");
-    let to = message.to().and_then(|to| to.first()).expect("a To header");
-    assert_eq!(to.address(), Some(email));
-    let text = message.body_text(0).expect("a text part").to_string();
-    let url = format!("{}/sign-in?token=", server.app.public_url);
-    let start = text.find(&url).expect("a sign-in link") + server.app.public_url.len();
-    let end = start + text[start..].find(char::is_whitespace).unwrap();
-    text[start..end].to_string()
-}
-
 /// The mailed link opens a page that spends nothing; its button signs in once and lands
 /// on the player's games, each with a fresh link that plays (their move) or sets
 /// conditional lines (the other's).
@@ -71,7 +50,7 @@ async fn the_mailed_link_signs_in_on_a_page(kind: Kind) {
     let waiting = start_game(&[bob.clone(), ann.clone()], "xiangqi").await;
     server.clock.advance(Duration::seconds(1));
     server.sign_in_token("ann@example.org").await;
-    let path = mailed_link(&server, "ann@example.org");
+    let path = sign_in_link(&server, "ann@example.org");
     for _ in 0..2 {
         let (status, page) = get(&server, &path).await;
         assert_eq!(status, StatusCode::OK, "{page}");
@@ -130,7 +109,7 @@ async fn broken_sign_in_links_get_a_clear_page(kind: Kind) {
     let ann = server.player("ann").await;
     server.clock.advance(Duration::seconds(1));
     server.sign_in_token("ann@example.org").await;
-    let path = mailed_link(&server, "ann@example.org");
+    let path = sign_in_link(&server, "ann@example.org");
     let cases = [
         (
             "/sign-in".to_string(),

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod inbox;
 pub mod links;
 pub mod raw;
 
