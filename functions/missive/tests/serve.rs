@@ -1,6 +1,7 @@
 //! `missive serve` on a free loopback port with a fresh data folder: it creates the signing
 //! key and the database there, answers the API, `missive token` mints a token it accepts,
-//! and its in-process notifier mails the player to move a move link.
+//! and its in-process notifier mails the player to move a move link, which, like the sign-in
+//! link, goes to the address it listens on when no public URL is set.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -20,6 +21,7 @@ async fn serve_answers_and_token_signs_in() {
         .arg("--outbox")
         .arg(&outbox)
         .env_remove("MISSIVE_SIGNING_KEY")
+        .env_remove("MISSIVE_PUBLIC_URL")
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -79,8 +81,27 @@ async fn serve_answers_and_token_signs_in() {
         .unwrap();
     assert_eq!(joined.status(), 200);
     let mail = wait_for_mail(&outbox, "To: ann@example.org").await;
-    assert!(mail.contains("/play/"), "{mail}");
+    assert!(
+        text_part(&mail).contains(&format!("{base}/play/")),
+        "the move link goes to the address served: {mail}"
+    );
     assert!(mail.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"));
+    let asked = http
+        .post(format!("{base}/v1/auth/login"))
+        .json(&json!({"email": "bob@example.org"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(asked.status(), 202);
+    let mail = wait_for_mail(&outbox, "Subject: Your Missive sign-in link").await;
+    let text = text_part(&mail);
+    let start = text
+        .find(&format!("{base}/sign-in?token="))
+        .expect("the sign-in link goes to the address served");
+    let link = text[start..].split_whitespace().next().unwrap();
+    let page = http.get(link).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("Sign in as bob"));
     let unknown = Command::new(env!("CARGO_BIN_EXE_missive"))
         .args(["token", "--handle", "nobody", "--store", &store])
         .output()
@@ -100,6 +121,14 @@ fn access_token(handle: &str, store: &str) -> String {
         .unwrap();
     assert!(token.status.success(), "{:?}", token);
     String::from_utf8(token.stdout).unwrap().trim().to_string()
+}
+
+/// The plain-text part of the mail `raw`, decoded.
+fn text_part(raw: &str) -> String {
+    let message = mail_parser::MessageParser::default()
+        .parse(raw)
+        .expect("a MIME message");
+    message.body_text(0).expect("a text part").to_string()
 }
 
 /// The first mail in `outbox` containing `needle`, waiting up to ten seconds for it.
