@@ -73,6 +73,13 @@ async fn the_balance_counts_what_is_taken_cancelled_and_ended(kind: Kind) {
         since + Duration::days(5)
     );
     assert_eq!(time(&state["deadline"]), since + Duration::days(8));
+    let (status, page) = get(&server, &format!("/games/{id}")).await;
+    assert_eq!(status, StatusCode::OK);
+    let until = (since + Duration::days(5)).format("%Y-%m-%d %H:%M UTC");
+    assert!(
+        page.contains(&format!("ann is on leave until {until}")),
+        "{page}"
+    );
     server.clock.advance(Duration::days(2) + Duration::hours(1));
     let start = balance["periods"][0]["start"].as_i64().unwrap();
     let leave = format!("/v1/players/me/vacation/{start}");

@@ -68,6 +68,7 @@ pub struct GameView {
     /// The players on leave now (their clocks stand still), while the game is on; left out
     /// when nobody is.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "openapi", schema(required = false))]
     pub on_leave: Vec<OnLeave>,
     /// Seats offering a draw.
     #[cfg_attr(feature = "openapi", schema(value_type = Vec<u8>))]
