@@ -211,6 +211,7 @@ fn import_stores_every_finished_game_of_the_real_collection() {
             path.to_str().unwrap(),
             "--store",
             &store,
+            "--create",
         ]);
         let err = text(&output.stderr);
         let (stored, refused) = err
