@@ -11,7 +11,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::inbox::{Inbox, MoveMail, Read};
+use common::inbox::{Inbox, MoveMail, Read, mail_files};
 use common::links::{get, offered_moves, play_through, submit};
 use common::{Player, Server, seat_count, start_game};
 use missive_rules::registry;
@@ -115,10 +115,9 @@ async fn chess_by_mail(kind: Kind) {
 /// The `count` game-over mails in the outbox, waiting up to ten seconds for them.
 async fn game_over_mails(server: &Server, count: usize) -> Vec<String> {
     for _ in 0..200 {
-        let mails: Vec<String> = std::fs::read_dir(&server.outbox)
-            .into_iter()
-            .flatten()
-            .map(|entry| Read::file(&entry.unwrap().path()))
+        let mails: Vec<String> = mail_files(&server.outbox)
+            .iter()
+            .map(|path| Read::file(path))
             .filter(|mail| mail.subject.starts_with("Game over"))
             .map(|mail| mail.text)
             .collect();

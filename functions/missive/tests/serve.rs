@@ -135,7 +135,11 @@ fn text_part(raw: &str) -> String {
 async fn wait_for_mail(outbox: &std::path::Path, needle: &str) -> String {
     for _ in 0..100 {
         for entry in std::fs::read_dir(outbox).into_iter().flatten() {
-            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap_or_default();
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|ext| ext != "eml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(path).unwrap_or_default();
             if text.contains(needle) {
                 return text;
             }

@@ -47,8 +47,7 @@ impl<'s> Inbox<'s> {
     /// Unread mails with a move link, marked read.
     pub fn unread_move_mails(&mut self) -> Vec<MoveMail> {
         let mut mails = Vec::new();
-        for entry in std::fs::read_dir(&self.server.outbox).into_iter().flatten() {
-            let path = entry.unwrap().path();
+        for path in mail_files(&self.server.outbox) {
             if self.read.contains(&path) {
                 continue;
             }
@@ -66,6 +65,16 @@ impl<'s> Inbox<'s> {
         }
         mails
     }
+}
+
+/// The mails in `outbox` (the `.eml` files the outbox renamed into it once written).
+pub fn mail_files(outbox: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(outbox)
+        .into_iter()
+        .flatten()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "eml"))
+        .collect()
 }
 
 /// A mail of the outbox read with a MIME parser: its addressee, subject, text and HTML

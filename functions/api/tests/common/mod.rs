@@ -153,8 +153,7 @@ impl Server {
     /// The newest mail to `email` in the outbox, as written.
     pub fn newest_mail(&self, email: &str) -> String {
         let mut newest: Option<(PathBuf, String)> = None;
-        for entry in std::fs::read_dir(&self.outbox).unwrap() {
-            let path = entry.unwrap().path();
+        for path in inbox::mail_files(&self.outbox) {
             let text = std::fs::read_to_string(&path).unwrap();
             if text.contains(&format!("To: {email}\r\n"))
                 && newest.as_ref().is_none_or(|(p, _)| *p < path)
