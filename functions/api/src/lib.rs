@@ -296,6 +296,8 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
         players::sign_up,
         players::player,
         players::take_vacation,
+        players::vacation_balance,
+        players::end_vacation,
         session::login,
         session::exchange,
         games::create,

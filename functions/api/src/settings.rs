@@ -85,9 +85,14 @@ impl Settings {
         })
     }
 
-    /// The notifier of `app`'s games: its service, authority, mailer, clock and public URL.
+    /// The notifier of `app`'s games: its service, authority, mailer, clock and public URL
+    /// (which `missive serve` may have set from the address it listens on).
     pub fn notifier(&self, app: &App) -> Notifier {
-        self.base.notifier(
+        let base = missive_settings::Settings {
+            public_url: app.public_url.clone(),
+            ..self.base.clone()
+        };
+        base.notifier(
             app.service.clone(),
             Arc::clone(&app.authority),
             Arc::clone(&app.mailer),

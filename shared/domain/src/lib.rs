@@ -31,6 +31,6 @@ pub use log::{
     hex_sha256,
 };
 pub use missive_rules::{EndRule, Seat, SeatResult, Window};
-pub use notice::{MailPreference, Notice};
+pub use notice::{LeaveEdge, MailPreference, Notice};
 pub use page::{Cursor, Page};
 pub use player::{Period, Player, VacationRecord};

@@ -22,11 +22,14 @@
 //!   nation already out of a three-seat game has no say, cannot resign again, and keeps its
 //!   loss); a move lapses the other seats' offers. Claims and time-outs get their result from the rules (a loss, or
 //!   a draw against a side that cannot win, or what three-seat rules say).
-//! - **Vacation** ([`GameService::take_vacation`]): whole days, at most 45 per player per
-//!   calendar year by default ([`Config`]), never overlapping, never in the past; they stop
-//!   the player's clocks in every game. Stored deadlines ignore vacations (vacations only
-//!   extend them), so a move needs the player's vacations only when it arrives after the
-//!   stored deadline.
+//! - **Vacation** ([`GameService::take_vacation`], [`GameService::end_vacation`],
+//!   [`GameService::vacation_balance`]): whole days, at most 45 per player per calendar year
+//!   by default ([`Config`]), never overlapping, never in the past; they stop the player's
+//!   clocks in every game. A leave is cancelled before it starts or ended early, the days
+//!   not used given back; every change makes the player's current games due for the
+//!   notifier. Stored deadlines ignore vacations (vacations only extend them), so a move
+//!   needs the player's vacations only when it arrives after the stored deadline; the game
+//!   view, the lists and the notifier count them.
 //! - **Conditional moves** ([`GameService::set_conditional_lines`]): lines of moves in
 //!   turn order; when the moves before one of the owner's moves were played, the service
 //!   plays it at once, in the same write. A line the game leaves is dropped; nobody else
@@ -86,4 +89,5 @@ pub use play::{MoveAccepted, MoveRequest};
 pub use players::{SignUpCheck, check_email, check_handle};
 pub use record::record_of;
 pub use service::{Catalog, Changes, Config, GameService, replay};
+pub use vacation::{OnLeave, Seated, VacationBalance, leave_at, on_leave};
 pub use views::{GameDetail, GameSummary, GameView};

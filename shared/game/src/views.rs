@@ -1,9 +1,11 @@
 //! Read models: a game's state, its move log, the games waiting for a player, the games a
 //! player finished.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    ConditionalLine, Cursor, Ending, GameId, Head, MoveRecord, Page, Seat, SeatDoc, Status,
+    ConditionalLine, Cursor, Ending, GameId, Head, MoveRecord, Page, Period, Seat, SeatDoc, Status,
     TimeControl,
 };
 use missive_rules::{AnyGame, Notation};
@@ -11,7 +13,8 @@ use missive_store::Membership;
 use serde::Serialize;
 
 use crate::service::{replay, seat_of};
-use crate::timing::{Turn, deadline};
+use crate::timing::Turn;
+use crate::vacation::{OnLeave, on_leave};
 use crate::{GameService, ServiceError};
 
 /// Store pages a list reads at most to fill one page of games the viewer may see; past
@@ -62,6 +65,11 @@ pub struct GameView {
     pub legal_moves_short: Vec<String>,
     /// When the seat to move's time runs out, counting its player's vacations.
     pub deadline: Option<DateTime<Utc>>,
+    /// The players on leave now (their clocks stand still), while the game is on; left out
+    /// when nobody is.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "openapi", schema(required = false))]
+    pub on_leave: Vec<OnLeave>,
     /// Seats offering a draw.
     #[cfg_attr(feature = "openapi", schema(value_type = Vec<u8>))]
     pub draw_offers: Vec<Seat>,
@@ -135,7 +143,7 @@ impl GameService {
     /// The state of `head`, at the rules game `game`, as `viewer` sees it. The deadline
     /// counts the vacations of the player to move in the current turn (earlier turns of an
     /// ICCF clock are counted as they were played, vacations aside, so it may come early,
-    /// never late).
+    /// never late); the players on leave are read from every seated player's vacations.
     async fn view_of(
         &self,
         head: &Head,
@@ -145,14 +153,17 @@ impl GameService {
         let doc = &head.doc;
         let active = doc.status == Status::Active;
         let to_move = active.then(|| game.to_move()).flatten();
+        let seated = match active {
+            true => self.seated_vacations(doc).await?,
+            false => Vec::new(),
+        };
         let deadline = match (&head.waiting, to_move) {
             (Some(waiting), Some(_)) => {
-                let vacations = self.store.vacation(&waiting.player).await?.periods;
-                let turn = Turn {
-                    since: waiting.since,
-                    allowance: waiting.deadline - waiting.since,
-                };
-                Some(turn.deadline(&vacations))
+                let vacations = seated
+                    .iter()
+                    .find(|s| s.player == waiting.player)
+                    .map_or(&[][..], |s| &s.periods[..]);
+                Some(Turn::waiting(waiting).deadline(vacations))
             }
             _ => None,
         };
@@ -179,6 +190,7 @@ impl GameService {
             legal_moves: legal(Notation::Long),
             legal_moves_short: legal(Notation::Short),
             deadline,
+            on_leave: on_leave(&seated, self.now()),
             draw_offers: doc.draw_offers.clone(),
             claimable: if active {
                 game.claimable()
@@ -238,14 +250,7 @@ impl GameService {
     ) -> Result<Page<GameSummary>, ServiceError> {
         let page = self.store.waiting_for(player, cursor, limit).await?;
         let vacations = self.store.vacation(player).await?.periods;
-        Ok(page.map(|head| {
-            let mut summary = summary(&head);
-            summary.deadline = head
-                .waiting
-                .as_ref()
-                .map(|w| deadline(w.since, w.deadline - w.since, &vacations));
-            summary
-        }))
+        Ok(page.map(|head| summary(&head, &vacations)))
     }
 
     /// A page of the games `player` finished that `viewer` may see, most recent first;
@@ -271,7 +276,7 @@ impl GameService {
                 page.items
                     .iter()
                     .filter(|head| head.doc.visible_to(viewer))
-                    .map(summary),
+                    .map(|head| summary(head, &[])),
             );
             cursor = page.next;
             if cursor.is_none() || items.len() >= limit {
@@ -285,7 +290,8 @@ impl GameService {
     }
 
     /// A page of `player`'s current games of one kind (see [`Membership`]): forming ones
-    /// oldest first, active ones by the deadline of whoever is to move.
+    /// oldest first, active ones by the (stored) deadline of whoever is to move; each
+    /// deadline counts the vacations of the player to move in the current turn.
     pub async fn games_of(
         &self,
         player: &str,
@@ -298,14 +304,30 @@ impl GameService {
             .games_of(player, membership, cursor, limit)
             .await?;
         let heads = self.store.heads(&page.items).await?;
+        let mut vacations: HashMap<&str, Vec<Period>> = HashMap::new();
+        for waiting in heads.iter().filter_map(|head| head.waiting.as_ref()) {
+            if !vacations.contains_key(waiting.player.as_str()) {
+                let periods = self.store.vacation(&waiting.player).await?.periods;
+                vacations.insert(&waiting.player, periods);
+            }
+        }
+        let items = heads
+            .iter()
+            .map(|head| {
+                let mover = head.waiting.as_ref().map(|w| w.player.as_str());
+                let periods = mover.and_then(|m| vacations.get(m));
+                summary(head, periods.map_or(&[][..], Vec::as_slice))
+            })
+            .collect();
         Ok(Page {
-            items: heads.iter().map(summary).collect(),
+            items,
             next: page.next,
         })
     }
 }
 
-fn summary(head: &Head) -> GameSummary {
+/// The line of `head` in a list, its deadline counting `vacations` (of the player to move).
+fn summary(head: &Head, vacations: &[Period]) -> GameSummary {
     GameSummary {
         id: head.id.clone(),
         variant: head.doc.variant.clone(),
@@ -318,7 +340,10 @@ fn summary(head: &Head) -> GameSummary {
         ply: head.ply,
         status: head.doc.status,
         to_move: head.to_move,
-        deadline: head.waiting.as_ref().map(|w| w.deadline),
+        deadline: head
+            .waiting
+            .as_ref()
+            .map(|waiting| Turn::waiting(waiting).deadline(vacations)),
         ending: head.doc.ending.clone(),
     }
 }

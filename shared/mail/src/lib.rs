@@ -67,7 +67,9 @@ pub trait Mailer: Send + Sync {
     async fn send(&self, mail: &Mail) -> Result<(), MailError>;
 }
 
-/// A mailer that writes each mail as an RFC 5322 `.eml` file into a folder.
+/// A mailer that writes each mail as an RFC 5322 `.eml` file into a folder. A file appears
+/// whole: the mail is written under a hidden name (`.{id}.part`) and renamed once written, so
+/// whoever watches the folder never reads half a mail.
 #[derive(Clone, Debug)]
 pub struct Outbox {
     folder: PathBuf,
@@ -97,8 +99,11 @@ impl Mailer for Outbox {
         tokio::fs::create_dir_all(&self.folder)
             .await
             .map_err(transport)?;
-        let file = self.folder.join(format!("{}.eml", ulid::Ulid::new()));
-        tokio::fs::write(file, message).await.map_err(transport)
+        let name = ulid::Ulid::new();
+        let part = self.folder.join(format!(".{name}.part"));
+        tokio::fs::write(&part, message).await.map_err(transport)?;
+        let file = self.folder.join(format!("{name}.eml"));
+        tokio::fs::rename(part, file).await.map_err(transport)
     }
 }
 

@@ -91,13 +91,10 @@ pub struct Settings {
         conflicts_with = "signing_key"
     )]
     pub signing_key_parameter: Option<String>,
-    /// The URL the API is reached at, used in mailed links (empty: `https://` and the
-    /// request's host).
-    #[arg(
-        long,
-        env = "MISSIVE_PUBLIC_URL",
-        default_value = "http://127.0.0.1:8080"
-    )]
+    /// The URL the API is reached at, used in mailed links. Empty (the default): `missive
+    /// serve` uses the address it listens on, the Lambda function `https://` and the
+    /// request's host.
+    #[arg(long, env = "MISSIVE_PUBLIC_URL", default_value = "")]
     pub public_url: String,
     /// The sender of mail.
     #[arg(

@@ -117,6 +117,10 @@ pub trait Store: Send + Sync {
         to: Option<DateTime<Utc>>,
     ) -> Result<bool, StoreError>;
 
+    /// Makes the wake-up of `game` due at `at` if it is due later: `true` if it moved,
+    /// `false` if it is due no later already or the game has none (nothing left to do).
+    async fn hasten_wake(&self, game: &GameId, at: DateTime<Utc>) -> Result<bool, StoreError>;
+
     /// The player's vacation record (a default one, revision 0, if there is none).
     async fn vacation(&self, player: &str) -> Result<VacationRecord, StoreError>;
 

@@ -3,9 +3,9 @@
 
 use chrono::{DateTime, Duration, Utc};
 use missive_domain::{
-    Commit, Cursor, EndRule, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MailPreference,
-    MoveRecord, Notice, Period, Player, Reason, Seat, SeatDoc, SeatResult, Status, StoredGame,
-    TimeControl, VacationRecord, Waiting, WakeChange,
+    Commit, Cursor, EndRule, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, LeaveEdge,
+    MailPreference, MoveRecord, Notice, Period, Player, Reason, Seat, SeatDoc, SeatResult, Status,
+    StoredGame, TimeControl, VacationRecord, Waiting, WakeChange,
 };
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{Membership, Store, StoreError, contract_tests};
@@ -564,6 +564,18 @@ async fn a_notice_is_claimed_once_until_released(kind: Kind) {
             player: "ann".into(),
             day: at(0).date_naive(),
         },
+        Notice::Leave {
+            to: "ann".into(),
+            player: "bob".into(),
+            start: at(0),
+            edge: LeaveEdge::Start,
+        },
+        Notice::Leave {
+            to: "ann".into(),
+            player: "bob".into(),
+            start: at(0),
+            edge: LeaveEdge::End,
+        },
     ];
     for notice in &notices {
         assert!(
@@ -1000,6 +1012,37 @@ async fn wake_ups_are_due_in_time_and_move_only_from_where_they_were(kind: Kind)
     assert_eq!(names(due(store, at(100)).await), ["d", "e", "b"]);
 }
 
+async fn a_wake_up_is_hastened_only_to_an_earlier_time(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let head = created(store, "a").await;
+    let mut commit = append(&head, &["e2e4"], None);
+    commit.wake = WakeChange::At(at(30));
+    store.commit(&commit).await.unwrap();
+    let a = GameId("a".into());
+    assert!(!store.hasten_wake(&a, at(40)).await.unwrap());
+    assert!(!store.hasten_wake(&a, at(30)).await.unwrap());
+    assert!(store.hasten_wake(&a, at(10)).await.unwrap());
+    let wakes = due(store, at(100)).await;
+    assert_eq!(
+        wakes
+            .iter()
+            .map(|w| (w.game.0.as_str(), w.at))
+            .collect::<Vec<_>>(),
+        [("a", at(10))]
+    );
+    // A game with nothing left to do (no wake-up) is left alone.
+    assert!(store.move_wake(&a, at(10), None).await.unwrap());
+    assert!(!store.hasten_wake(&a, at(5)).await.unwrap());
+    assert!(
+        !store
+            .hasten_wake(&GameId("nope".into()), at(5))
+            .await
+            .unwrap()
+    );
+    assert!(due(store, at(100)).await.is_empty());
+}
+
 async fn a_vacation_record_starts_at_revision_one(kind: Kind) {
     let test = TestStore::new(kind).await;
     let store = test.store.as_ref();
@@ -1049,6 +1092,7 @@ contract_tests!(
     lists_go_on_past_page_boundaries_with_private_games_among_them,
     members_see_their_current_games_until_they_end,
     wake_ups_are_due_in_time_and_move_only_from_where_they_were,
+    a_wake_up_is_hastened_only_to_an_earlier_time,
     a_vacation_record_starts_at_revision_one,
     an_unreadable_time_is_corrupt,
 );

@@ -1,12 +1,23 @@
 //! The HTML pages people reach from mail: the move page behind a move link
-//! (`/play/{token}`) and a read-only game page (`/games/{id}`). Server-rendered, usable on a
-//! phone and without JavaScript. Errors are pages too, made from the API's [`ApiError`]
-//! (whose statuses and codes come from `crate::error`) by [`problem`].
+//! (`/play/{token}`, which is also where conditional lines are set while another seat is to
+//! move), the sign-in page behind a sign-in link (`/sign-in?token=...`), a signed-in
+//! player's games and vacation (`/me/{token}`, `/me/{token}/vacation`) and a read-only game
+//! page (`/games/{id}`). Server-rendered, usable on a phone and without JavaScript; a `GET`
+//! never changes anything. Errors are pages too, made from the API's [`crate::ApiError`]
+//! (whose statuses and codes come from `crate::error`) by `problem`.
+//!
+//! Pages keep no session: every page that acts is reached by a link whose path carries a
+//! token for what it may do (see [`link`] and `me`), and acts through the game service like
+//! any client.
 
 mod html;
+mod leave;
+mod lines;
 pub mod link;
+mod me;
 mod play;
 mod problem;
+mod sign_in;
 mod view;
 
 use axum::Router;
@@ -17,6 +28,7 @@ use axum::routing::get;
 use missive_domain::GameId;
 
 pub use link::MoveLink;
+pub use me::SESSION_LIFETIME;
 use problem::Problem;
 
 use crate::App;
@@ -24,6 +36,9 @@ use crate::App;
 pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route("/play/{token}", get(play::show).post(play::act))
+        .route("/sign-in", get(sign_in::show).post(sign_in::act))
+        .route("/me/{token}", get(me::games))
+        .route("/me/{token}/vacation", get(leave::show).post(leave::act))
         .route("/games/{id}", get(game))
 }
 

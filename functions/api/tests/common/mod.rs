@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod inbox;
 pub mod links;
 pub mod raw;
 
@@ -158,6 +159,19 @@ impl Server {
         }
     }
 
+    /// An HTTP client that does not follow redirects.
+    pub fn http_without_redirects(&self) -> reqwest::Client {
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap()
+    }
+
+    /// The newest mail to `email` in the outbox, as written.
+    pub fn newest_mail(&self, email: &str) -> String {
+        self.newest_mail_to(email).expect("a mail for the address")
+    }
+
     /// The server's clock.
     pub fn clock_now(&self) -> chrono::DateTime<Utc> {
         use missive_game::Clock;
@@ -271,12 +285,9 @@ impl Server {
 
     /// Every mail in the outbox to `email`, oldest first.
     pub fn mails_to(&self, email: &str) -> Vec<String> {
-        let Ok(entries) = std::fs::read_dir(&self.outbox) else {
-            return Vec::new();
-        };
-        let mut mails: Vec<(PathBuf, String)> = entries
-            .map(|entry| {
-                let path = entry.unwrap().path();
+        let mut mails: Vec<(PathBuf, String)> = inbox::mail_files(&self.outbox)
+            .into_iter()
+            .map(|path| {
                 let text = std::fs::read_to_string(&path).unwrap();
                 (path, text)
             })

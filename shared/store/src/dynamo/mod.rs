@@ -684,6 +684,26 @@ impl Store for DynamoStore {
         }
     }
 
+    async fn hasten_wake(&self, game: &GameId, at: DateTime<Utc>) -> Result<bool, StoreError> {
+        self.count_write();
+        let hastened = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(wake_item(game, at)))
+            .condition_expression("wait_deadline > :at")
+            .expression_attribute_values(":at", n(at.timestamp_millis()))
+            .send()
+            .await
+            .map(drop)
+            .map_err(sdk);
+        match hastened {
+            Ok(()) => Ok(true),
+            Err(StoreError::Conflict) => Ok(false),
+            Err(error) => Err(error),
+        }
+    }
+
     async fn vacation(&self, player: &str) -> Result<VacationRecord, StoreError> {
         match self.get(&keys::player_pk(player), "VACATION").await? {
             Some(item) => read_body(&item),

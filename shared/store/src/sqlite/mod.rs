@@ -499,6 +499,20 @@ impl Store for SqliteStore {
         }
     }
 
+    async fn hasten_wake(&self, game: &GameId, at: DateTime<Utc>) -> Result<bool, StoreError> {
+        let hastened = self
+            .write(Write::HastenWake {
+                game: game.0.clone(),
+                at: at.timestamp_millis(),
+            })
+            .await;
+        match hastened {
+            Ok(()) => Ok(true),
+            Err(StoreError::Conflict) => Ok(false),
+            Err(error) => Err(error),
+        }
+    }
+
     async fn vacation(&self, player: &str) -> Result<VacationRecord, StoreError> {
         let sql = "SELECT body FROM vacations WHERE player = ?1".to_string();
         match self.read_text(sql, player.to_string()).await? {

@@ -19,6 +19,10 @@ pub(super) enum Write {
         from: i64,
         to: Option<i64>,
     },
+    HastenWake {
+        game: String,
+        at: i64,
+    },
     Vacation(String, VacationRecord),
     Player(Player),
     Preference(String, MailPreference),
@@ -49,6 +53,7 @@ pub(super) fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> 
         Write::Commit(commit) => apply_commit(conn, commit),
         Write::Import(commit) => apply_import(conn, commit),
         Write::MoveWake { game, from, to } => move_wake(conn, game, *from, *to),
+        Write::HastenWake { game, at } => hasten_wake(conn, game, *at),
         Write::Vacation(player, record) => put_vacation(conn, player, record),
         Write::Player(player) => insert_player(conn, player),
         Write::Preference(player, preference) => conn
@@ -169,6 +174,19 @@ fn move_wake(conn: &Connection, game: &str, from: i64, to: Option<i64>) -> Resul
         .execute(
             "UPDATE games SET wake_at = ?3 WHERE id = ?1 AND wake_at = ?2",
             params![game, from, to],
+        )
+        .map_err(backend)?;
+    if changed == 0 {
+        return Err(StoreError::Conflict);
+    }
+    Ok(())
+}
+
+fn hasten_wake(conn: &Connection, game: &str, at: i64) -> Result<(), StoreError> {
+    let changed = conn
+        .execute(
+            "UPDATE games SET wake_at = ?2 WHERE id = ?1 AND wake_at > ?2",
+            params![game, at],
         )
         .map_err(backend)?;
     if changed == 0 {
