@@ -281,6 +281,10 @@ pub struct GameDoc {
     /// empty for games played here.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub archive_tags: Vec<(String, String)>,
+    /// Whether an imported game's archive carried this server's valid signature, so the
+    /// game is known to be as the server recorded it (false for every other game).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub verified: bool,
 }
 
 impl GameDoc {

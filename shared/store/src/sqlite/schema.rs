@@ -118,6 +118,8 @@ const MIGRATIONS: &[&str] = &[
          WHERE wait_player IS NOT NULL;
      CREATE INDEX games_wake ON games (wake_at, id) WHERE wake_at IS NOT NULL;
      DROP INDEX games_deadlines;",
+    // 6: whether a move was played from its seat's conditional line.
+    "ALTER TABLE moves ADD COLUMN conditional INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The schema version this code writes.
