@@ -9,7 +9,8 @@ use crate::{GameService, ServiceError};
 impl GameService {
     /// Takes `days` of vacation for `player` from `start` (not in the past). The days of
     /// each calendar year, with those already taken, may not exceed the yearly allowance
-    /// (45 by default), and vacations may not overlap. Returns every period taken.
+    /// (45 by default), and vacations may not overlap. The vacation is recorded in each of
+    /// the player's current games. Returns every period taken.
     pub async fn take_vacation(
         &self,
         player: &str,
@@ -49,7 +50,10 @@ impl GameService {
             }
             record.revision += 1;
             match self.store.put_vacation(player, &record).await {
-                Ok(()) => return Ok(record.periods),
+                Ok(()) => {
+                    self.record_vacation(player, period).await?;
+                    return Ok(record.periods);
+                }
                 Err(StoreError::Conflict) => continue,
                 Err(error) => return Err(error.into()),
             }
