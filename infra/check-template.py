@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""Checks template.yaml offline: the table matches infra/table.json, the SAM transform
-succeeds, and cfn-lint finds no error in the result."""
+"""Checks template.yaml offline: the table matches infra/table.json; the operational rules
+hold (the signing key read at run time from an SSM SecureString with least privilege, a
+failure queue with an alarm on the notifier's stream, log retention on every function, the
+archive import limit within a synchronous invocation, the request timeout within the
+function's); the SAM transform succeeds, and cfn-lint finds no error in the result."""
 
 import json
 import os
@@ -17,6 +20,10 @@ from samtranslator.public.exceptions import InvalidDocumentException
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TABLE_KEYS = ["AttributeDefinitions", "KeySchema", "GlobalSecondaryIndexes", "BillingMode"]
+# A synchronous Lambda invocation's request payload, in bytes.
+INVOKE_LIMIT = 6 * 1024 * 1024
+# Room kept for the rest of the API Gateway event (headers, request context).
+EVENT_ROOM = 64 * 1024
 
 
 class NoManagedPolicies(ManagedPolicyLoader):
@@ -29,6 +36,146 @@ class NoManagedPolicies(ManagedPolicyLoader):
         return {}
 
 
+def plain(node):
+    """The template node as plain JSON values (intrinsics as their one-key objects)."""
+    return json.loads(json.dumps(node, default=str))
+
+
+def functions(template):
+    """The template's functions, by logical id."""
+    return {
+        name: resource
+        for name, resource in template["Resources"].items()
+        if resource["Type"] == "AWS::Serverless::Function"
+    }
+
+
+def environment(template, function):
+    """A function's environment, the Globals' under its own."""
+    variables = dict(
+        template.get("Globals", {}).get("Function", {}).get("Environment", {}).get("Variables", {})
+    )
+    variables.update(function["Properties"].get("Environment", {}).get("Variables", {}))
+    return variables
+
+
+def statements(function):
+    """The inline policy statements of a function."""
+    return [
+        statement
+        for policy in function["Properties"].get("Policies", [])
+        if isinstance(policy, dict) and "Statement" in policy
+        for statement in policy["Statement"]
+    ]
+
+
+def actions(statement):
+    action = statement.get("Action", [])
+    return [action] if isinstance(action, str) else list(action)
+
+
+def check_signing_key(template):
+    """The key is read at run time from the SSM parameter, through one least-privilege
+    policy shared by every function, and is never in an environment."""
+    problems = []
+    for name, parameter in template["Parameters"].items():
+        if parameter["Type"].startswith("AWS::SSM::Parameter::Value"):
+            problems.append(f"parameter {name} resolves SSM at deploy time into the template")
+    if template["Parameters"].get("SigningKeyParameter", {}).get("Type") != "String":
+        problems.append("SigningKeyParameter must be the parameter's name (a String)")
+    policy = template["Resources"].get("SigningKeyAccess", {})
+    if policy.get("Type") != "AWS::IAM::ManagedPolicy":
+        problems.append("SigningKeyAccess must be a managed policy")
+        return problems
+    granted = policy["Properties"]["PolicyDocument"]["Statement"]
+    by_action = {tuple(actions(s)): s for s in granted}
+    if set(by_action) != {("ssm:GetParameter",), ("kms:Decrypt",)}:
+        problems.append(f"SigningKeyAccess must allow ssm:GetParameter and kms:Decrypt only: {list(by_action)}")
+        return problems
+    read = by_action[("ssm:GetParameter",)]["Resource"]
+    if not (isinstance(read, dict) and "parameter${SigningKeyParameter}" in str(read.get("Fn::Sub"))):
+        problems.append(f"ssm:GetParameter must name the one parameter: {read}")
+    decrypt = by_action[("kms:Decrypt",)]
+    if "kms:ViaService" not in json.dumps(decrypt.get("Condition")):
+        problems.append("kms:Decrypt must be limited to use through SSM (kms:ViaService)")
+    if "alias/aws/ssm" not in json.dumps(decrypt.get("Condition")):
+        problems.append("kms:Decrypt must default to the AWS managed key of SSM")
+    for name, function in functions(template).items():
+        env = environment(template, function)
+        if "MISSIVE_SIGNING_KEY" in env:
+            problems.append(f"{name}: the signing key itself is in the environment")
+        if env.get("MISSIVE_SIGNING_KEY_PARAMETER") != {"Ref": "SigningKeyParameter"}:
+            problems.append(f"{name}: MISSIVE_SIGNING_KEY_PARAMETER must name SigningKeyParameter")
+        if {"Ref": "SigningKeyAccess"} not in function["Properties"].get("Policies", []):
+            problems.append(f"{name}: SigningKeyAccess is not among its policies")
+        for statement in statements(function):
+            if any(a.startswith(("ssm:", "kms:")) or a == "*" for a in actions(statement)):
+                problems.append(f"{name}: SSM or KMS rights beyond SigningKeyAccess")
+    return problems
+
+
+def check_stream_failures(template):
+    """Stream batches the notifier gives up on go to an SQS queue it may send to, and an
+    alarm watches the queue."""
+    resources = template["Resources"]
+    mapping = resources["NotifierStream"]["Properties"]
+    destination = mapping.get("DestinationConfig", {}).get("OnFailure", {}).get("Destination", {})
+    queue = (destination.get("Fn::GetAtt") or [None])[0]
+    if resources.get(queue, {}).get("Type") != "AWS::SQS::Queue":
+        return ["NotifierStream has no SQS failure destination"]
+    problems = []
+    watched = [
+        alarm
+        for alarm in resources.values()
+        if alarm["Type"] == "AWS::CloudWatch::Alarm"
+        and {"Name": "QueueName", "Value": {"Fn::GetAtt": [queue, "QueueName"]}}
+        in alarm["Properties"].get("Dimensions", [])
+    ]
+    if not watched:
+        problems.append(f"no CloudWatch alarm watches {queue}")
+    notifier = mapping["FunctionName"]["Ref"]
+    sends = [
+        s
+        for s in statements(resources[notifier])
+        if "sqs:SendMessage" in actions(s) and s.get("Resource") == {"Fn::GetAtt": [queue, "Arn"]}
+    ]
+    if not sends:
+        problems.append(f"{notifier} may not send to {queue}")
+    return problems
+
+
+def check_log_retention(template):
+    """Every function logs into a log group of the template with a retention."""
+    resources = template["Resources"]
+    problems = []
+    for name, function in functions(template).items():
+        group = function["Properties"].get("LoggingConfig", {}).get("LogGroup", {}).get("Ref")
+        logs = resources.get(group, {})
+        if logs.get("Type") != "AWS::Logs::LogGroup" or "RetentionInDays" not in (logs.get("Properties") or {}):
+            problems.append(f"{name}: no log group with a retention (LoggingConfig.LogGroup)")
+    return problems
+
+
+def check_api_limits(template):
+    """The archive import limit fits a synchronous invocation once base64-encoded, and the
+    request timeout answers before the function's own timeout."""
+    api = template["Resources"]["ApiFunction"]
+    env = environment(template, api)
+    problems = []
+    limit = int(env.get("MISSIVE_ARCHIVE_LIMIT", 8 * 1024 * 1024))
+    encoded = (limit + 2) // 3 * 4
+    if encoded + EVENT_ROOM > INVOKE_LIMIT:
+        problems.append(
+            f"ApiFunction: MISSIVE_ARCHIVE_LIMIT {limit} is {encoded} bytes base64-encoded, "
+            f"beyond a synchronous invocation ({INVOKE_LIMIT} less {EVENT_ROOM} for the event)"
+        )
+    timeout = int(api["Properties"].get("Timeout", template["Globals"]["Function"]["Timeout"]))
+    request = int(env.get("MISSIVE_REQUEST_TIMEOUT", 30))
+    if request >= timeout:
+        problems.append(f"ApiFunction: MISSIVE_REQUEST_TIMEOUT {request} s is not within its Timeout {timeout} s")
+    return problems
+
+
 def main() -> int:
     # The transform fills in pseudo parameters; no AWS account is contacted.
     os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
@@ -39,6 +186,17 @@ def main() -> int:
         if json.loads(json.dumps(properties.get(key))) != table.get(key):
             print(f"template.yaml: GamesTable {key} differs from infra/table.json")
             return 1
+    source = plain(template)
+    problems = (
+        check_signing_key(source)
+        + check_stream_failures(source)
+        + check_log_retention(source)
+        + check_api_limits(source)
+    )
+    for problem in problems:
+        print(f"template.yaml: {problem}")
+    if problems:
+        return 1
     # `sam package` replaces each local CodeUri with its upload; stand one in for it.
     for resource in template["Resources"].values():
         if resource["Type"] == "AWS::Serverless::Function":
@@ -58,7 +216,10 @@ def main() -> int:
     if result.returncode not in (0, 4, 8, 12):
         print("cfn-lint found errors in the translated template")
         return 1
-    print("template.yaml: table in sync, SAM transform and cfn-lint clean")
+    print(
+        "template.yaml: table in sync, signing key, stream failures, log retention and API "
+        "limits as required, SAM transform and cfn-lint clean"
+    )
     return 0
 
 

@@ -3,8 +3,8 @@
 //!
 //! `GET /v1/players/{handle}/archive` writes the games one after another as each is loaded,
 //! most recent first (as the store lists them, a page at a time); it never holds more than
-//! one page of ids and one game's text. `POST /v1/archive` takes up to
-//! [`ARCHIVE_LIMIT`] bytes of text, replays every game through the rules and stores each
+//! one page of ids and one game's text. `POST /v1/archive` takes up to [`ARCHIVE_LIMIT`]
+//! bytes of text (or the limit configured), replays every game through the rules and stores each
 //! finished one whole; the answer says, game by game, what became of it.
 
 use std::io::Cursor as ByteCursor;
@@ -25,7 +25,7 @@ use utoipa::ToSchema;
 use crate::session::Caller;
 use crate::{ApiError, App};
 
-/// Largest archive accepted by `POST /v1/archive`, in bytes.
+/// Largest archive accepted by `POST /v1/archive` by default, in bytes.
 pub const ARCHIVE_LIMIT: usize = 8 * 1024 * 1024;
 
 /// Finished games read from the store at a time while a player's archive streams.
@@ -34,12 +34,13 @@ const ARCHIVE_PAGE: usize = 100;
 /// The media type of archive text.
 pub const ARCHIVE_TYPE: &str = "application/x-chess-pgn; charset=utf-8";
 
-pub(crate) fn routes() -> Router<App> {
+/// The archive routes, imports limited to `import_limit` bytes.
+pub(crate) fn routes(import_limit: usize) -> Router<App> {
     Router::new()
         .route("/v1/players/{handle}/archive", get(player_archive))
         .route(
             "/v1/archive",
-            post(import).layer(DefaultBodyLimit::max(ARCHIVE_LIMIT)),
+            post(import).layer(DefaultBodyLimit::max(import_limit)),
         )
 }
 

@@ -72,7 +72,10 @@ impl ApiError {
             413 => "too-large",
             415 => "unsupported-media-type",
             422 => "unprocessable",
+            414 => "uri-too-long",
             429 => "too-many-requests",
+            431 => "headers-too-large",
+            503 => "unavailable",
             500..=599 => "internal",
             _ => "error",
         }
@@ -99,13 +102,20 @@ struct ErrorDetail {
     current_ply: Option<u32>,
 }
 
+impl ApiError {
+    /// The body of the answer: `{"error": {"code", "message", ...extra}}`.
+    pub fn body(&self) -> Value {
+        let mut error = json!({ "code": self.code, "message": self.message });
+        if let Some((name, value)) = &self.extra {
+            error[*name] = value.clone();
+        }
+        json!({ "error": error })
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut error = json!({ "code": self.code, "message": self.message });
-        if let Some((name, value)) = self.extra {
-            error[name] = value;
-        }
-        (self.status, Json(json!({ "error": error }))).into_response()
+        (self.status, Json(self.body())).into_response()
     }
 }
 

@@ -10,17 +10,24 @@
 //! - Game state carries an `ETag` (`If-None-Match` answers 304); lists page with opaque
 //!   cursors; bodies are limited ([`BODY_LIMIT`], 413 beyond); each request gets an
 //!   `x-request-id` (kept if the client sent one) that is logged and returned.
-//! - Each caller (access token subject, else client address) has a token bucket
+//! - Each caller (access token subject, else client address) has an allowance
 //!   ([`limits`]): beyond it, 429 with `Retry-After`.
+//! - `GET /v1/health` says the process answers, `GET /v1/ready` that its store does too
+//!   ([`health`]); every request is logged at `info` once answered (method, matched route,
+//!   status, latency, request id).
+//! - [`server`] runs the router on one machine with timeouts, connection caps and graceful
+//!   shutdown, and answers what fails below the router in the same error shape.
 //! - Time comes from the [`Clock`] the [`App`] is built with, so tests drive deadlines.
 
 pub mod archives;
 pub mod error;
 mod games;
+pub mod health;
 pub mod limits;
 pub mod page;
 mod players;
 mod rules;
+pub mod server;
 pub mod session;
 pub mod settings;
 mod unsubscribe;
@@ -30,7 +37,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, FromRequest, Request};
+use axum::extract::{DefaultBodyLimit, FromRequest, MatchedPath, Request};
 use axum::http::header::{CONTENT_TYPE, HeaderValue};
 use axum::http::{HeaderName, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -43,18 +50,41 @@ use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 use tower_http::request_id::{
     MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
 };
+use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 pub use error::ApiError;
-pub use limits::{Rate, RateLimiter};
+pub use limits::{Rate, RateLimiter, TrustedProxies, TrustedProxy};
 pub use session::{Caller, access_token};
 pub use settings::Settings;
 
 /// Largest request body accepted, in bytes.
 pub const BODY_LIMIT: usize = 64 * 1024;
 
+/// Longest request target (path and query) accepted, in bytes (414 beyond).
+pub const URI_LIMIT: usize = 8 * 1024;
+
 /// The request id header.
 pub const REQUEST_ID: &str = "x-request-id";
+
+/// Limits the router enforces on each request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// How long a request may take until its answer starts (408 beyond).
+    pub request_timeout: Duration,
+    /// Largest archive `POST /v1/archive` accepts (413 beyond).
+    pub archive_body: usize,
+}
+
+impl Default for Limits {
+    /// 30 seconds; [`archives::ARCHIVE_LIMIT`].
+    fn default() -> Limits {
+        Limits {
+            request_timeout: Duration::from_secs(30),
+            archive_body: archives::ARCHIVE_LIMIT,
+        }
+    }
+}
 
 /// Everything the routes share: the game service, the token authority, the mailer, the
 /// clock and the public settings.
@@ -72,8 +102,12 @@ pub struct App {
     pub public_url: String,
     /// Origins CORS allows (`*` for any).
     pub cors_origins: Vec<String>,
-    /// Each caller's token bucket ([`limits`]).
+    /// Each caller's allowance ([`limits`]).
     pub rate_limiter: Arc<RateLimiter>,
+    /// Proxies whose `X-Forwarded-For` names the client (none by default).
+    pub trusted_proxies: TrustedProxies,
+    /// Request timeout and body limits.
+    pub limits: Limits,
 }
 
 impl App {
@@ -87,6 +121,7 @@ impl App {
         let cors = cors_layer(&self.cors_origins);
         let request_id = HeaderName::from_static(REQUEST_ID);
         let throttle = axum::middleware::from_fn_with_state(self.clone(), limits::throttle);
+        let limits = self.limits;
         Router::new()
             .merge(players::routes())
             .merge(session::routes())
@@ -94,28 +129,73 @@ impl App {
             .merge(rules::routes())
             .merge(page::routes())
             .merge(unsubscribe::routes())
-            .merge(archives::routes())
+            .merge(archives::routes(limits.archive_body))
+            .merge(health::routes())
             .route("/v1/openapi.json", axum::routing::get(openapi_json))
             .fallback(|| async { ApiError::not_found("no such resource") })
             .with_state(self)
             .layer(throttle)
             .layer(DefaultBodyLimit::max(BODY_LIMIT))
+            .layer(TimeoutLayer::with_status_code(
+                StatusCode::REQUEST_TIMEOUT,
+                limits.request_timeout,
+            ))
+            .layer(axum::middleware::map_request(uri_limit))
             .layer(axum::middleware::map_response(json_errors))
             .layer(CatchPanicLayer::custom(|_| {
                 ApiError::internal("the request failed", "a handler panicked").into_response()
             }))
             .layer(cors)
             .layer(PropagateRequestIdLayer::new(request_id.clone()))
-            .layer(TraceLayer::new_for_http().make_span_with(|request: &Request| {
-                let id = request
-                    .headers()
-                    .get(REQUEST_ID)
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or("");
-                tracing::info_span!("request", method = %request.method(), uri = %request.uri(), request_id = %id)
-            }))
+            .layer(
+                TraceLayer::new_for_http()
+                    .make_span_with(request_span)
+                    .on_request(())
+                    .on_response(access_line)
+                    .on_failure(()),
+            )
             .layer(SetRequestIdLayer::new(request_id, UlidRequestId))
     }
+}
+
+/// The span every log line of a request is in: method, matched route (never the raw path,
+/// which may hold a link's token) and request id.
+fn request_span(request: &Request) -> tracing::Span {
+    let id = request
+        .headers()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("(none)", MatchedPath::as_str);
+    tracing::info_span!("request", method = %request.method(), route, request_id = %id)
+}
+
+/// The access line, at `info` in the request's span: status and latency.
+fn access_line(response: &Response, latency: Duration, _: &tracing::Span) {
+    tracing::info!(
+        status = response.status().as_u16(),
+        latency_ms = latency.as_secs_f64() * 1000.0,
+        "answered"
+    );
+}
+
+/// Refuses request targets longer than [`URI_LIMIT`] with 414.
+async fn uri_limit(request: Request) -> Result<Request, ApiError> {
+    let length = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |target| target.as_str().len());
+    if length > URI_LIMIT {
+        return Err(ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            "uri-too-long",
+            format!("the request target is {length} bytes, more than {URI_LIMIT}"),
+        ));
+    }
+    Ok(request)
 }
 
 /// Gives each request a ULID as its id.
@@ -141,6 +221,7 @@ fn cors_layer(origins: &[String]) -> CorsLayer {
         ])
         .expose_headers([
             axum::http::header::ETAG,
+            axum::http::header::RETRY_AFTER,
             HeaderName::from_static(REQUEST_ID),
         ])
         .max_age(Duration::from_secs(3600));
@@ -202,35 +283,6 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
     }
 }
 
-/// Logs JSON lines at `info` (or as `RUST_LOG` says), without timestamps (Lambda adds
-/// them): the setup of every Lambda function.
-pub fn log_json_lines() {
-    tracing_subscriber::fmt()
-        .json()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_current_span(true)
-        .without_time()
-        .init();
-}
-
-/// The notifier of a Lambda function (`name`), configured from the environment only, as the
-/// api function is, after setting up [`log_json_lines`].
-pub async fn lambda_notifier(name: &str) -> Result<missive_notify::Notifier, String> {
-    /// The function's configuration, from the environment only.
-    #[derive(clap::Parser)]
-    struct Function {
-        #[command(flatten)]
-        settings: Settings,
-    }
-    log_json_lines();
-    let settings = <Function as clap::Parser>::parse_from([name]).settings;
-    let app = settings.app(Arc::new(missive_game::SystemClock)).await?;
-    Ok(settings.notifier(&app))
-}
-
 /// The API's OpenAPI 3.1 description, generated from the routes and types above.
 #[derive(utoipa::OpenApi)]
 #[openapi(
@@ -262,6 +314,8 @@ pub async fn lambda_notifier(name: &str) -> Result<missive_notify::Notifier, Str
         games::conditional,
         archives::player_archive,
         archives::import,
+        health::health,
+        health::ready,
         rules::variants,
         rules::legal_moves,
         openapi_json,

@@ -1,11 +1,13 @@
 //! The api Lambda function: the API's router under `lambda_http`, configured from the
-//! environment (see [`missive_api::Settings`]), logging JSON lines.
+//! environment (see [`missive_api::Settings`]), logging JSON lines (one access line per
+//! request at `info`).
 
 use std::sync::Arc;
 
 use clap::Parser;
 use missive_api::Settings;
 use missive_game::SystemClock;
+use missive_settings::{LogFormat, Opening, logging};
 
 /// The function's configuration, from the environment only.
 #[derive(Parser)]
@@ -16,11 +18,10 @@ struct Function {
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    missive_api::log_json_lines();
-    let function = Function::parse_from(["api"]);
-    let app = function
-        .settings
-        .app(Arc::new(SystemClock))
+    let settings = Function::parse_from(["api"]).settings;
+    logging::init(settings.base.log_format.unwrap_or(LogFormat::Json));
+    let app = settings
+        .app(Arc::new(SystemClock), Opening::MayCreate)
         .await
         .map_err(lambda_http::Error::from)?;
     lambda_http::run(app.router()).await

@@ -14,10 +14,7 @@ const FOOLS_MATE: [&str; 4] = ["f2f3", "e7e5", "g2g4", "d8h4"];
 /// Plays fool's mate in a new game between `white` and `black`; returns its id.
 async fn fools_mate(white: &Player<'_>, black: &Player<'_>) -> String {
     let id = start_game(&[white.clone(), black.clone()], "chess").await;
-    for (ply, text) in FOOLS_MATE.iter().enumerate() {
-        let mover = if ply % 2 == 0 { white } else { black };
-        mover.play(&id, text, ply as u64).await;
-    }
+    play_fools_mate(&id, white, black).await;
     id
 }
 
@@ -228,24 +225,37 @@ async fn archives_import_game_by_game(kind: Kind) {
     );
 }
 
-async fn private_games_are_seen_by_their_players_only(kind: Kind) {
-    let server = Server::start(kind).await;
-    let ann = server.player("ann").await;
-    let bob = server.player("bob").await;
-    let eve = server.player("eve").await;
-    let (status, body) = ann
+/// A private chess game `creator` creates with `invitee` invited (not joined yet).
+async fn private_game(creator: &Player<'_>, invitee: &Player<'_>) -> String {
+    let (status, body) = creator
         .post(
             "/v1/games",
             json!({
                 "variant": "chess",
-                "seats": [{ "kind": "creator" }, { "kind": "invite", "player": "bob" }],
+                "seats": [{ "kind": "creator" }, { "kind": "invite", "player": invitee.handle }],
                 "time_control": { "kind": "days-per-move", "days": 3 },
                 "private": true,
             }),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
-    let id = body["id"].as_str().unwrap().to_string();
+    body["id"].as_str().unwrap().to_string()
+}
+
+/// Plays fool's mate in started game `id`: `white` loses.
+async fn play_fools_mate(id: &str, white: &Player<'_>, black: &Player<'_>) {
+    for (ply, text) in FOOLS_MATE.iter().enumerate() {
+        let mover = if ply % 2 == 0 { white } else { black };
+        mover.play(id, text, ply as u64).await;
+    }
+}
+
+async fn private_games_are_seen_by_their_players_only(kind: Kind) {
+    let server = Server::start(kind).await;
+    let ann = server.player("ann").await;
+    let bob = server.player("bob").await;
+    let eve = server.player("eve").await;
+    let id = private_game(&ann, &bob).await;
     assert_eq!(
         bob.game(&id).await["status"],
         "forming",
@@ -253,10 +263,7 @@ async fn private_games_are_seen_by_their_players_only(kind: Kind) {
     );
     let (status, _) = bob.post(&format!("/v1/games/{id}/join"), json!({})).await;
     assert_eq!(status, StatusCode::OK);
-    for (ply, text) in FOOLS_MATE.iter().enumerate() {
-        let mover = if ply % 2 == 0 { &ann } else { &bob };
-        mover.play(&id, text, ply as u64).await;
-    }
+    play_fools_mate(&id, &ann, &bob).await;
     let public = fools_mate(&ann, &bob).await;
 
     let paths = [
@@ -353,23 +360,9 @@ async fn long_lists_and_archives_go_on_page_after_page(kind: Kind) {
     );
     let mut private = Vec::new();
     for _ in 0..3 {
-        let (_, created) = ann
-            .post(
-                "/v1/games",
-                json!({
-                    "variant": "chess",
-                    "seats": [{ "kind": "creator" }, { "kind": "invite", "player": "bob" }],
-                    "time_control": { "kind": "days-per-move", "days": 3 },
-                    "private": true,
-                }),
-            )
-            .await;
-        let id = created["id"].as_str().unwrap().to_string();
+        let id = private_game(&ann, &bob).await;
         bob.post(&format!("/v1/games/{id}/join"), json!({})).await;
-        for (ply, text) in FOOLS_MATE.iter().enumerate() {
-            let mover = if ply % 2 == 0 { &ann } else { &bob };
-            mover.play(&id, text, ply as u64).await;
-        }
+        play_fools_mate(&id, &ann, &bob).await;
         private.push(id);
     }
     let path = "/v1/games?player=ann&status=finished";

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use missive_api::Settings;
 use missive_auth::{Authority, Grant, Purpose};
 use missive_rules::registry;
+use missive_settings::{Opening, Settings};
 use serde_json::{Value, json};
 
 use crate::store_commands::{RandomPlayout, quantile_ms};
@@ -44,13 +44,18 @@ struct Played {
 
 /// Runs the load test and prints its figures.
 pub fn run(args: &LoadtestArgs) -> Result<(), String> {
-    let authority = Arc::new(args.settings.authority()?);
     registry::variant(&args.variant).map_err(|e| e.to_string())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
     runtime.block_on(async {
+        let authority = Arc::new(
+            args.settings
+                .authority(Opening::MustExist)
+                .await
+                .map_err(|e| e.to_string())?,
+        );
         let http = reqwest::Client::builder()
             .pool_max_idle_per_host(args.games)
             .build()

@@ -2,10 +2,12 @@
 //!
 //! Rules tools (`variants`, `moves`, `perft`, `play`, `board`) work on every registered
 //! variant with the same flags. Archive tools (`archive convert|verify|keygen`) read and write
-//! game archives; `archive import|export` move games between archives and the store. Store tools (`table create`, `check`, `bench`) take the store as
-//! `--store sqlite:PATH` or `--store dynamodb:TABLE` (or `MISSIVE_STORE`). `serve` runs the
-//! HTTP API on one machine; `token` prints an access token for a player; `loadtest` plays
-//! games over HTTP. Errors go to stderr with a non-zero exit status.
+//! game archives; `archive import|export` move games between archives and the store. Store
+//! tools (`table create`, `check`, `bench`) take the store as `--store sqlite:PATH` or
+//! `--store dynamodb:TABLE` (or `MISSIVE_STORE`) and create no SQLite file unless told to
+//! (`--create`). `serve` runs the HTTP API on one machine (creating its database and key
+//! on first start); `token` prints an access token for a player of an existing store;
+//! `loadtest` plays games over HTTP. Errors go to stderr with a non-zero exit status.
 
 mod archive_commands;
 mod board_commands;
@@ -20,7 +22,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// Missive: correspondence chess for standard chess, Dynamo chess, Tri-Dimensional chess
-/// and Xiangqi variants.
+/// and Xiangqi variants: the rules tools, archives, the store tools, the local server.
 #[derive(Parser)]
 #[command(name = "missive", version, about, long_about = None)]
 struct Cli {
@@ -52,11 +54,12 @@ enum Command {
     Bench(store_commands::BenchArgs),
     /// Measure what one sweep of the notifier costs the store with many games waiting.
     SweepBench(sweep_bench::SweepBenchArgs),
-    /// Serve the HTTP API on one machine (SQLite by default, mail to ./outbox/).
+    /// Serve the HTTP API on one machine (SQLite by default, created on first start; mail to
+    /// ./outbox/); SIGTERM or Ctrl-C stops it after the requests in flight.
     Serve(server_commands::ServeArgs),
     /// Play many games at once over HTTP against a running API and report moves/s.
     Loadtest(loadtest::LoadtestArgs),
-    /// Print an access token for a registered player.
+    /// Print an access token for a registered player (of an existing store: none is created).
     Token(server_commands::TokenArgs),
     /// Game archives: convert, verify, make signing keys, import into and export from the
     /// store.

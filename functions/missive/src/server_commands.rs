@@ -2,12 +2,16 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
 use missive_api::Settings;
+use missive_api::server::{self, Drained, ServerConfig};
 use missive_game::SystemClock;
+use missive_settings::{LogFormat, Opening, logging};
+use tokio::sync::watch;
 
-/// Where to listen and how to configure the API.
+/// Where to listen, how to treat connections and how to configure the API.
 #[derive(Args)]
 pub struct ServeArgs {
     /// The address to listen on.
@@ -17,6 +21,28 @@ pub struct ServeArgs {
     #[arg(long, env = "MISSIVE_SWEEP_EVERY", default_value_t = 60,
           value_parser = clap::value_parser!(u64).range(1..))]
     sweep_every: u64,
+    /// Seconds a client has to send a whole request head, from the connection's start or
+    /// the end of the previous answer (so also how long a kept-alive connection may idle).
+    #[arg(long, env = "MISSIVE_HEADER_TIMEOUT", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    header_timeout: u64,
+    /// Connections open at once; more are answered 503 and closed. Keep it below the
+    /// process's file limit (`ulimit -n`).
+    #[arg(long, env = "MISSIVE_MAX_CONNECTIONS", default_value_t = 512,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_connections: u64,
+    /// Connections open at once from one client address (trusted proxies are exempt).
+    #[arg(long, env = "MISSIVE_MAX_CONNECTIONS_PER_CLIENT", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_connections_per_client: u64,
+    /// Largest request head (request line and headers) in bytes; 431 beyond.
+    #[arg(long, env = "MISSIVE_MAX_HEADER_BYTES", default_value_t = 64 * 1024,
+          value_parser = clap::value_parser!(u64).range(1024..))]
+    max_header_bytes: u64,
+    /// Seconds to let requests in flight finish after SIGTERM or SIGINT (Ctrl-C) before
+    /// closing what is left.
+    #[arg(long, env = "MISSIVE_DRAIN_SECONDS", default_value_t = 20)]
+    drain_seconds: u64,
     #[command(flatten)]
     settings: Settings,
 }
@@ -31,55 +57,113 @@ pub struct TokenArgs {
     settings: Settings,
 }
 
-/// Serves the API until interrupted, with the notifier and the sweeper running beside it:
-/// every change the service commits goes to the notifier, and a sweep runs every
-/// `--sweep-every` seconds.
+impl ServeArgs {
+    /// How the server treats connections.
+    fn server_config(&self) -> ServerConfig {
+        ServerConfig {
+            header_timeout: Duration::from_secs(self.header_timeout),
+            max_connections: usize::try_from(self.max_connections).unwrap_or(usize::MAX),
+            max_connections_per_client: usize::try_from(self.max_connections_per_client)
+                .unwrap_or(usize::MAX),
+            max_header_bytes: usize::try_from(self.max_header_bytes).unwrap_or(usize::MAX),
+            drain: Duration::from_secs(self.drain_seconds),
+            trusted_proxies: missive_api::TrustedProxies::new(
+                self.settings.trusted_proxies.clone(),
+            ),
+        }
+    }
+}
+
+/// Serves the API until SIGTERM or SIGINT, with the notifier and the sweeper running
+/// beside it: every change the service commits goes to the notifier, and a sweep runs
+/// every `--sweep-every` seconds. On the signal it stops accepting connections and
+/// sweeping (between two games), lets requests in flight finish within the drain time,
+/// lets the notifier mail the changes committed by then (within the drain time again),
+/// and exits.
 pub fn serve(args: &ServeArgs) -> Result<(), String> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    logging::init(args.settings.base.log_format.unwrap_or(LogFormat::Text));
     runtime()?.block_on(async {
-        let mut app = args.settings.app(Arc::new(SystemClock)).await?;
+        let mut app = args
+            .settings
+            .app(Arc::new(SystemClock), Opening::MayCreate)
+            .await
+            .map_err(|e| e.to_string())?;
         let (changes, feed) = tokio::sync::mpsc::unbounded_channel();
         app.service = app.service.with_changes(changes);
         let notifier = args.settings.notifier(&app);
         let follower = notifier.clone();
-        tokio::spawn(async move { follower.follow(feed).await });
-        let period = std::time::Duration::from_secs(args.sweep_every);
-        tokio::spawn(async move { notifier.sweep_every(period).await });
+        let (stop_mail, mail_stopped) = watch::channel(false);
+        let following = tokio::spawn(async move { follower.follow(feed, mail_stopped).await });
+        let (stop, stopped) = watch::channel(false);
+        let period = Duration::from_secs(args.sweep_every);
+        let sweeping = tokio::spawn(async move { notifier.sweep_every(period, stopped).await });
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
         let local = listener.local_addr().map_err(|e| e.to_string())?;
-        let mail = match (&args.settings.smtp_url, args.settings.ses) {
-            (_, true) => "SES".to_string(),
-            (Some(_), false) => "SMTP".to_string(),
-            (None, false) => args.settings.outbox.display().to_string(),
-        };
         eprintln!(
-            "missive: serving http://{local} (store {}, mail to {mail})",
-            args.settings.store,
+            "missive: serving http://{local} (store {}, mail to {})",
+            args.settings.base.store,
+            args.settings.base.mail_destination(),
         );
-        let service = app
-            .router()
-            .into_make_service_with_connect_info::<std::net::SocketAddr>();
-        axum::serve(listener, service)
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| e.to_string())
+        let signalled = async move {
+            let signal = shutdown_signal().await;
+            tracing::info!(signal, "stopping");
+            let _ = stop.send(true);
+        };
+        let config = args.server_config();
+        let drain = config.drain;
+        let drained = server::serve(listener, app.router(), config, signalled).await;
+        let _ = stop_mail.send(true);
+        let finished = tokio::time::timeout(drain, async {
+            let _ = sweeping.await;
+            let _ = following.await;
+        })
+        .await;
+        match (drained, finished) {
+            (Drained::All, Ok(())) => eprintln!("missive: stopped"),
+            (Drained::Cut(open), _) => {
+                eprintln!("missive: stopped; {open} connections cut after {drain:?}")
+            }
+            (Drained::All, Err(_)) => eprintln!("missive: stopped; mail still going out was cut"),
+        }
+        Ok(())
     })
 }
 
-/// Prints an access token for a registered player.
+/// Waits for SIGTERM or SIGINT and names the one that came.
+#[cfg(unix)]
+async fn shutdown_signal() -> &'static str {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut terminate), Ok(mut interrupt)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        std::future::pending::<()>().await;
+        unreachable!("a pending future never ends")
+    };
+    tokio::select! {
+        _ = terminate.recv() => "SIGTERM",
+        _ = interrupt.recv() => "SIGINT",
+    }
+}
+
+/// Waits for Ctrl-C.
+#[cfg(not(unix))]
+async fn shutdown_signal() -> &'static str {
+    let _ = tokio::signal::ctrl_c().await;
+    "Ctrl-C"
+}
+
+/// Prints an access token for a registered player of an existing store (it creates no
+/// database nor key file).
 pub fn token(args: &TokenArgs) -> Result<(), String> {
     runtime()?.block_on(async {
-        let app = args.settings.app(Arc::new(SystemClock)).await?;
+        let app = args
+            .settings
+            .app(Arc::new(SystemClock), Opening::MustExist)
+            .await
+            .map_err(|e| e.to_string())?;
         app.service
             .player(&args.handle)
             .await

@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 use missive_domain::{GameId, TimeControl};
 use missive_game::{GameService, MoveRequest, NewGame, SeatRequest, SystemClock};
 use missive_rules::{Notation, registry};
+use missive_settings::Opening;
 use missive_store::{DynamoStore, StoreSetting, Usage};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -19,6 +20,10 @@ pub struct StoreArgs {
     /// The store: `sqlite:PATH` or `dynamodb:TABLE`.
     #[arg(long, env = missive_store::ENV_VAR)]
     pub store: StoreSetting,
+    /// Create the SQLite file if there is none (without it, a missing file is an error
+    /// naming the path).
+    #[arg(long)]
+    create: bool,
 }
 
 /// `missive table ...`.
@@ -142,9 +147,17 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
     })
 }
 
-/// The game service over the store the arguments name, on the system clock.
+/// The game service over the store the arguments name, on the system clock; a SQLite
+/// file that is not there is created only with `--create`.
 pub(crate) async fn open(args: &StoreArgs) -> Result<GameService, String> {
-    let store = args.store.open().await.map_err(|e| e.to_string())?;
+    let opening = if args.create {
+        Opening::MayCreate
+    } else {
+        Opening::MustExist
+    };
+    let store = missive_settings::open_store(&args.store, opening)
+        .await
+        .map_err(|e| e.to_string())?;
     Ok(GameService::new(store, Arc::new(SystemClock)))
 }
 
@@ -160,32 +173,42 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, String> {
 async fn create_games(service: &GameService, count: usize) -> Result<Vec<GameId>, String> {
     let mut games = Vec::with_capacity(count);
     for index in 0..count {
-        let black = format!("black-{index}");
-        let id = service
-            .create_game(NewGame {
-                creator: format!("white-{index}"),
-                variant: "chess".into(),
-                options: String::new(),
-                start_position: None,
-                seats: vec![
-                    SeatRequest::Creator,
-                    SeatRequest::Invite {
-                        player: black.clone(),
-                    },
-                ],
-                time_control: TimeControl::DaysPerMove { days: 14 },
-                rated: false,
-                private: false,
-            })
-            .await
-            .map_err(|e| e.to_string())?;
-        service
-            .join(&id, &black, None)
-            .await
-            .map_err(|e| e.to_string())?;
-        games.push(id);
+        games.push(started_game(service, index, TimeControl::DaysPerMove { days: 14 }).await?);
     }
     Ok(games)
+}
+
+/// Creates and starts a chess game of `white-N` and `black-N` (N = `index`) under
+/// `time_control`.
+pub(crate) async fn started_game(
+    service: &GameService,
+    index: usize,
+    time_control: TimeControl,
+) -> Result<GameId, String> {
+    let black = format!("black-{index}");
+    let id = service
+        .create_game(NewGame {
+            creator: format!("white-{index}"),
+            variant: "chess".into(),
+            options: String::new(),
+            start_position: None,
+            seats: vec![
+                SeatRequest::Creator,
+                SeatRequest::Invite {
+                    player: black.clone(),
+                },
+            ],
+            time_control,
+            rated: false,
+            private: false,
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+    service
+        .join(&id, &black, None)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(id)
 }
 
 /// Plays up to `plies` random legal moves in `game`, timing each submission.

@@ -9,12 +9,14 @@ use chrono::{DateTime, Duration, Utc};
 use clap::Args;
 use missive_auth::{Authority, SigningKey};
 use missive_domain::TimeControl;
-use missive_game::{GameService, ManualClock, NewGame, SeatRequest};
+use missive_game::{GameService, ManualClock};
 use missive_mail::{Mail, MailError, Mailer};
 use missive_notify::{Notifier, SweepReport};
 use missive_store::Usage;
 
-use crate::store_commands::{StoreArgs, runtime};
+use missive_settings::Opening;
+
+use crate::store_commands::{StoreArgs, runtime, started_game};
 
 /// Arguments of `missive sweep-bench`.
 #[derive(Args)]
@@ -49,7 +51,9 @@ impl Mailer for Counting {
 /// the wake-ups are what the store sees.
 pub fn sweep_bench(args: &SweepBenchArgs) -> Result<(), String> {
     runtime()?.block_on(async {
-        let store = args.store.store.open().await.map_err(|e| e.to_string())?;
+        let store = missive_settings::open_store(&args.store.store, Opening::MayCreate)
+            .await
+            .map_err(|e| e.to_string())?;
         let start = Utc::now();
         let clock = Arc::new(ManualClock::new(start - Duration::hours(50)));
         let service = GameService::new(store.clone(), clock.clone());
@@ -68,7 +72,7 @@ pub fn sweep_bench(args: &SweepBenchArgs) -> Result<(), String> {
             if index == args.due.min(args.games) {
                 clock.set(start);
             }
-            waiting_game(&service, index).await?;
+            started_game(&service, index, TimeControl::DaysPerMove { days: 3 }).await?;
         }
         eprintln!(
             "{} games created in {:.1} s",
@@ -142,32 +146,4 @@ async fn measured(
         seconds,
         shards: store.wake_shards(),
     })
-}
-
-/// Creates and starts a chess game of `white-N` and `black-N`, three days per move.
-async fn waiting_game(service: &GameService, index: usize) -> Result<(), String> {
-    let black = format!("black-{index}");
-    let id = service
-        .create_game(NewGame {
-            creator: format!("white-{index}"),
-            variant: "chess".into(),
-            options: String::new(),
-            start_position: None,
-            seats: vec![
-                SeatRequest::Creator,
-                SeatRequest::Invite {
-                    player: black.clone(),
-                },
-            ],
-            time_control: TimeControl::DaysPerMove { days: 3 },
-            rated: false,
-            private: false,
-        })
-        .await
-        .map_err(|e| e.to_string())?;
-    service
-        .join(&id, &black, None)
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(())
 }

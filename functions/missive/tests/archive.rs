@@ -139,6 +139,7 @@ fn import_stores_finished_games_and_export_writes_them_back() {
         "ed",
         "--store",
         &store,
+        "--create",
     ]);
     assert!(!output.status.success(), "rejected games fail the command");
     let err = text(&output.stderr);

@@ -28,6 +28,7 @@ async fn a_killed_writer_loses_no_acknowledged_move() {
         ])
         .arg("--print-acks")
         .arg(format!("--store=sqlite:{}", path.display()))
+        .arg("--create")
         .stdout(Stdio::piped())
         .spawn()
         .expect("start the writer");

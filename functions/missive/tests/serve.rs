@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 
@@ -114,4 +114,155 @@ async fn wait_for_mail(outbox: &std::path::Path, needle: &str) -> String {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     panic!("no mail with {needle} in {}", outbox.display());
+}
+
+/// Starts `missive serve` on a free port over a fresh folder; returns the process, its
+/// base URL and a thread collecting the rest of its stderr.
+fn start_serve(
+    folder: &std::path::Path,
+    extra: &[&str],
+) -> (std::process::Child, String, std::thread::JoinHandle<String>) {
+    let store = format!("sqlite:{}", folder.join("missive.db").display());
+    let mut server = Command::new(env!("CARGO_BIN_EXE_missive"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--store", &store])
+        .arg("--outbox")
+        .arg(folder.join("outbox"))
+        .args(extra)
+        .env_remove("MISSIVE_SIGNING_KEY")
+        .env("RUST_LOG", "info")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(server.stderr.take().unwrap());
+    let mut banner = String::new();
+    stderr.read_line(&mut banner).unwrap();
+    let base = banner
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("the address in the banner: {banner}"))
+        .to_string();
+    let rest = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+        text
+    });
+    (server, base, rest)
+}
+
+/// SIGTERM in the middle of a request whose body arrives slowly: the request is still
+/// answered, then the server exits cleanly; logs are plain text (stderr is a pipe) with
+/// one access line per request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_lets_the_request_in_flight_finish() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let folder = std::env::temp_dir().join(format!("missive-term-{}", ulid::Ulid::new()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let (mut server, base, stderr) = start_serve(&folder, &["--drain-seconds", "60"]);
+    let addr = base.trim_start_matches("http://").to_string();
+    let health = reqwest::get(format!("{base}/v1/health")).await.unwrap();
+    assert_eq!(health.status(), 200);
+    // A sign-up whose JSON body is padded with spaces and sent in 20 pieces, 100 ms apart.
+    let body = format!(
+        "{{\"handle\": \"slow\", \"email\": \"slow@example.org\"{}}}",
+        " ".repeat(20_000)
+    );
+    let mut stream = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let head = format!(
+        "POST /v1/players HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    for (index, piece) in body.as_bytes().chunks(body.len() / 20 + 1).enumerate() {
+        stream.write_all(piece).await.unwrap();
+        if index == 3 {
+            let sent = Command::new("kill")
+                .args(["-TERM", &server.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(sent.success());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(60), stream.read_to_end(&mut answer))
+        .await
+        .expect("the answer comes within the drain time")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 201 "), "{answer}");
+    assert!(answer.contains("\"handle\":\"slow\""), "{answer}");
+    let status = server.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let logs = stderr.join().unwrap();
+    assert!(
+        !logs.contains('\u{1b}'),
+        "no colour codes when stderr is not a terminal: {logs}"
+    );
+    assert!(logs.contains("SIGTERM"), "{logs}");
+    assert!(logs.contains("missive: stopped"), "{logs}");
+    let access = logs
+        .lines()
+        .find(|line| line.contains("answered") && line.contains("/v1/players"))
+        .unwrap_or_else(|| panic!("an access line for the sign-up: {logs}"));
+    assert!(
+        access.contains("status=201") && access.contains("request_id="),
+        "{access}"
+    );
+    std::fs::remove_dir_all(folder).unwrap();
+}
+
+/// `--log-format json` writes one JSON object per line, the access line among them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_logs_have_an_access_line_per_request() {
+    let folder = std::env::temp_dir().join(format!("missive-json-{}", ulid::Ulid::new()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let (mut server, base, stderr) = start_serve(&folder, &["--log-format", "json"]);
+    let answer = reqwest::get(format!("{base}/v1/variants")).await.unwrap();
+    assert_eq!(answer.status(), 200);
+    let sent = Command::new("kill")
+        .args(["-INT", &server.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    assert!(server.wait().unwrap().success());
+    let logs = stderr.join().unwrap();
+    let access: serde_json::Value = logs
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find(|line| line["fields"]["message"] == "answered")
+        .unwrap_or_else(|| panic!("a JSON access line: {logs}"));
+    assert_eq!(access["fields"]["status"], 200, "{access}");
+    assert_eq!(access["span"]["route"], "/v1/variants", "{access}");
+    assert_eq!(access["span"]["method"], "GET", "{access}");
+    assert!(access["span"]["request_id"].is_string(), "{access}");
+    assert!(access["fields"]["latency_ms"].is_number(), "{access}");
+    std::fs::remove_dir_all(folder).unwrap();
+}
+
+/// Store commands do not create a store they were not told to create: they fail, name the
+/// path, and leave nothing behind.
+#[test]
+fn token_and_store_commands_refuse_a_missing_store() {
+    let folder = std::env::temp_dir().join(format!("missive-none-{}", ulid::Ulid::new()));
+    let db = folder.join("missive.db");
+    let store = format!("sqlite:{}", db.display());
+    for args in [
+        vec!["token", "--handle", "ann", "--store", &store],
+        vec!["check", "--store", &store],
+        vec!["archive", "export", "--store", &store],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_missive"))
+            .args(&args)
+            .env_remove("MISSIVE_SIGNING_KEY")
+            .output()
+            .unwrap();
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?}");
+        assert!(
+            message.contains(&db.display().to_string()),
+            "{args:?}: {message}"
+        );
+        assert!(!folder.exists(), "{args:?} created {}", folder.display());
+    }
 }

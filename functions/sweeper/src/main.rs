@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_runtime::Error> {
-    let notifier = missive_api::lambda_notifier("sweeper").await?;
+    let notifier = missive_settings::Settings::lambda_notifier("sweeper").await?;
     let notifier = &notifier;
     lambda_runtime::run(service_fn(move |_: LambdaEvent<Value>| async move {
         let report = notifier.sweep().await?;

@@ -3,7 +3,7 @@
 use missive_domain::{Ending, GameEvent, GameId};
 use missive_rules::{Claim, EndRule, Seat};
 
-use crate::service::{Draft, Needs};
+use crate::service::Draft;
 use crate::{GameService, ServiceError};
 
 impl GameService {
@@ -14,16 +14,12 @@ impl GameService {
         game: &GameId,
         player: &str,
     ) -> Result<Option<Ending>, ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                draft.require_active()?;
-                let seat = draft.playing_seat_of(player)?;
-                draft.record(GameEvent::DrawOffered, Some(seat));
-                agree_to_draw(draft, seat)
-            },
-        )
+        self.change(game, |draft| {
+            draft.require_active()?;
+            let seat = draft.playing_seat_of(player)?;
+            draft.record(GameEvent::DrawOffered, Some(seat));
+            agree_to_draw(draft, seat)
+        })
         .await
     }
 
@@ -33,58 +29,38 @@ impl GameService {
         game: &GameId,
         player: &str,
     ) -> Result<Option<Ending>, ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                draft.require_active()?;
-                let seat = draft.playing_seat_of(player)?;
-                if !draft.doc.draw_offers.iter().any(|s| *s != seat) {
-                    return Err(ServiceError::refused("no draw is offered to you"));
-                }
-                draft.record(GameEvent::DrawAccepted, Some(seat));
-                agree_to_draw(draft, seat)
-            },
-        )
+        self.change(game, |draft| {
+            let seat = seat_offered_a_draw(draft, player)?;
+            draft.record(GameEvent::DrawAccepted, Some(seat));
+            agree_to_draw(draft, seat)
+        })
         .await
     }
 
     /// Declines the draw other seats offered: every standing offer lapses.
     pub async fn decline_draw(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                draft.require_active()?;
-                let seat = draft.playing_seat_of(player)?;
-                if !draft.doc.draw_offers.iter().any(|s| *s != seat) {
-                    return Err(ServiceError::refused("no draw is offered to you"));
-                }
-                draft.doc.draw_offers.clear();
-                draft.record(GameEvent::DrawDeclined, Some(seat));
-                Ok(())
-            },
-        )
+        self.change(game, |draft| {
+            let seat = seat_offered_a_draw(draft, player)?;
+            draft.doc.draw_offers.clear();
+            draft.record(GameEvent::DrawDeclined, Some(seat));
+            Ok(())
+        })
         .await
     }
 
     /// Withdraws the draw the player offered (alone: an offer made with a move counts too),
     /// before the others accept it.
     pub async fn withdraw_draw(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                draft.require_active()?;
-                let seat = draft.playing_seat_of(player)?;
-                if !draft.doc.draw_offers.contains(&seat) {
-                    return Err(ServiceError::refused("you offer no draw"));
-                }
-                draft.doc.draw_offers.retain(|offered| *offered != seat);
-                draft.record(GameEvent::DrawWithdrawn, Some(seat));
-                Ok(())
-            },
-        )
+        self.change(game, |draft| {
+            draft.require_active()?;
+            let seat = draft.playing_seat_of(player)?;
+            if !draft.doc.draw_offers.contains(&seat) {
+                return Err(ServiceError::refused("you offer no draw"));
+            }
+            draft.doc.draw_offers.retain(|offered| *offered != seat);
+            draft.record(GameEvent::DrawWithdrawn, Some(seat));
+            Ok(())
+        })
         .await
     }
 
@@ -97,40 +73,32 @@ impl GameService {
         player: &str,
         claim: Claim,
     ) -> Result<Ending, ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                let seat = draft.mover(player)?;
-                let rule = claim.rule();
-                Ok(match draft.game.claim(claim) {
-                    Ok(outcome) => {
-                        draft.record(GameEvent::DrawClaimed { rule }, Some(seat));
-                        Ok(draft.finish(&outcome, Some(seat)))
-                    }
-                    Err(refused) => {
-                        draft.record(GameEvent::ClaimRefused { rule }, Some(seat));
-                        Err(ServiceError::from(refused))
-                    }
-                })
-            },
-        )
+        self.change(game, |draft| {
+            let seat = draft.mover(player)?;
+            let rule = claim.rule();
+            Ok(match draft.game.claim(claim) {
+                Ok(outcome) => {
+                    draft.record(GameEvent::DrawClaimed { rule }, Some(seat));
+                    Ok(draft.finish(&outcome, Some(seat)))
+                }
+                Err(refused) => {
+                    draft.record(GameEvent::ClaimRefused { rule }, Some(seat));
+                    Err(ServiceError::from(refused))
+                }
+            })
+        })
         .await?
     }
 
     /// Resigns: the rules say who wins (in three-seat games, how the others share it).
     pub async fn resign(&self, game: &GameId, player: &str) -> Result<Ending, ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                draft.require_active()?;
-                let seat = draft.playing_seat_of(player)?;
-                let outcome = draft.game.resign(seat);
-                draft.record(GameEvent::Resigned, Some(seat));
-                Ok(draft.finish(&outcome, Some(seat)))
-            },
-        )
+        self.change(game, |draft| {
+            draft.require_active()?;
+            let seat = draft.playing_seat_of(player)?;
+            let outcome = draft.game.resign(seat);
+            draft.record(GameEvent::Resigned, Some(seat));
+            Ok(draft.finish(&outcome, Some(seat)))
+        })
         .await
     }
 
@@ -138,33 +106,38 @@ impl GameService {
     /// The rules give the result: a loss for the late seat, or a draw when no opponent
     /// could ever win. A claim made before the time ran out is recorded as refused.
     pub async fn claim_timeout(&self, game: &GameId, player: &str) -> Result<Ending, ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                draft.require_active()?;
-                let claimant = draft.seat_of(player)?;
-                if draft.turn_seat() == Some(claimant) {
-                    return Err(ServiceError::refused("you cannot claim on your own time"));
-                }
-                Ok(expire(draft).ok_or_else(|| {
-                    let refused = GameEvent::ClaimRefused {
-                        rule: EndRule::Timeout,
-                    };
-                    draft.record(refused, Some(claimant));
-                    ServiceError::refused("the time has not run out")
-                }))
-            },
-        )
+        self.change(game, |draft| {
+            draft.require_active()?;
+            let claimant = draft.seat_of(player)?;
+            if draft.turn_seat() == Some(claimant) {
+                return Err(ServiceError::refused("you cannot claim on your own time"));
+            }
+            Ok(expire(draft).ok_or_else(|| {
+                let refused = GameEvent::ClaimRefused {
+                    rule: EndRule::Timeout,
+                };
+                draft.record(refused, Some(claimant));
+                ServiceError::refused("the time has not run out")
+            }))
+        })
         .await?
     }
 
     /// Ends the game if the seat to move is past its deadline: what a periodic sweep calls.
     /// Returns the ending if the game ended now.
     pub async fn enforce_deadline(&self, game: &GameId) -> Result<Option<Ending>, ServiceError> {
-        self.transact(game, |_| Needs::default(), |draft| Ok(expire(draft)))
-            .await
+        self.change(game, |draft| Ok(expire(draft))).await
     }
+}
+
+/// The seat of `player`, still playing an active game, to whom another seat offers a draw.
+fn seat_offered_a_draw(draft: &Draft, player: &str) -> Result<Seat, ServiceError> {
+    draft.require_active()?;
+    let seat = draft.playing_seat_of(player)?;
+    if !draft.doc.draw_offers.iter().any(|s| *s != seat) {
+        return Err(ServiceError::refused("no draw is offered to you"));
+    }
+    Ok(seat)
 }
 
 /// Adds `seat` to the draw agreement; ends the game when every seat still playing agrees

@@ -6,7 +6,7 @@ use missive_domain::{
 use missive_rules::registry::EDITION;
 use serde::{Deserialize, Serialize};
 
-use crate::service::{Draft, Needs};
+use crate::service::Draft;
 use crate::timing::DAYS_PER_MOVE;
 use crate::{GameService, ServiceError};
 
@@ -107,76 +107,60 @@ impl GameService {
         player: &str,
         seat: Option<Seat>,
     ) -> Result<Seat, ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                if draft.doc.status != Status::Forming {
-                    return Err(ServiceError::NotActive(draft.doc.status));
-                }
-                if draft.seat_of(player).is_ok() {
-                    return Err(ServiceError::refused("you already sit in this game"));
-                }
-                let index = free_seat(draft, player, seat)?;
-                draft.doc.seats[index] = SeatDoc::Taken {
-                    player: player.to_string(),
-                };
-                if draft.doc.seats.iter().all(|s| s.player().is_some()) {
-                    draft.doc.status = Status::Active;
-                    draft.doc.started_at = Some(draft.now);
-                }
-                Ok(Seat(index as u8))
-            },
-        )
+        self.change(game, |draft| {
+            draft.require_forming()?;
+            if draft.seat_of(player).is_ok() {
+                return Err(ServiceError::refused("you already sit in this game"));
+            }
+            let index = free_seat(draft, player, seat)?;
+            draft.doc.seats[index] = SeatDoc::Taken {
+                player: player.to_string(),
+            };
+            if draft.doc.seats.iter().all(|s| s.player().is_some()) {
+                draft.doc.status = Status::Active;
+                draft.doc.started_at = Some(draft.now);
+            }
+            Ok(Seat(index as u8))
+        })
         .await
     }
 
     /// Declines an invitation: the game is cancelled.
     pub async fn decline(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                if draft.doc.status != Status::Forming {
-                    return Err(ServiceError::NotActive(draft.doc.status));
-                }
-                let seat = draft
-                    .doc
-                    .seats
-                    .iter()
-                    .position(|s| matches!(s, SeatDoc::Invited { player: p } if p == player))
-                    .ok_or_else(|| ServiceError::refused("you have no invitation to this game"))?;
-                let seat = Seat(seat as u8);
-                draft.record(GameEvent::InvitationDeclined, Some(seat));
-                draft.cancel(Reason::Declined, Some(seat));
-                Ok(())
-            },
-        )
+        self.change(game, |draft| {
+            draft.require_forming()?;
+            let seat = draft
+                .doc
+                .seats
+                .iter()
+                .position(|s| matches!(s, SeatDoc::Invited { player: p } if p == player))
+                .ok_or_else(|| ServiceError::refused("you have no invitation to this game"))?;
+            let seat = Seat(seat as u8);
+            draft.record(GameEvent::InvitationDeclined, Some(seat));
+            draft.cancel(Reason::Declined, Some(seat));
+            Ok(())
+        })
         .await
     }
 
     /// Aborts a game before its first move: any seated player may.
     pub async fn abort(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                let seat = draft.seat_of(player)?;
-                let before_first_move = match draft.doc.status {
-                    Status::Forming => true,
-                    Status::Active => draft.head.ply == 0,
-                    status => return Err(ServiceError::NotActive(status)),
-                };
-                if !before_first_move {
-                    return Err(ServiceError::refused(
-                        "a game can only be aborted before its first move",
-                    ));
-                }
-                draft.record(GameEvent::Aborted, Some(seat));
-                draft.cancel(Reason::Aborted, Some(seat));
-                Ok(())
-            },
-        )
+        self.change(game, |draft| {
+            let seat = draft.seat_of(player)?;
+            let before_first_move = match draft.doc.status {
+                Status::Forming => true,
+                Status::Active => draft.head.ply == 0,
+                status => return Err(ServiceError::NotActive(status)),
+            };
+            if !before_first_move {
+                return Err(ServiceError::refused(
+                    "a game can only be aborted before its first move",
+                ));
+            }
+            draft.record(GameEvent::Aborted, Some(seat));
+            draft.cancel(Reason::Aborted, Some(seat));
+            Ok(())
+        })
         .await
     }
 }

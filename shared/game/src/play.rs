@@ -100,23 +100,19 @@ impl GameService {
         player: &str,
         lines: &[Vec<String>],
     ) -> Result<Vec<ConditionalLine>, ServiceError> {
-        self.transact(
-            game,
-            |_| Needs::default(),
-            |draft| {
-                draft.require_active()?;
-                let owner = draft.seat_of(player)?;
-                let read = lines
-                    .iter()
-                    .map(|line| read_line(draft, owner, line))
-                    .collect::<Result<Vec<_>, _>>()?;
-                check_unambiguous(owner, &read)?;
-                let stored: Vec<ConditionalLine> = read.into_iter().map(|(line, _)| line).collect();
-                draft.doc.conditional.retain(|line| line.owner != owner);
-                draft.doc.conditional.extend(stored.iter().cloned());
-                Ok(stored)
-            },
-        )
+        self.change(game, |draft| {
+            draft.require_active()?;
+            let owner = draft.seat_of(player)?;
+            let read = lines
+                .iter()
+                .map(|line| read_line(draft, owner, line))
+                .collect::<Result<Vec<_>, _>>()?;
+            check_unambiguous(owner, &read)?;
+            let stored: Vec<ConditionalLine> = read.into_iter().map(|(line, _)| line).collect();
+            draft.doc.conditional.retain(|line| line.owner != owner);
+            draft.doc.conditional.extend(stored.iter().cloned());
+            Ok(stored)
+        })
         .await
     }
 }

@@ -179,6 +179,15 @@ impl GameService {
         }
     }
 
+    /// [`GameService::transact`] for a decision that needs nothing beyond the head.
+    pub(crate) async fn change<T>(
+        &self,
+        id: &GameId,
+        decide: impl FnMut(&mut Draft) -> Result<T, ServiceError>,
+    ) -> Result<T, ServiceError> {
+        self.transact(id, |_| Needs::default(), decide).await
+    }
+
     /// Runs `decide` on a fresh draft of game `id` and commits what it changed, retrying on
     /// the newest state whenever another writer got there first. `needs` says, given the
     /// head, whether the decision needs the whole log. `decide` must be a pure decision over
@@ -424,6 +433,14 @@ impl Draft {
             return Err(ServiceError::NotYourTurn);
         }
         Ok(seat)
+    }
+
+    /// Refuses unless the game is still forming.
+    pub fn require_forming(&self) -> Result<(), ServiceError> {
+        match self.doc.status {
+            Status::Forming => Ok(()),
+            status => Err(ServiceError::NotActive(status)),
+        }
     }
 
     /// Refuses unless the game is being played.

@@ -5,7 +5,6 @@
 use missive_domain::{Cursor, GameEvent, GameId, Period, Status};
 use missive_store::Membership;
 
-use crate::service::Needs;
 use crate::{GameService, ServiceError};
 
 /// Current games read at a time.
@@ -56,21 +55,17 @@ impl GameService {
         period: Period,
     ) -> Result<(), ServiceError> {
         let recorded = self
-            .transact(
-                game,
-                |_| Needs::default(),
-                |draft| {
-                    let current = matches!(draft.doc.status, Status::Forming | Status::Active);
-                    if let (true, Some(seat)) = (current, draft.doc.seat_of(player)) {
-                        let taken = GameEvent::VacationTaken {
-                            from: period.start,
-                            to: period.end,
-                        };
-                        draft.record(taken, Some(seat));
-                    }
-                    Ok(())
-                },
-            )
+            .change(game, |draft| {
+                let current = matches!(draft.doc.status, Status::Forming | Status::Active);
+                if let (true, Some(seat)) = (current, draft.doc.seat_of(player)) {
+                    let taken = GameEvent::VacationTaken {
+                        from: period.start,
+                        to: period.end,
+                    };
+                    draft.record(taken, Some(seat));
+                }
+                Ok(())
+            })
             .await;
         match recorded {
             Err(ServiceError::NotFound(_)) => Ok(()),

@@ -169,6 +169,16 @@ impl Notifier {
     /// game's wake-up on. Failures are reported and left for the next sweep (the game stays
     /// due).
     pub async fn sweep(&self) -> Result<SweepReport, NotifyError> {
+        self.sweep_until(&tokio::sync::watch::channel(false).1)
+            .await
+    }
+
+    /// [`Notifier::sweep`], stopping between two games (and before the digests) once
+    /// `stop` holds `true`; what is left stays due for the next sweep.
+    pub async fn sweep_until(
+        &self,
+        stop: &tokio::sync::watch::Receiver<bool>,
+    ) -> Result<SweepReport, NotifyError> {
         let now = self.clock.now();
         let mut round = Round::default();
         for shard in 0..self.service.wake_shards() {
@@ -179,6 +189,9 @@ impl Notifier {
                     .due(shard, now, cursor.as_ref(), DUE_PAGE)
                     .await?;
                 for wake in &page.items {
+                    if *stop.borrow() {
+                        return Ok(round.report);
+                    }
                     round.report.due += 1;
                     if let Err(error) = self.attend_due(wake, &mut round).await {
                         round
@@ -192,6 +205,9 @@ impl Notifier {
                     None => break,
                 }
             }
+        }
+        if *stop.borrow() {
+            return Ok(round.report);
         }
         for (player, wakes) in std::mem::take(&mut round.digests) {
             let sent = self.digest(&player, now).await;
@@ -505,22 +521,47 @@ impl Notifier {
 
 impl Notifier {
     /// Handles every game id `feed` delivers (the service's change feed on one machine)
-    /// until it closes; failures are logged and left for the sweep.
-    pub async fn follow(&self, mut feed: tokio::sync::mpsc::UnboundedReceiver<GameId>) {
-        while let Some(id) = feed.recv().await {
-            if let Err(error) = self.game_changed(&id).await {
-                tracing::warn!(game = %id, %error, "mail not sent; the sweep retries");
+    /// until it closes, or until `stop` holds `true` and the ids delivered by then are
+    /// handled; failures are logged and left for the sweep.
+    pub async fn follow(
+        &self,
+        mut feed: tokio::sync::mpsc::UnboundedReceiver<GameId>,
+        mut stop: tokio::sync::watch::Receiver<bool>,
+    ) {
+        loop {
+            tokio::select! {
+                id = feed.recv() => {
+                    let Some(id) = id else { return };
+                    if let Err(error) = self.game_changed(&id).await {
+                        tracing::warn!(game = %id, %error, "mail not sent; the sweep retries");
+                    }
+                }
+                // Closing takes no more ids; those already delivered are still received.
+                _ = stop.changed(), if stop.has_changed().is_ok() && !*stop.borrow() => {
+                    if *stop.borrow() {
+                        feed.close();
+                    }
+                }
             }
         }
     }
 
-    /// Sweeps every `period`, forever (the first sweep at once).
-    pub async fn sweep_every(&self, period: std::time::Duration) {
+    /// Sweeps every `period` (the first sweep at once) until `stop` holds `true`; a sweep
+    /// under way stops between two games.
+    pub async fn sweep_every(
+        &self,
+        period: std::time::Duration,
+        mut stop: tokio::sync::watch::Receiver<bool>,
+    ) {
         let mut ticks = tokio::time::interval(period);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            ticks.tick().await;
-            match self.sweep().await {
+        while !*stop.borrow() {
+            tokio::select! {
+                _ = ticks.tick() => {}
+                // A stop signal whose sender is gone can never come: only tick then.
+                _ = stop.changed(), if stop.has_changed().is_ok() => continue,
+            }
+            match self.sweep_until(&stop).await {
                 Ok(report) if report.failures.is_empty() => {
                     tracing::debug!(?report, "sweep done");
                 }

@@ -1,6 +1,6 @@
 //! The store's errors.
 
-use missive_domain::InvalidCommit;
+use missive_domain::{InvalidCommit, MailPreference};
 use thiserror::Error;
 
 /// What can go wrong in a store.
@@ -47,4 +47,10 @@ impl From<InvalidCommit> for StoreError {
     fn from(error: InvalidCommit) -> StoreError {
         StoreError::Invalid(error.0)
     }
+}
+
+/// A mail preference as a store keeps it (its kebab-case name), or `Corrupt`.
+pub(crate) fn stored_preference(text: &str) -> Result<MailPreference, StoreError> {
+    MailPreference::parse(text)
+        .ok_or_else(|| StoreError::Corrupt(format!("mail preference `{text}`")))
 }

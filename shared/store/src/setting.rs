@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use crate::{DynamoStore, SqliteStore, Store, StoreError};
+use crate::{Store, StoreError};
 
 /// The environment variable that holds the store setting when `--store` is not given.
 pub const ENV_VAR: &str = "MISSIVE_STORE";
@@ -21,12 +21,20 @@ pub enum StoreSetting {
 }
 
 impl StoreSetting {
-    /// Opens the store.
+    /// Opens the store; a setting error if this build has not the backend it names (see
+    /// the crate's features).
     pub async fn open(&self) -> Result<Arc<dyn Store>, StoreError> {
-        Ok(match self {
-            StoreSetting::Sqlite(path) => Arc::new(SqliteStore::open(path)?),
-            StoreSetting::Dynamo(table) => Arc::new(DynamoStore::connect(table).await),
-        })
+        match self {
+            #[cfg(feature = "sqlite")]
+            StoreSetting::Sqlite(path) => Ok(Arc::new(crate::SqliteStore::open(path)?)),
+            #[cfg(feature = "dynamodb")]
+            StoreSetting::Dynamo(table) => Ok(Arc::new(crate::DynamoStore::connect(table).await)),
+            #[allow(unreachable_patterns)]
+            _ => Err(StoreError::Setting {
+                setting: self.to_string(),
+                reason: "this build has no such store".into(),
+            }),
+        }
     }
 }
 

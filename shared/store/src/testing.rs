@@ -135,12 +135,18 @@ impl TestStore {
 
 /// A store over a fresh table in DynamoDB Local.
 pub async fn dynamo_table() -> DynamoStore {
+    dynamo_table_named(&unique_name("missive")).await
+}
+
+/// A store over a fresh table named `name` in DynamoDB Local (for a test that hands the
+/// name to another process).
+pub async fn dynamo_table_named(name: &str) -> DynamoStore {
     assert!(
         std::env::var_os("AWS_ENDPOINT_URL_DYNAMODB").is_some(),
         "DynamoDB tests need DynamoDB Local: run them through infra/test.sh \
          (or set AWS_ENDPOINT_URL_DYNAMODB to `infra/dynamodb-local.sh start`'s endpoint)"
     );
-    let store = DynamoStore::connect(&unique_name("missive")).await;
+    let store = DynamoStore::connect(name).await;
     store.create_table().await.expect("create a test table");
     store
 }

@@ -4,12 +4,14 @@
 #![allow(dead_code)]
 
 pub mod links;
+pub mod raw;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use chrono::{TimeZone, Utc};
-use missive_api::{App, RateLimiter};
+use missive_api::server::ServerConfig;
+use missive_api::{App, Limits, RateLimiter, TrustedProxies};
 use missive_auth::{Authority, SigningKey};
 use missive_game::{GameService, ManualClock};
 use missive_mail::Outbox;
@@ -21,9 +23,36 @@ use serde_json::{Value, json};
 /// The issuer and audience the test server uses.
 pub const ISSUER: &str = "missive-test";
 
+/// How a test server is set up beyond its store.
+pub struct Options {
+    /// Each caller's allowance (off unless a test turns it on).
+    pub limiter: RateLimiter,
+    /// Whether a notifier follows the service's changes, as in `missive serve`.
+    pub mailing: bool,
+    /// How connections are treated.
+    pub server: ServerConfig,
+    /// The router's request timeout and body limits.
+    pub limits: Limits,
+    /// Proxies whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: TrustedProxies,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            limiter: RateLimiter::off(),
+            mailing: false,
+            server: ServerConfig::default(),
+            limits: Limits::default(),
+            trusted_proxies: TrustedProxies::default(),
+        }
+    }
+}
+
 /// A running server.
 pub struct Server {
     pub base: String,
+    pub addr: std::net::SocketAddr,
     pub clock: Arc<ManualClock>,
     pub key: SigningKey,
     pub outbox: PathBuf,
@@ -42,22 +71,32 @@ impl Drop for Server {
 impl Server {
     /// Starts a server over a fresh store of `kind`, without rate limits.
     pub async fn start(kind: Kind) -> Server {
-        Server::start_with(kind, RateLimiter::off(), false).await
+        Server::start_with(kind, Options::default()).await
     }
 
     /// Starts a server over a fresh store of `kind` with `limiter`.
     pub async fn start_limited(kind: Kind, limiter: RateLimiter) -> Server {
-        Server::start_with(kind, limiter, false).await
+        let options = Options {
+            limiter,
+            ..Options::default()
+        };
+        Server::start_with(kind, options).await
     }
 
     /// Starts a server over a fresh store of `kind`, without rate limits, that mails
     /// players as `missive serve` does: a notifier follows the service's changes and
     /// writes turn mails to the outbox.
     pub async fn start_mailing(kind: Kind) -> Server {
-        Server::start_with(kind, RateLimiter::off(), true).await
+        let options = Options {
+            mailing: true,
+            ..Options::default()
+        };
+        Server::start_with(kind, options).await
     }
 
-    async fn start_with(kind: Kind, limiter: RateLimiter, mailing: bool) -> Server {
+    /// Starts a server over a fresh store of `kind`, set up as `options` say, served as
+    /// `missive serve` serves it.
+    pub async fn start_with(kind: Kind, options: Options) -> Server {
         let store = TestStore::new(kind).await;
         let clock = Arc::new(ManualClock::new(
             Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap(),
@@ -71,18 +110,28 @@ impl Server {
             clock: clock.clone(),
             public_url: "http://missive.test".into(),
             cors_origins: vec!["https://app.example.org".into()],
-            rate_limiter: Arc::new(limiter),
+            rate_limiter: Arc::new(options.limiter),
+            trusted_proxies: options.trusted_proxies,
+            limits: options.limits,
         };
-        let app = if mailing { follow_changes(app) } else { app };
+        let app = if options.mailing {
+            follow_changes(app)
+        } else {
+            app
+        };
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let service = app
-            .clone()
-            .router()
-            .into_make_service_with_connect_info::<std::net::SocketAddr>();
-        tokio::spawn(async move { axum::serve(listener, service).await });
+        let router = app.clone().router();
+        let config = options.server;
+        tokio::spawn(missive_api::server::serve(
+            listener,
+            router,
+            config,
+            std::future::pending(),
+        ));
         Server {
             base: format!("http://{addr}"),
+            addr,
             clock,
             key,
             outbox,
@@ -221,7 +270,8 @@ fn follow_changes(mut app: App) -> App {
         Arc::clone(&app.clock),
         &app.public_url,
     );
-    tokio::spawn(async move { notifier.follow(feed).await });
+    let never = tokio::sync::watch::channel(false).1;
+    tokio::spawn(async move { notifier.follow(feed, never).await });
     app
 }
 

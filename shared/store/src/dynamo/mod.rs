@@ -154,6 +154,15 @@ impl DynamoStore {
         }
     }
 
+    /// A query of index `index` on `condition` (its values still to give).
+    fn index_query(&self, index: &str, condition: &str) -> QueryFluentBuilder {
+        self.client
+            .query()
+            .table_name(&self.table)
+            .index_name(index)
+            .key_condition_expression(condition)
+    }
+
     /// Every item `query` finds, page after page.
     async fn every_page(&self, query: QueryFluentBuilder) -> Result<Vec<Item>, StoreError> {
         let mut items = Vec::new();
@@ -692,11 +701,7 @@ impl Store for DynamoStore {
         limit: usize,
     ) -> Result<Page<Head>, StoreError> {
         let query = self
-            .client
-            .query()
-            .table_name(&self.table)
-            .index_name(keys::WAITING_INDEX)
-            .key_condition_expression("wait_player = :player")
+            .index_query(keys::WAITING_INDEX, "wait_player = :player")
             .expression_attribute_values(":player", s(player));
         let page = self.one_page("waiting", query, cursor, limit).await?;
         heads_of(page)
@@ -724,11 +729,7 @@ impl Store for DynamoStore {
     ) -> Result<Page<GameId>, StoreError> {
         let list = keys::games_list(membership, player);
         let query = self
-            .client
-            .query()
-            .table_name(&self.table)
-            .index_name(keys::LIST_INDEX)
-            .key_condition_expression("wait_queue = :list")
+            .index_query(keys::LIST_INDEX, "wait_queue = :list")
             .expression_attribute_values(":list", s(&list));
         let page = self.one_page(&list, query, cursor, limit).await?;
         let ids = page.items.iter().map(game_of).collect::<Result<_, _>>()?;
@@ -785,11 +786,10 @@ impl Store for DynamoStore {
     ) -> Result<Page<Wake>, StoreError> {
         let list = keys::wake_list(shard);
         let query = self
-            .client
-            .query()
-            .table_name(&self.table)
-            .index_name(keys::LIST_INDEX)
-            .key_condition_expression("wait_queue = :list AND wait_deadline <= :until")
+            .index_query(
+                keys::LIST_INDEX,
+                "wait_queue = :list AND wait_deadline <= :until",
+            )
             .expression_attribute_values(":list", s(&list))
             .expression_attribute_values(":until", n(until.timestamp_millis()));
         let page = self.one_page(&list, query, cursor, limit).await?;
@@ -916,9 +916,7 @@ impl Store for DynamoStore {
         let Some(item) = self.get(&keys::player_pk(player), "MAIL").await? else {
             return Ok(MailPreference::default());
         };
-        let text = get_s(&item, "preference")?;
-        MailPreference::parse(&text)
-            .ok_or_else(|| StoreError::Corrupt(format!("mail preference `{text}`")))
+        crate::error::stored_preference(&get_s(&item, "preference")?)
     }
 
     async fn set_mail_preference(

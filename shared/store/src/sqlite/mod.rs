@@ -571,8 +571,7 @@ impl Store for SqliteStore {
         let sql = "SELECT preference FROM mail_preferences WHERE player = ?1".to_string();
         let text = self.read_text(sql, player.to_string()).await?;
         text.map_or(Ok(MailPreference::default()), |text| {
-            MailPreference::parse(&text)
-                .ok_or_else(|| StoreError::Corrupt(format!("mail preference `{text}`")))
+            crate::error::stored_preference(&text)
         })
     }
 

@@ -1,0 +1,237 @@
+//! Missive's configuration from flags and environment, shared by `missive serve`, the other
+//! store commands and every Lambda function: the store, the token signing key, the public
+//! base URL, mail, the notifier's digest hour and the log format.
+//!
+//! It links neither the HTTP crates nor a store backend of its own: the binary that uses
+//! it picks the backends (`missive-store`'s features), so the notifier and sweeper
+//! functions carry the DynamoDB store only.
+
+pub mod logging;
+mod signing;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::Args;
+use missive_auth::{Authority, SigningKey};
+use missive_game::{Clock, GameService};
+use missive_mail::{Mailer, Outbox, Ses, Smtp};
+use missive_notify::{Notifier, NotifyConfig};
+use missive_store::{Store, StoreError, StoreSetting};
+use thiserror::Error;
+
+pub use logging::LogFormat;
+pub use signing::KEY_FILE;
+
+/// What went wrong while reading the settings or building what they describe.
+#[derive(Debug, Error)]
+pub enum SettingsError {
+    /// The store could not be opened.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A command that must not create a store found none where the setting points.
+    #[error(
+        "no database at {}: point --store (or MISSIVE_STORE) at the one `missive serve` uses",
+        .path.display()
+    )]
+    NoStore {
+        /// The path looked at.
+        path: PathBuf,
+    },
+    /// The signing key is missing, unreadable or not a key.
+    #[error("signing key: {0}")]
+    Key(String),
+    /// The mailer could not be set up.
+    #[error("mail: {0}")]
+    Mail(String),
+}
+
+/// Whether building from the settings may create a store (and its key file) that is not
+/// there yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opening {
+    /// Create a missing SQLite file and key file (`missive serve`, or a command told to
+    /// with `--create`).
+    MayCreate,
+    /// Refuse, naming the path looked at: the store must exist already.
+    MustExist,
+}
+
+/// Opens the store `setting` names. With [`Opening::MustExist`], a SQLite setting whose
+/// file is missing is refused with [`SettingsError::NoStore`] naming the path (a DynamoDB
+/// table is never created here: `missive table create` does that).
+pub async fn open_store(
+    setting: &StoreSetting,
+    opening: Opening,
+) -> Result<Arc<dyn Store>, SettingsError> {
+    if let (Opening::MustExist, StoreSetting::Sqlite(path)) = (opening, setting)
+        && !path.exists()
+    {
+        return Err(SettingsError::NoStore { path: path.clone() });
+    }
+    Ok(setting.open().await?)
+}
+
+/// Everything a Missive process needs to reach its games and mail its players.
+#[derive(Args, Clone, Debug)]
+pub struct Settings {
+    /// The store: sqlite:PATH or dynamodb:TABLE.
+    #[arg(long, env = "MISSIVE_STORE", default_value = "sqlite:./missive.db")]
+    pub store: StoreSetting,
+    /// The signing key (hs256:BASE64 or ed25519:BASE64). Without it (and without
+    /// --signing-key-parameter), the key in the data folder (next to the SQLite file) is
+    /// used, generated on first start.
+    #[arg(long, env = "MISSIVE_SIGNING_KEY", hide_env_values = true)]
+    pub signing_key: Option<String>,
+    /// The name of an SSM parameter (a SecureString) holding the signing key, read once at
+    /// start-up: what the Lambda functions use.
+    #[arg(
+        long,
+        env = "MISSIVE_SIGNING_KEY_PARAMETER",
+        conflicts_with = "signing_key"
+    )]
+    pub signing_key_parameter: Option<String>,
+    /// The URL the API is reached at, used in mailed links (empty: `https://` and the
+    /// request's host).
+    #[arg(
+        long,
+        env = "MISSIVE_PUBLIC_URL",
+        default_value = "http://127.0.0.1:8080"
+    )]
+    pub public_url: String,
+    /// The sender of mail.
+    #[arg(
+        long,
+        env = "MISSIVE_MAIL_FROM",
+        default_value = "Missive <missive@localhost>"
+    )]
+    pub mail_from: String,
+    /// The folder mail is written to as .eml files (unless SES or SMTP is configured).
+    #[arg(long, env = "MISSIVE_OUTBOX", default_value = "./outbox")]
+    pub outbox: PathBuf,
+    /// Send mail over SMTP: smtp://user:pass@host:587 (STARTTLS with `?tls=required`) or
+    /// smtps://user:pass@host:465.
+    #[arg(long, env = "MISSIVE_SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<String>,
+    /// Send mail through Amazon SES (v2 API, standard AWS settings) as the sender; what the
+    /// Lambda functions do.
+    #[arg(long, env = "MISSIVE_SES")]
+    pub ses: bool,
+    /// Token issuer and audience name.
+    #[arg(long, env = "MISSIVE_ISSUER", default_value = "missive")]
+    pub issuer: String,
+    /// The hour (UTC, 0 to 23) from which daily digests are sent.
+    #[arg(long, env = "MISSIVE_DIGEST_HOUR", default_value_t = 7,
+          value_parser = clap::value_parser!(u32).range(0..24))]
+    pub digest_hour: u32,
+    /// Log lines as `json` or `text` (text has colours only on a terminal); the Lambda
+    /// functions default to json, the commands to text.
+    #[arg(long, env = "MISSIVE_LOG_FORMAT", value_enum)]
+    pub log_format: Option<LogFormat>,
+}
+
+impl Settings {
+    /// The settings from the environment alone, as a Lambda function reads them (`name` is
+    /// the program name in error messages).
+    pub fn from_env(name: &str) -> Settings {
+        /// A command line with no arguments: every setting from the environment.
+        #[derive(clap::Parser)]
+        struct FromEnv {
+            #[command(flatten)]
+            settings: Settings,
+        }
+        <FromEnv as clap::Parser>::parse_from([name]).settings
+    }
+
+    /// Opens the store, as [`open_store`] does.
+    pub async fn open_store(&self, opening: Opening) -> Result<Arc<dyn Store>, SettingsError> {
+        open_store(&self.store, opening).await
+    }
+
+    /// The signing key: the one given, else the SSM parameter's, else (SQLite only) the
+    /// data folder's, created there only with [`Opening::MayCreate`].
+    pub async fn signing_key(&self, opening: Opening) -> Result<SigningKey, SettingsError> {
+        if let Some(text) = &self.signing_key {
+            return SigningKey::parse(text).map_err(|e| SettingsError::Key(e.to_string()));
+        }
+        if let Some(name) = &self.signing_key_parameter {
+            return signing::from_parameter(name).await;
+        }
+        match &self.store {
+            StoreSetting::Sqlite(path) => {
+                signing::in_folder(path.parent().unwrap_or(Path::new(".")), opening)
+            }
+            StoreSetting::Dynamo(_) => Err(SettingsError::Key(
+                "a DynamoDB deployment needs MISSIVE_SIGNING_KEY or MISSIVE_SIGNING_KEY_PARAMETER"
+                    .into(),
+            )),
+        }
+    }
+
+    /// The token authority: the signing key, with the issuer as issuer and audience.
+    pub async fn authority(&self, opening: Opening) -> Result<Authority, SettingsError> {
+        Authority::new(
+            &self.signing_key(opening).await?,
+            &self.issuer,
+            &self.issuer,
+        )
+        .map_err(|e| SettingsError::Key(e.to_string()))
+    }
+
+    /// How mail goes out: SES if `--ses`, else SMTP if `--smtp-url`, else the outbox.
+    pub async fn mailer(&self) -> Result<Arc<dyn Mailer>, SettingsError> {
+        Ok(if self.ses {
+            Arc::new(Ses::connect(&self.mail_from).await)
+        } else if let Some(url) = &self.smtp_url {
+            Arc::new(
+                Smtp::new(url, &self.mail_from).map_err(|e| SettingsError::Mail(e.to_string()))?,
+            )
+        } else {
+            Arc::new(Outbox::new(&self.outbox, &self.mail_from))
+        })
+    }
+
+    /// Where mail goes, for a start-up line: `SES`, `SMTP` or the outbox folder.
+    pub fn mail_destination(&self) -> String {
+        match (&self.smtp_url, self.ses) {
+            (_, true) => "SES".to_string(),
+            (Some(_), false) => "SMTP".to_string(),
+            (None, false) => self.outbox.display().to_string(),
+        }
+    }
+
+    /// The public URL without a trailing slash.
+    pub fn public_base(&self) -> String {
+        self.public_url.trim_end_matches('/').to_string()
+    }
+
+    /// The notifier of `service`'s games, minting links with `authority`, sending with
+    /// `mailer`, telling time by `clock`, with the digest hour of these settings.
+    pub fn notifier(
+        &self,
+        service: GameService,
+        authority: Arc<Authority>,
+        mailer: Arc<dyn Mailer>,
+        clock: Arc<dyn Clock>,
+    ) -> Notifier {
+        Notifier::new(service, authority, mailer, clock, &self.public_base()).with_config(
+            NotifyConfig {
+                digest_hour: self.digest_hour,
+            },
+        )
+    }
+
+    /// The notifier of a Lambda function: settings from the environment, logs set up as
+    /// [`logging::init`] with JSON by default, the store and key opened (never created),
+    /// the system clock.
+    pub async fn lambda_notifier(name: &str) -> Result<Notifier, SettingsError> {
+        let settings = Settings::from_env(name);
+        logging::init(settings.log_format.unwrap_or(LogFormat::Json));
+        let clock: Arc<dyn Clock> = Arc::new(missive_game::SystemClock);
+        let store = settings.open_store(Opening::MustExist).await?;
+        let authority = Arc::new(settings.authority(Opening::MustExist).await?);
+        let mailer = settings.mailer().await?;
+        let service = GameService::new(store, Arc::clone(&clock));
+        Ok(settings.notifier(service, authority, mailer, clock))
+    }
+}
