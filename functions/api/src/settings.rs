@@ -63,7 +63,11 @@ impl Settings {
         let authority = self.base.authority(opening).await?;
         let mailer = self.base.mailer().await?;
         Ok(App {
-            service: GameService::new(store, Arc::clone(&clock)),
+            service: missive_settings::game_service(
+                store,
+                Arc::clone(&clock),
+                self.base.archive_key(opening)?,
+            ),
             authority: Arc::new(authority),
             mailer,
             clock,
