@@ -284,8 +284,9 @@ impl Log {
             match entry {
                 Entry::Move(mv) => {
                     let received = mv.received.unwrap_or(now);
+                    let mover = game.to_move();
                     let offer = entries
-                        .next_if(|next| offered_with(next, received))
+                        .next_if(|next| offered_with(next, mover, received))
                         .is_some();
                     log.play(game, &mv.text, received, offer, mv.conditional)?;
                 }
@@ -391,11 +392,12 @@ impl Log {
     }
 }
 
-/// Whether `next` is the draw offer made with a move received at `received`: an offer
-/// right after the move, at the move's time (to the second, as the archive keeps it).
-fn offered_with(next: &Entry, received: DateTime<Utc>) -> bool {
-    matches!(next, Entry::Event(Event { kind: EventKind::DrawOffered, at: Some(at), .. })
-        if at.timestamp() == received.timestamp())
+/// Whether `next` is the draw offer made with a move of `mover` received at `received`: an
+/// offer by the same seat right after the move, at the move's time (to the second, as the
+/// archive keeps it). Another seat's offer at that time is an offer of its own.
+fn offered_with(next: &Entry, mover: Option<Seat>, received: DateTime<Utc>) -> bool {
+    matches!(next, Entry::Event(Event { kind: EventKind::DrawOffered, seat, at: Some(at) })
+        if Some(*seat) == mover && at.timestamp() == received.timestamp())
 }
 
 /// The log event an archive event (other than a vacation or an elimination) records.
