@@ -1,11 +1,13 @@
-//! Archives: a player's finished games as one streamed archive text, and the import of
-//! archive or PGN text as finished games.
+//! Archives: a player's finished games as one streamed archive text, the import of archive
+//! or PGN text as finished games, and the public key the server signs its archives with.
 //!
 //! `GET /v1/players/{handle}/archive` writes the games one after another as each is loaded,
 //! most recent first (as the store lists them, a page at a time); it never holds more than
 //! one page of ids and one game's text. `POST /v1/archive` takes up to [`ARCHIVE_LIMIT`]
-//! bytes of text (or the limit configured), replays every game through the rules and stores each
-//! finished one whole; the answer says, game by game, what became of it.
+//! bytes of text (or the limit configured), replays every game through the rules, checks its
+//! digest and signature and stores each finished one whole, all in one write of the store;
+//! the answer says, game by game, what became of it. `GET /v1/archive/key` gives the public
+//! key that checks the server's signatures.
 
 use std::io::Cursor as ByteCursor;
 
@@ -16,7 +18,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use missive_archive::{ExportOptions, GameRecord, Reader, Registry};
+use missive_archive::{Reader, Registry};
 use missive_domain::{Cursor, GameId};
 use missive_game::{GameService, ImportOutcome};
 use serde::Serialize;
@@ -38,16 +40,11 @@ pub const ARCHIVE_TYPE: &str = "application/x-chess-pgn; charset=utf-8";
 pub(crate) fn routes(import_limit: usize) -> Router<App> {
     Router::new()
         .route("/v1/players/{handle}/archive", get(player_archive))
+        .route("/v1/archive/key", get(archive_key))
         .route(
             "/v1/archive",
             post(import).layer(DefaultBodyLimit::max(import_limit)),
         )
-}
-
-/// `record` as archive text; a stored game that does not export is an internal error.
-pub(crate) fn archive_text(record: &GameRecord) -> Result<String, ApiError> {
-    missive_archive::export(record, ExportOptions::default(), &Registry)
-        .map_err(|e| ApiError::internal("the stored game does not export", e))
 }
 
 /// An answer of archive text.
@@ -135,11 +132,10 @@ async fn game_text(
     id: &GameId,
     viewer: Option<&str>,
 ) -> Result<Bytes, std::io::Error> {
-    let record = service.archive_record(id, viewer).await.map_err(|e| {
+    let text = service.archive_text(id, viewer).await.map_err(|e| {
         tracing::error!(game = %id, error = %e, "archive stream cut off");
         std::io::Error::other(e.to_string())
     })?;
-    let text = archive_text(&record).map_err(|e| std::io::Error::other(e.message))?;
     Ok(Bytes::from(text))
 }
 
@@ -171,10 +167,7 @@ pub(crate) async fn import(
     })
     .await
     .map_err(|e| ApiError::internal("the archive could not be read", e))?;
-    let mut games = Vec::with_capacity(read.len());
-    for game in read {
-        games.push(app.service.import_game(Some(&me), game).await);
-    }
+    let games = app.service.import_games(Some(&me), read).await;
     let imported = games.iter().filter(|g| g.id.is_some()).count();
     let answer = ImportAnswer {
         imported,
@@ -193,4 +186,23 @@ pub(crate) async fn import(
         });
     }
     Ok(Json(answer))
+}
+
+/// The public key that checks the server's archive signatures.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct ArchiveKey {
+    /// `ed25519:` and the base64 of the 32-byte Ed25519 public key.
+    key: String,
+}
+
+#[utoipa::path(get, path = "/v1/archive/key", tag = "archive", responses((status = 200, description = "The public key of the server's archive signatures (the `Signature` tag, docs/archive.md)", body = ArchiveKey), (status = 404, description = "The server signs no archives (`no-archive-key`)", body = crate::error::ErrorBody)))]
+pub(crate) async fn archive_key(State(app): State<App>) -> Result<Json<ArchiveKey>, ApiError> {
+    let key = app.service.archive_public_key().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no-archive-key",
+            "this server signs no archives",
+        )
+    })?;
+    Ok(Json(ArchiveKey { key: key.to_text() }))
 }

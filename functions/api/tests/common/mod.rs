@@ -49,6 +49,11 @@ impl Default for Options {
     }
 }
 
+/// The key test servers sign their archives with.
+pub fn archive_key() -> missive_archive::KeyPair {
+    missive_archive::KeyPair::from_seed([42; 32])
+}
+
 /// A running server.
 pub struct Server {
     pub base: String,
@@ -104,7 +109,8 @@ impl Server {
         let key = SigningKey::generate();
         let outbox = std::env::temp_dir().join(unique_name("missive-outbox"));
         let app = App {
-            service: GameService::new(Arc::clone(&store.store), clock.clone()),
+            service: GameService::new(Arc::clone(&store.store), clock.clone())
+                .with_archive_key(archive_key()),
             authority: Arc::new(Authority::new(&key, ISSUER, ISSUER).unwrap()),
             mailer: Arc::new(Outbox::new(&outbox, "missive@example.org")),
             clock: clock.clone(),
