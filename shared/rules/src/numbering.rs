@@ -51,6 +51,21 @@ impl MoveNumbering {
         MoveNumbering { first, made }
     }
 
+    /// The numbers of the moves `movers` made, in order, in a game of `seats` seats whose
+    /// first move was `first`'s; then the numbering that goes on from there.
+    pub fn numbered(
+        first: Seat,
+        seats: usize,
+        movers: impl IntoIterator<Item = Seat>,
+    ) -> (Vec<MoveNumber>, MoveNumbering) {
+        let mut numbering = MoveNumbering::new(first, seats);
+        let numbers = movers
+            .into_iter()
+            .map(|seat| numbering.number(seat))
+            .collect();
+        (numbers, numbering)
+    }
+
     /// The number of `seat`'s next move.
     pub fn next(&self, seat: Seat) -> MoveNumber {
         let made = self.made.get(seat.index()).copied().unwrap_or(0);
@@ -99,6 +114,14 @@ mod tests {
             ["1.", "1...", "1...", "2.", "2...", "3.", "3..."]
         );
         assert_eq!(texts(1, 3, &[1, 2, 0, 1]), ["1...", "1...", "2.", "2..."]);
+    }
+
+    #[test]
+    fn the_moves_of_a_game_numbered_at_once() {
+        let (numbers, numbering) = MoveNumbering::numbered(Seat(1), 2, [Seat(1), Seat(0)]);
+        let texts: Vec<String> = numbers.iter().map(ToString::to_string).collect();
+        assert_eq!(texts, ["1...", "2."]);
+        assert_eq!(numbering.next(Seat(1)).to_string(), "2...");
     }
 
     #[test]
