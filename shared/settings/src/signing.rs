@@ -46,7 +46,8 @@ pub(crate) fn archive_key_in_folder(
 }
 
 /// The text of `folder`'s file `name`; if there is none, `generate`'s written there (only
-/// its owner may read it) with [`Opening::MayCreate`], else none.
+/// its owner may read it) with [`Opening::MayCreate`] (or the one another process wrote
+/// there meanwhile), else none.
 fn key_file(
     folder: &Path,
     name: &str,
@@ -62,8 +63,16 @@ fn key_file(
             Opening::MayCreate => {
                 let text = generate();
                 std::fs::create_dir_all(folder).map_err(|e| failed(&e))?;
-                write_private(&file, &text).map_err(|e| failed(&e))?;
-                Ok(Some(text))
+                match write_private(&file, &text) {
+                    Ok(()) => Ok(Some(text)),
+                    // Another process made it first: its key stands.
+                    Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                        std::fs::read_to_string(&file)
+                            .map(Some)
+                            .map_err(|e| failed(&e))
+                    }
+                    Err(error) => Err(failed(&error)),
+                }
             }
         },
         Err(error) => Err(failed(&error)),
