@@ -317,6 +317,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
         games::conditional,
         archives::player_archive,
         archives::import,
+        archives::archive_key,
         health::health,
         health::ready,
         rules::variants,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use missive_game::{Clock, Config, GameService};
+use missive_game::{Clock, Config};
 use missive_notify::Notifier;
 use missive_settings::{Opening, SettingsError};
 
@@ -67,7 +67,12 @@ impl Settings {
         let authority = self.base.authority(opening).await?;
         let mailer = self.base.mailer().await?;
         Ok(App {
-            service: GameService::new(store, Arc::clone(&clock)).with_config(Config {
+            service: missive_settings::game_service(
+                store,
+                Arc::clone(&clock),
+                self.base.archive_key(opening)?,
+            )
+            .with_config(Config {
                 limits: self.quotas.limits(),
                 ..Config::default()
             }),

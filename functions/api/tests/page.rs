@@ -74,7 +74,16 @@ async fn every_variant_through_links(kind: Kind) {
                     "{variant}: no highlight"
                 );
                 assert!(html.contains("2026-03-01 12:00"), "{variant}: no dates");
+                assert!(
+                    html.contains("<td>1.</td>"),
+                    "{variant}: the first move's number"
+                );
             }
+            // Moves are numbered by rounds of every seat, as the archive numbers them.
+            let seats = players.len();
+            let dots = if ply % seats == 0 { "." } else { "..." };
+            let number = format!("(move {}{dots}).", ply / seats + 1);
+            assert!(html.contains(&number), "{variant} at ply {ply}: {number}");
             let moves = offered_moves(&html);
             let choice = moves.choose(&mut rng).unwrap();
             let (status, done) = play_through(&server, &path, choice, &[]).await;

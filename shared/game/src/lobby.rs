@@ -76,6 +76,7 @@ impl GameService {
             private: new.private,
             imported: false,
             archive_tags: Vec::new(),
+            verified: false,
         };
         let id = GameId(ulid::Ulid::new().to_string());
         let clocks = vec![SeatClock::default(); doc.seats.len()];

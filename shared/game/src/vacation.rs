@@ -64,7 +64,8 @@ pub struct OnLeave {
 impl GameService {
     /// Takes `days` of vacation for `player` from `start` (not in the past). The days of
     /// each calendar year, with those already taken, may not exceed the yearly allowance
-    /// (45 by default), and vacations may not overlap. Returns every period taken.
+    /// (45 by default), and vacations may not overlap. The vacation is recorded in each of
+    /// the player's current games. Returns every period taken.
     pub async fn take_vacation(
         &self,
         player: &str,
@@ -97,6 +98,7 @@ impl GameService {
                 check_allowance(&record.periods, &period, allowance)
             })
             .await?;
+        self.record_vacation(player, period).await?;
         self.wake_games_of(player, start.min(now)).await?;
         Ok(record.periods)
     }

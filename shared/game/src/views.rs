@@ -83,6 +83,8 @@ pub struct GameView {
     pub private: bool,
     /// Whether the game was imported from an archive.
     pub imported: bool,
+    /// Whether an imported game's archive carried this server's valid signature.
+    pub verified: bool,
 }
 
 /// A line in a list of games.
@@ -209,6 +211,7 @@ impl GameService {
                 .collect(),
             private: doc.private,
             imported: doc.imported,
+            verified: doc.verified,
         })
     }
 

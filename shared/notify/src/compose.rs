@@ -196,7 +196,8 @@ pub fn digest_mail(
                 head.doc.variant,
                 opponents(head, &to.handle),
                 head.id,
-                head.ply + 1
+                head.next_move_number()
+                    .map_or_else(|| (head.ply + 1).to_string(), |number| number.to_string())
             );
             (line, entry.move_link.as_str())
         })
@@ -438,21 +439,22 @@ fn finish(
     }
 }
 
-/// "bob played 12... Nf6 in game G." or, before the first move, that the game began.
+/// "bob played 12... Nf6 in game G." (moves numbered by rounds, as the archive numbers
+/// them) or, before the first move, that the game began.
 fn last_move_text(head: &Head, game: &dyn AnyGame) -> String {
-    let (Some(last), Some(ply)) = (game.played().pop(), head.ply.checked_sub(1)) else {
+    let Some(last) = game.played().pop().filter(|_| head.ply > 0) else {
         return format!(
             "Your {} game {} has begun, and you move first.",
             head.doc.variant, head.id
         );
     };
-    let seats = head.doc.seats.len().max(1) as u32;
-    let number = ply / seats + 1;
-    let dots = if last.seat == Seat(0) { "." } else { "..." };
     let mover = head.doc.player_in(last.seat).unwrap_or("your opponent");
     format!(
-        "{mover} played {number}{dots} {} in your {} game {}.",
-        last.short, head.doc.variant, head.id
+        "{mover} played {} {} in your {} game {}.",
+        head.last_move_number(last.seat),
+        last.short,
+        head.doc.variant,
+        head.id
     )
 }
 

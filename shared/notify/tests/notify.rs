@@ -197,6 +197,11 @@ async fn digest_players_get_one_mail_a_day(kind: Kind) {
     let digests: Vec<&Sent> = mails.iter().filter(|m| m.to == "bob@example.org").collect();
     assert_eq!(digests.len(), 1, "{mails:?}");
     assert_eq!(digests[0].subject, "2 games are waiting for your move");
+    assert!(
+        digests[0].text.contains("move 1...:"),
+        "{}",
+        digests[0].text
+    );
     for id in [&first, &second] {
         assert!(digests[0].text.contains(&id.0));
         assert!(digests[0].inline.is_empty(), "a digest shows no board");

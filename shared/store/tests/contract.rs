@@ -50,6 +50,7 @@ fn head(id: &str) -> Head {
             private: false,
             imported: false,
             archive_tags: Vec::new(),
+            verified: false,
         },
     }
 }
@@ -70,6 +71,7 @@ fn append(stored: &Head, texts: &[&str], key: Option<&str>) -> Commit {
                 at: at(i64::from(ply) + 1),
                 key: key.map(str::to_string),
                 draw_offer: false,
+                conditional: false,
                 prev_hash: prev.clone(),
                 hash: String::new(),
             }
@@ -670,6 +672,95 @@ async fn long_imported_games_are_whole_or_absent(kind: Kind) {
     assert_eq!(all_ids(store).await, [game.head.id]);
 }
 
+async fn games_imported_in_a_batch_are_each_whole_or_absent(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let taken = created(store, "b-taken").await;
+    let mut broken = whole_game("b-broken", 4);
+    broken.moves[1].prev_hash = "x".into();
+    let mut clash = whole_game("b-clash", 2);
+    clash.head.id = taken.id.clone();
+    let mut games: Vec<StoredGame> = (0..7).map(|n| whole_game(&format!("b{n}"), 30)).collect();
+    games.insert(2, clash);
+    games.insert(5, broken);
+    games.push(whole_game("b-long", 150));
+    let answers = store.import_games(&games).await;
+    assert_eq!(answers.len(), games.len());
+    for (game, answer) in games.iter().zip(&answers) {
+        let loaded = store.load(&game.head.id).await.unwrap();
+        match game.head.id.0.as_str() {
+            "b-taken" => {
+                assert!(matches!(answer, Err(StoreError::Conflict)), "{answer:?}");
+                assert_eq!(loaded.unwrap().head, taken);
+            }
+            "b-broken" => {
+                assert!(matches!(answer, Err(StoreError::Invalid(_))), "{answer:?}");
+                assert!(loaded.is_none());
+            }
+            _ => {
+                assert!(answer.is_ok(), "{}: {answer:?}", game.head.id);
+                assert_eq!(loaded.as_ref(), Some(game));
+            }
+        }
+    }
+    let finished = every_page(3, |cursor| async move {
+        store.finished_by("ann", cursor.as_ref(), 3).await
+    })
+    .await;
+    assert_eq!(finished.len(), 8, "each imported game once");
+    let again = store.import_games(&games[..2]).await;
+    assert!(again.iter().all(|a| matches!(a, Err(StoreError::Conflict))));
+}
+
+async fn the_server_s_events_and_conditional_moves_read_back(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let head = created(store, "g1").await;
+    let mut first = append(&head, &["e2e4", "e7e5"], None);
+    first.moves[1].conditional = true;
+    first.moves[1] = first.moves[1].clone().sealed(&head.id);
+    first.head.last_hash = first.moves[1].hash.clone();
+    let first = with_event(
+        first,
+        GameEvent::VacationTaken {
+            from: at(100),
+            to: at(100 + 7 * 24 * 60),
+        },
+        Some(Seat(0)),
+    );
+    store.commit(&first).await.unwrap();
+    let mut second = with_event(
+        append(&first.head, &[], None),
+        GameEvent::ClaimRefused {
+            rule: EndRule::ThreefoldRepetition,
+        },
+        Some(Seat(0)),
+    );
+    second = with_event(second, GameEvent::DrawWithdrawn, Some(Seat(1)));
+    second = with_event(
+        second,
+        GameEvent::Eliminated { heir: Seat(0) },
+        Some(Seat(1)),
+    );
+    store.commit(&second).await.unwrap();
+    let loaded = store.load(&head.id).await.unwrap().unwrap();
+    assert!(loaded.moves[1].conditional && !loaded.moves[0].conditional);
+    let events: Vec<GameEvent> = loaded.events.iter().map(|e| e.event.clone()).collect();
+    assert_eq!(
+        events,
+        [
+            first.events[0].event.clone(),
+            second.events[0].event.clone(),
+            GameEvent::DrawWithdrawn,
+            GameEvent::Eliminated { heir: Seat(0) },
+        ]
+    );
+    assert_eq!(
+        loaded.events,
+        [first.events.clone(), second.events.clone()].concat()
+    );
+}
+
 async fn a_single_use_token_is_used_once(kind: Kind) {
     let test = TestStore::new(kind).await;
     let store = test.store.as_ref();
@@ -1075,6 +1166,8 @@ contract_tests!(
     a_single_use_token_is_used_once,
     imported_games_are_written_whole_once,
     long_imported_games_are_whole_or_absent,
+    games_imported_in_a_batch_are_each_whole_or_absent,
+    the_server_s_events_and_conditional_moves_read_back,
     players_are_unique_by_handle_and_email,
     create_then_load_gives_the_head_back,
     creating_an_existing_game_conflicts,

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use missive_domain::{GameId, MoveRecord, Status};
 use missive_game::GameView;
-use missive_rules::{AnyGame, Seat};
+use missive_rules::{AnyGame, MoveNumber, MoveNumbering, Seat};
 
 use super::html::escape;
 use crate::{ApiError, App};
@@ -165,7 +165,7 @@ impl Shown {
             html.push_str(&format!(
                 "<p>{} to move (move {}).</p>",
                 escape(self.seat_name(seat)),
-                self.view.ply + 1
+                self.numbering().1.next(seat)
             ));
         }
         if let Some(deadline) = self.view.deadline {
@@ -191,6 +191,19 @@ impl Shown {
         html
     }
 
+    /// The number of each move of the log (rounds: `13.`, `13...`), and the numbering that
+    /// goes on after them. The first move was its mover's; before any, the seat to move's.
+    fn numbering(&self) -> (Vec<MoveNumber>, MoveNumbering) {
+        let first = self
+            .log
+            .first()
+            .map(|record| record.seat)
+            .or(self.view.to_move)
+            .unwrap_or(Seat(0));
+        let seats = self.view.seats.len();
+        MoveNumbering::numbered(first, seats, self.log.iter().map(|record| record.seat))
+    }
+
     /// The move list with dates, the last move marked.
     fn moves(&self) -> String {
         if self.log.is_empty() {
@@ -200,14 +213,14 @@ impl Shown {
             "<h2>Moves</h2><div class=\"moves\"><table><thead><tr><th>#</th><th>side</th>\
              <th>move</th><th>played (UTC)</th></tr></thead><tbody>",
         );
-        for (index, record) in self.log.iter().enumerate() {
+        let (numbers, _) = self.numbering();
+        for (index, (record, number)) in self.log.iter().zip(numbers).enumerate() {
             let class = match index + 1 == self.log.len() {
                 true => " class=\"last\"",
                 false => "",
             };
             html.push_str(&format!(
-                "<tr{class}><td>{}</td><td>{}</td><td>{}{}</td><td class=\"at\">{}</td></tr>",
-                record.ply + 1,
+                "<tr{class}><td>{number}</td><td>{}</td><td>{}{}</td><td class=\"at\">{}</td></tr>",
                 escape(self.seat_name(record.seat)),
                 escape(&record.short),
                 if record.draw_offer { " (draw?)" } else { "" },

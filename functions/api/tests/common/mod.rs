@@ -53,6 +53,11 @@ impl Default for Options {
     }
 }
 
+/// The key test servers sign their archives with.
+pub fn archive_key() -> missive_archive::KeyPair {
+    missive_archive::KeyPair::from_seed([42; 32])
+}
+
 /// A running server.
 pub struct Server {
     pub base: String,
@@ -122,7 +127,9 @@ impl Server {
             ..Config::default()
         };
         let app = App {
-            service: GameService::new(Arc::clone(&store.store), clock.clone()).with_config(config),
+            service: GameService::new(Arc::clone(&store.store), clock.clone())
+                .with_config(config)
+                .with_archive_key(archive_key()),
             authority: Arc::new(Authority::new(&key, ISSUER, ISSUER).unwrap()),
             mailer: Arc::new(Outbox::new(&outbox, "missive@example.org")),
             clock: clock.clone(),

@@ -131,6 +131,8 @@ const MIGRATIONS: &[&str] = &[
          expires_at INTEGER NOT NULL
      );
      CREATE INDEX counters_expiry ON counters (expires_at);",
+    // 7: whether a move was played from its seat's conditional line.
+    "ALTER TABLE moves ADD COLUMN conditional INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The schema version this code writes.
