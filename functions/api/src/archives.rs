@@ -1,14 +1,16 @@
-//! Archives: a player's finished games as one streamed archive text, and the import of
-//! archive or PGN text as finished games.
+//! Archives: a player's finished games as one streamed archive text, the import of archive
+//! or PGN text as finished games, and the public key the server signs its archives with.
 //!
 //! `GET /v1/players/{handle}/archive` writes the games one after another as each is loaded,
 //! most recent first (as the store lists them, a page at a time); it never holds more than
 //! one page of ids and one game's text. `POST /v1/archive` takes up to [`ARCHIVE_LIMIT`]
-//! bytes of text (or the limit configured), replays every game through the rules and stores
-//! each finished one whole; the answer says, game by game, what became of it. An import is
-//! held to the service's limits ([`missive_game::Limits`]): imports at once and bytes a day
-//! per player before anything is read, games per request and a day once they are read, and
-//! a working time after which the reader stops and games not stored yet are not imported.
+//! bytes of text (or the limit configured), replays every game through the rules, checks its
+//! digest and signature and stores each finished one whole, a batch of games to one write of
+//! the store; the answer says, game by game, what became of it. An import is held to the
+//! service's limits ([`missive_game::Limits`]): imports at once and bytes a day per player
+//! before anything is read, games per request and a day once they are read, and a working
+//! time after which the reader stops and games not stored yet are not imported.
+//! `GET /v1/archive/key` gives the public key that checks the server's signatures.
 
 use std::io::Cursor as ByteCursor;
 
@@ -19,7 +21,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use missive_archive::{ExportOptions, GameRecord, ImportError, Imported, Reader, Registry};
+use missive_archive::{ImportError, Imported, Reader, Registry};
 use missive_domain::{Cursor, GameId};
 use missive_game::{GameService, ImportOutcome, ImportPermit};
 use serde::Serialize;
@@ -31,6 +33,12 @@ use crate::{ApiError, App};
 /// Largest archive accepted by `POST /v1/archive` by default, in bytes.
 pub const ARCHIVE_LIMIT: usize = 8 * 1024 * 1024;
 
+/// Games stored with one write of the store.
+const IMPORT_BATCH: usize = 100;
+
+/// Why a game read is not stored once the request's working time is up.
+const TIME_UP: &str = "not imported: the request's working time was up; post it again";
+
 /// Finished games read from the store at a time while a player's archive streams.
 const ARCHIVE_PAGE: usize = 100;
 
@@ -41,16 +49,11 @@ pub const ARCHIVE_TYPE: &str = "application/x-chess-pgn; charset=utf-8";
 pub(crate) fn routes(import_limit: usize) -> Router<App> {
     Router::new()
         .route("/v1/players/{handle}/archive", get(player_archive))
+        .route("/v1/archive/key", get(archive_key))
         .route(
             "/v1/archive",
             post(import).layer(DefaultBodyLimit::max(import_limit)),
         )
-}
-
-/// `record` as archive text; a stored game that does not export is an internal error.
-pub(crate) fn archive_text(record: &GameRecord) -> Result<String, ApiError> {
-    missive_archive::export(record, ExportOptions::default(), &Registry)
-        .map_err(|e| ApiError::internal("the stored game does not export", e))
 }
 
 /// An answer of archive text.
@@ -138,11 +141,10 @@ async fn game_text(
     id: &GameId,
     viewer: Option<&str>,
 ) -> Result<Bytes, std::io::Error> {
-    let record = service.archive_record(id, viewer).await.map_err(|e| {
+    let text = service.archive_text(id, viewer).await.map_err(|e| {
         tracing::error!(game = %id, error = %e, "archive stream cut off");
         std::io::Error::other(e.to_string())
     })?;
-    let text = archive_text(&record).map_err(|e| std::io::Error::other(e.message))?;
     Ok(Bytes::from(text))
 }
 
@@ -187,12 +189,18 @@ async fn import_with(
         .count_import_games(permit, read.games.len() as u64)
         .await?;
     let mut games = Vec::with_capacity(read.games.len());
-    for game in read.games {
-        let outcome = match game {
-            Ok(imported) if permit.time().is_up() => not_stored(&imported),
-            game => app.service.import_game(Some(me), game).await,
-        };
-        games.push(outcome);
+    let mut pending = read.games.into_iter().peekable();
+    while pending.peek().is_some() {
+        let batch: Vec<_> = pending.by_ref().take(IMPORT_BATCH).collect();
+        if permit.time().is_up() {
+            games.extend(
+                batch
+                    .iter()
+                    .map(|game| ImportOutcome::unstored(game, &TIME_UP)),
+            );
+        } else {
+            games.extend(app.service.import_games(Some(me), batch).await);
+        }
     }
     let imported = games.iter().filter(|g| g.id.is_some()).count();
     let answer = ImportAnswer {
@@ -255,13 +263,21 @@ async fn read_games(permit: &ImportPermit, body: Bytes) -> Result<ReadGames, Api
     .map_err(|e| ApiError::internal("the archive could not be read", e))
 }
 
-/// The outcome of a game read but not stored because the request's working time was up.
-fn not_stored(game: &Imported) -> ImportOutcome {
-    ImportOutcome {
-        game: game.number,
-        line: game.line,
-        column: 1,
-        id: None,
-        error: Some("not imported: the request's working time was up; post it again".into()),
-    }
+/// The public key that checks the server's archive signatures.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct ArchiveKey {
+    /// `ed25519:` and the base64 of the 32-byte Ed25519 public key.
+    key: String,
+}
+
+#[utoipa::path(get, path = "/v1/archive/key", tag = "archive", responses((status = 200, description = "The public key of the server's archive signatures (the `Signature` tag, docs/archive.md)", body = ArchiveKey), (status = 404, description = "The server signs no archives (`no-archive-key`)", body = crate::error::ErrorBody)))]
+pub(crate) async fn archive_key(State(app): State<App>) -> Result<Json<ArchiveKey>, ApiError> {
+    let key = app.service.archive_public_key().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no-archive-key",
+            "this server signs no archives",
+        )
+    })?;
+    Ok(Json(ArchiveKey { key: key.to_text() }))
 }

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::archives::{archive_response, archive_text};
+use crate::archives::archive_response;
 use crate::session::Caller;
 use crate::{ApiError, App, JsonBody};
 
@@ -364,18 +364,18 @@ pub(crate) async fn board_png(
     Ok(picture_response("image/png", png.data))
 }
 
-#[utoipa::path(get, path = "/v1/games/{id}/archive", tag = "games", params(("id" = String, Path, description = "The game id")), responses((status = 200, description = "The game in the archive format (docs/archive.md)", content_type = "application/x-chess-pgn", body = String), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
+#[utoipa::path(get, path = "/v1/games/{id}/archive", tag = "games", params(("id" = String, Path, description = "The game id")), responses((status = 200, description = "The game in the archive format (docs/archive.md): every move and event, signed with the server's archive key when it has one", content_type = "application/x-chess-pgn", body = String), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
 pub(crate) async fn archive(
     State(app): State<App>,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let viewer = Caller::optional(&headers, &app)?;
-    let record = app
+    let text = app
         .service
-        .archive_record(&GameId(id), viewer.as_deref())
+        .archive_text(&GameId(id), viewer.as_deref())
         .await?;
-    Ok(archive_response(archive_text(&record)?))
+    Ok(archive_response(text))
 }
 
 /// A seat to take (any free one if absent).
@@ -514,6 +514,8 @@ pub(crate) struct Draw {
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum DrawAction {
     Offer,
+    /// Takes back the caller's own standing offer.
+    Withdraw,
     Accept,
     Decline,
 }
@@ -524,7 +526,7 @@ pub(crate) struct Ended {
     ending: Option<Ending>,
 }
 
-#[utoipa::path(post, path = "/v1/games/{id}/draw", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), request_body = Draw, responses((status = 200, description = "The ending, if the draw is agreed", body = Ended), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 409, description = "Not active", body = crate::error::ErrorBody), (status = 422, description = "No offer to answer", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/v1/games/{id}/draw", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), request_body = Draw, responses((status = 200, description = "The ending, if the draw is agreed", body = Ended), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 409, description = "Not active", body = crate::error::ErrorBody), (status = 422, description = "No offer to answer or withdraw", body = crate::error::ErrorBody)))]
 pub(crate) async fn draw(
     State(app): State<App>,
     Caller(me): Caller,
@@ -535,6 +537,10 @@ pub(crate) async fn draw(
     let ending = match request.action {
         DrawAction::Offer => app.service.offer_draw(&id, &me).await?,
         DrawAction::Accept => app.service.accept_draw(&id, &me).await?,
+        DrawAction::Withdraw => {
+            app.service.withdraw_draw(&id, &me).await?;
+            None
+        }
         DrawAction::Decline => {
             app.service.decline_draw(&id, &me).await?;
             None

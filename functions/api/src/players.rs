@@ -1,4 +1,5 @@
-//! Players: sign up, look one up, take a vacation.
+//! Players: sign up, look one up, take a vacation, see the vacation balance, cancel or end
+//! a leave.
 //!
 //! A sign-up tells nobody whether its address is registered: it answers 202 and mails the
 //! address either a confirmation link (a single-use `sign-up` token naming the handle and
@@ -9,11 +10,11 @@
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::routing::{get, post, put};
+use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use chrono::{DateTime, Utc};
-use missive_domain::{Period, Player};
-use missive_game::SignUpCheck;
+use missive_domain::Player;
+use missive_game::{SignUpCheck, VacationBalance};
 use missive_mail::Mail;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -25,7 +26,11 @@ use crate::{ApiError, App, JsonBody};
 pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route("/v1/players", post(sign_up))
-        .route("/v1/players/me/vacation", put(take_vacation))
+        .route(
+            "/v1/players/me/vacation",
+            get(vacation_balance).put(take_vacation),
+        )
+        .route("/v1/players/me/vacation/{start}", delete(end_vacation))
         .route("/v1/players/{handle}", get(player))
 }
 
@@ -59,11 +64,6 @@ impl From<Player> for PublicPlayer {
 pub(crate) struct Vacation {
     start: DateTime<Utc>,
     days: u32,
-}
-
-#[derive(Serialize, ToSchema)]
-pub(crate) struct Vacations {
-    periods: Vec<Period>,
 }
 
 #[utoipa::path(post, path = "/v1/players", tag = "players", request_body = SignUp, responses((status = 202, description = "A mail is on its way to the address: a confirmation link, or (if the address has an account) a sign-in link"), (status = 400, description = "Malformed request", body = crate::error::ErrorBody), (status = 409, description = "Handle taken (without regard to case)", body = crate::error::ErrorBody), (status = 422, description = "Invalid or reserved handle, or not one plain address", body = crate::error::ErrorBody), (status = 429, description = "Too many mails asked for this address or from this client (`limit-reached`, with `limit` and `Retry-After`)", body = crate::error::ErrorBody)))]
@@ -130,15 +130,37 @@ pub(crate) async fn player(
     Ok(Json(app.service.player(&handle).await?.into()))
 }
 
-#[utoipa::path(put, path = "/v1/players/me/vacation", tag = "players", security(("bearer" = [])), request_body = Vacation, responses((status = 200, description = "Every period taken", body = Vacations), (status = 400, description = "Malformed request", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: overlap, past, over the allowance", body = crate::error::ErrorBody)))]
+#[utoipa::path(put, path = "/v1/players/me/vacation", tag = "players", security(("bearer" = [])), request_body = Vacation, responses((status = 200, description = "Every period taken, and the balance of the year", body = VacationBalance), (status = 400, description = "Malformed request", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: overlap, past, over the allowance", body = crate::error::ErrorBody)))]
 pub(crate) async fn take_vacation(
     State(app): State<App>,
     Caller(me): Caller,
     JsonBody(request): JsonBody<Vacation>,
-) -> Result<Json<Vacations>, ApiError> {
-    let periods = app
-        .service
+) -> Result<Json<VacationBalance>, ApiError> {
+    app.service
         .take_vacation(&me, request.start, request.days)
         .await?;
-    Ok(Json(Vacations { periods }))
+    Ok(Json(app.service.vacation_balance(&me).await?))
+}
+
+#[utoipa::path(get, path = "/v1/players/me/vacation", tag = "players", security(("bearer" = [])), responses((status = 200, description = "Every period taken, and the days used and left this year", body = VacationBalance), (status = 401, description = "No valid access token", body = crate::error::ErrorBody)))]
+pub(crate) async fn vacation_balance(
+    State(app): State<App>,
+    Caller(me): Caller,
+) -> Result<Json<VacationBalance>, ApiError> {
+    Ok(Json(app.service.vacation_balance(&me).await?))
+}
+
+#[utoipa::path(delete, path = "/v1/players/me/vacation/{start}", tag = "players", security(("bearer" = [])), params(("start" = i64, Path, description = "The leave's start, in milliseconds since the epoch, as the balance lists it")), responses((status = 200, description = "The leave cancelled (before its start) or ended now (under way); the balance after it", body = VacationBalance), (status = 400, description = "Not a time", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: no leave starts then, or it is over", body = crate::error::ErrorBody)))]
+pub(crate) async fn end_vacation(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(start): Path<String>,
+) -> Result<Json<VacationBalance>, ApiError> {
+    let start = start
+        .parse::<i64>()
+        .ok()
+        .and_then(DateTime::<Utc>::from_timestamp_millis)
+        .ok_or_else(|| ApiError::bad_request("the leave is named by its start in milliseconds"))?;
+    app.service.end_vacation(&me, start).await?;
+    Ok(Json(app.service.vacation_balance(&me).await?))
 }

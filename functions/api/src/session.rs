@@ -219,12 +219,19 @@ pub(crate) async fn exchange(
     State(app): State<App>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<TokenAnswer>, ApiError> {
-    Ok(Json(redeem(&app, &request.token).await?))
+    let handle = redeem(&app, &request.token).await?;
+    Ok(Json(TokenAnswer {
+        access_token: access_token(&app, &handle)?,
+        token_type: "Bearer",
+        expires_in: ACCESS_LIFETIME,
+        handle,
+    }))
 }
 
-/// Exchanges a sign-in token, or a sign-up token (registering its player first), for an
-/// access token: once only.
-pub(crate) async fn redeem(app: &App, token: &str) -> Result<TokenAnswer, ApiError> {
+/// Spends a sign-in token, or a sign-up token (registering its player first), once only:
+/// the handle of the player it signs in, or why not (401 for a token used already, and
+/// every token failure as the routes answer it).
+pub(crate) async fn redeem(app: &App, token: &str) -> Result<String, ApiError> {
     let claims = app.authority.verify_any(
         token,
         &[Purpose::SignIn, Purpose::SignUp],
@@ -241,22 +248,15 @@ pub(crate) async fn redeem(app: &App, token: &str) -> Result<TokenAnswer, ApiErr
             "this link was used already: ask for a new one",
         ));
     }
-    let handle = match (claims.purpose, &claims.email) {
-        (Purpose::SignUp, Some(email)) => {
-            app.service
-                .confirm_sign_up(&claims.sub, email)
-                .await?
-                .handle
-        }
+    match (claims.purpose, &claims.email) {
+        (Purpose::SignUp, Some(email)) => Ok(app
+            .service
+            .confirm_sign_up(&claims.sub, email)
+            .await?
+            .handle),
         (Purpose::SignUp, None) => {
-            return Err(ApiError::unauthorized("the sign-up token names no address"));
+            Err(ApiError::unauthorized("the sign-up token names no address"))
         }
-        _ => claims.sub,
-    };
-    Ok(TokenAnswer {
-        access_token: access_token(app, &handle)?,
-        token_type: "Bearer",
-        expires_in: ACCESS_LIFETIME,
-        handle,
-    })
+        _ => Ok(claims.sub),
+    }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
-use missive_game::{Clock, Config, GameService};
+use missive_game::{Clock, Config};
 use missive_notify::Notifier;
 use missive_settings::{Opening, SettingsError};
 
@@ -67,7 +67,12 @@ impl Settings {
         let authority = self.base.authority(opening).await?;
         let mailer = self.base.mailer().await?;
         Ok(App {
-            service: GameService::new(store, Arc::clone(&clock)).with_config(Config {
+            service: missive_settings::game_service(
+                store,
+                Arc::clone(&clock),
+                self.base.archive_key(opening)?,
+            )
+            .with_config(Config {
                 limits: self.quotas.limits(),
                 ..Config::default()
             }),
@@ -85,9 +90,14 @@ impl Settings {
         })
     }
 
-    /// The notifier of `app`'s games: its service, authority, mailer, clock and public URL.
+    /// The notifier of `app`'s games: its service, authority, mailer, clock and public URL
+    /// (which `missive serve` may have set from the address it listens on).
     pub fn notifier(&self, app: &App) -> Notifier {
-        self.base.notifier(
+        let base = missive_settings::Settings {
+            public_url: app.public_url.clone(),
+            ..self.base.clone()
+        };
+        base.notifier(
             app.service.clone(),
             Arc::clone(&app.authority),
             Arc::clone(&app.mailer),

@@ -1,6 +1,7 @@
 //! Whole games played the way a correspondence player plays by mail, on every store: the
 //! server's notifier mails the player to move, the test reads the mail from the outbox,
-//! follows its move link, reads the legal moves off the page and submits the form. Chess
+//! follows its move link, reads the legal moves off the page, submits the form and confirms
+//! the move. Chess
 //! ends in a checkmate typed into the form; every other variant plays random moves from the
 //! page, then its players resign through their links until the game has a result. No move
 //! reaches the server any other way. After the mate both chess players are mailed how the
@@ -8,11 +9,10 @@
 
 mod common;
 
-use std::collections::HashSet;
-use std::path::PathBuf;
 use std::time::Duration;
 
-use common::links::{get, offered_moves, submit};
+use common::inbox::{Inbox, MoveMail, Read, mail_files};
+use common::links::{get, offered_moves, play_through, submit};
 use common::{Player, Server, seat_count, start_game};
 use missive_rules::registry;
 use missive_store::testing::Kind;
@@ -26,91 +26,6 @@ const RANDOM_PLIES: usize = 12;
 
 /// The fool's mate, typed into the form move by move.
 const FOOLS_MATE: [&str; 4] = ["f3", "e5", "g4", "Qh4#"];
-
-/// A move mail read from the outbox: whom it went to and the path of its link.
-struct MoveMail {
-    to: String,
-    link: String,
-}
-
-/// The outbox as a player's inbox: hands out each move mail once.
-struct Inbox<'s> {
-    server: &'s Server,
-    read: HashSet<PathBuf>,
-}
-
-impl<'s> Inbox<'s> {
-    fn new(server: &'s Server) -> Inbox<'s> {
-        Inbox {
-            server,
-            read: HashSet::new(),
-        }
-    }
-
-    /// The next unread mail carrying a move link, waiting up to ten seconds for the
-    /// notifier to write it; fails if two arrive for one turn.
-    async fn next(&mut self) -> MoveMail {
-        for _ in 0..200 {
-            let mut fresh = self.unread_move_mails();
-            if let Some(mail) = fresh.pop() {
-                assert!(fresh.is_empty(), "two move mails for one turn");
-                return mail;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("no move mail in {}", self.server.outbox.display());
-    }
-
-    /// Unread mails with a move link, marked read.
-    fn unread_move_mails(&mut self) -> Vec<MoveMail> {
-        let mut mails = Vec::new();
-        for entry in std::fs::read_dir(&self.server.outbox).into_iter().flatten() {
-            let path = entry.unwrap().path();
-            if self.read.contains(&path) {
-                continue;
-            }
-            let mail = Read::file(&path);
-            let Some(link) = move_link_in(&mail.text, &self.server.app.public_url) else {
-                continue;
-            };
-            let to = mail.to;
-            self.read.insert(path);
-            mails.push(MoveMail { to, link });
-        }
-        mails
-    }
-}
-
-/// A mail of the outbox read with a MIME parser: its addressee, subject and text part.
-struct Read {
-    to: String,
-    subject: String,
-    text: String,
-}
-
-impl Read {
-    fn file(path: &std::path::Path) -> Read {
-        let raw = std::fs::read(path).unwrap();
-        let message = mail_parser::MessageParser::default()
-            .parse(&raw)
-            .expect("a MIME message");
-        let to = message.to().and_then(|to| to.first()).expect("a To header");
-        Read {
-            to: to.address().unwrap_or_default().to_string(),
-            subject: message.subject().unwrap_or_default().to_string(),
-            text: message.body_text(0).unwrap_or_default().to_string(),
-        }
-    }
-}
-
-/// The path of the move link in a mail's text, if it has one.
-fn move_link_in(mail: &str, public_url: &str) -> Option<String> {
-    let start = mail.find(&format!("{public_url}/play/"))? + public_url.len();
-    let end = mail[start..]
-        .find(|c: char| !(c.is_ascii_alphanumeric() || "/-_.".contains(c)))
-        .map_or(mail.len(), |length| start + length);
-    Some(mail[start..end].to_string())
-}
 
 /// The game's status as its first player sees it over the JSON API.
 async fn status(players: &[Player<'_>], id: &str) -> String {
@@ -137,7 +52,7 @@ async fn play_from_mail(
     let (status, page) = get(server, &mail.link).await;
     assert_eq!(status, StatusCode::OK, "{page}");
     let text = choose(&offered_moves(&page));
-    let (status, page) = submit(server, &mail.link, &[("action", "move"), ("move", &text)]).await;
+    let (status, page) = play_through(server, &mail.link, &text, &[]).await;
     assert_eq!(status, StatusCode::OK, "{text}: {page}");
     let (status, _) = submit(server, &mail.link, &[("action", "move"), ("move", &text)]).await;
     assert_eq!(status, StatusCode::CONFLICT, "a mailed link plays one move");
@@ -200,10 +115,9 @@ async fn chess_by_mail(kind: Kind) {
 /// The `count` game-over mails in the outbox, waiting up to ten seconds for them.
 async fn game_over_mails(server: &Server, count: usize) -> Vec<String> {
     for _ in 0..200 {
-        let mails: Vec<String> = std::fs::read_dir(&server.outbox)
-            .into_iter()
-            .flatten()
-            .map(|entry| Read::file(&entry.unwrap().path()))
+        let mails: Vec<String> = mail_files(&server.outbox)
+            .iter()
+            .map(|path| Read::file(path))
             .filter(|mail| mail.subject.starts_with("Game over"))
             .map(|mail| mail.text)
             .collect();

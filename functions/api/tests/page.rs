@@ -1,12 +1,15 @@
 //! The move page and move links over real HTTP, on every store: each variant's page (board,
-//! move list, legal moves, buttons) and a short game of each played only through links;
-//! illegal moves, reused, tampered, forged, expired, wrong-purpose and wrong-seat links;
-//! draws and resignation through the form; the read-only game page.
+//! move list, legal moves, buttons) and a short game of each played only through links, each
+//! move named, shown and then confirmed; illegal moves, reused, tampered, forged, expired,
+//! wrong-purpose and wrong-seat links; draws and resignation through the form; conditional
+//! lines set, refused and deleted from the page; the read-only game page.
 
 mod common;
 
 use chrono::Duration;
-use common::links::{get, link, link_to_move, offered_moves, submit};
+use common::links::{
+    form_target, get, hidden, link, link_to_move, offered_moves, play_through, submit,
+};
 use common::{Player, Server, seat_count, start_game};
 use missive_auth::{Authority, Grant, Purpose, SigningKey};
 use missive_notify::links::MOVE_LINK_GRACE;
@@ -71,11 +74,19 @@ async fn every_variant_through_links(kind: Kind) {
                     "{variant}: no highlight"
                 );
                 assert!(html.contains("2026-03-01 12:00"), "{variant}: no dates");
+                assert!(
+                    html.contains("<td>1.</td>"),
+                    "{variant}: the first move's number"
+                );
             }
+            // Moves are numbered by rounds of every seat, as the archive numbers them.
+            let seats = players.len();
+            let dots = if ply % seats == 0 { "." } else { "..." };
+            let number = format!("(move {}{dots}).", ply / seats + 1);
+            assert!(html.contains(&number), "{variant} at ply {ply}: {number}");
             let moves = offered_moves(&html);
             let choice = moves.choose(&mut rng).unwrap();
-            let (status, done) =
-                submit(&server, &path, &[("action", "move"), ("move", choice)]).await;
+            let (status, done) = play_through(&server, &path, choice, &[]).await;
             assert_eq!(status, StatusCode::OK, "{variant} {choice}: {done}");
             assert!(done.contains("the opponent has been told"), "{done}");
             let state = players[0].game(&id).await;
@@ -124,10 +135,16 @@ async fn illegal_then_reused(kind: Kind) {
     );
     assert!(!html.contains("e5<"));
     assert_eq!(players[0].game(&id).await["ply"], 0);
-    let (status, _) = submit(&server, &path, &[("action", "move"), ("move", "e4")]).await;
+    let confirmed = [("action", "move"), ("move", "e5<"), ("confirm", "yes")];
+    let (status, html) = submit(&server, &path, &confirmed).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{html}");
+    assert_eq!(players[0].game(&id).await["ply"], 0);
+    let (status, _) = play_through(&server, &path, "e4", &[]).await;
     assert_eq!(status, StatusCode::OK);
+    let confirmed = [("action", "move"), ("move", "d2d4"), ("confirm", "yes")];
     for (status, html) in [
         submit(&server, &path, &[("action", "move"), ("move", "d4")]).await,
+        submit(&server, &path, &confirmed).await,
         get(&server, &path).await,
     ] {
         assert_eq!(status, StatusCode::CONFLICT, "{html}");
@@ -208,7 +225,8 @@ async fn refused_links(kind: Kind) {
         "the time is up, nobody claimed it yet"
     );
     assert!(html.contains("Time left: none"), "{html}");
-    let (status, html) = submit(&server, &good, &[("action", "move"), ("move", "e4")]).await;
+    let confirmed = [("action", "move"), ("move", "e2e4"), ("confirm", "yes")];
+    let (status, html) = submit(&server, &good, &confirmed).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(
         html.contains("This game is over") && html.contains("timeout"),
@@ -239,8 +257,19 @@ async fn draws_through_links(kind: Kind) {
     assert_eq!(status, StatusCode::OK, "{html}");
     assert!(html.contains("You offered a draw") && html.contains("name=\"move\""));
     assert!(!html.contains("value=\"draw-offer\""), "offered already");
-    let fields = [("action", "move"), ("move", "e4"), ("offer_draw", "yes")];
-    let (status, _) = submit(&server, &white, &fields).await;
+    let (status, asked) = submit(
+        &server,
+        &white,
+        &[("action", "move"), ("move", "e4"), ("offer_draw", "yes")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{asked}");
+    assert!(
+        asked.contains("name=\"offer_draw\" value=\"yes\" checked"),
+        "the offer goes on to the confirmation: {asked}"
+    );
+    assert_eq!(players[0].game(&id).await["ply"], 0, "nothing played yet");
+    let (status, _) = play_through(&server, &white, "e4", &[("offer_draw", "yes")]).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         players[0].game(&id).await["draw_offers"],
@@ -261,6 +290,100 @@ async fn draws_through_links(kind: Kind) {
     assert_eq!(players[0].game(&id).await["ending"]["rule"], "agreement");
 }
 
+/// A move is played only once confirmed: the first answer shows the board after it (the
+/// move marked) and changes nothing, a GET of the link still shows the move page, and the
+/// confirmation plays it and hands on a link for the conditional lines.
+async fn a_move_waits_for_its_confirmation(kind: Kind) {
+    let server = Server::start(kind).await;
+    let (players, id) = game_of(&server, "chess").await;
+    let path = link(&server, &players[0].handle, &id, 0, 0);
+    let (status, asked) = submit(&server, &path, &[("action", "move"), ("move", "Nf3")]).await;
+    assert_eq!(status, StatusCode::OK, "{asked}");
+    assert!(asked.contains("Play Nf3?") && asked.contains("id=\"confirm\""));
+    for spot in ["g1", "f3"] {
+        let marked = format!("class=\"last-move\" data-spot=\"{spot}\"");
+        assert!(asked.contains(&marked), "{spot} marked: {asked}");
+    }
+    assert_eq!(hidden(&asked, "move"), "g1f3");
+    assert_eq!(players[0].game(&id).await["ply"], 0, "nothing played yet");
+    let (status, html) = get(&server, &path).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("name=\"move\"") && !html.contains("data-code"));
+    let confirmed = [("action", "move"), ("move", "g1f3"), ("confirm", "yes")];
+    let (status, done) = submit(&server, &path, &confirmed).await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    assert!(done.contains("data-code=\"done\"") && done.contains("Nf3 is in"));
+    assert!(done.contains("Conditional moves") && done.contains("id=\"lines\""));
+    assert_eq!(players[0].game(&id).await["ply"], 1);
+    let (status, _) = submit(&server, &path, &confirmed).await;
+    assert_eq!(status, StatusCode::CONFLICT, "the link played its move");
+    let next = form_target(&done, &path);
+    let (status, waiting) = get(&server, &next).await;
+    assert_eq!(status, StatusCode::OK, "{waiting}");
+    assert!(waiting.contains("Waiting for") && waiting.contains("id=\"save-lines\""));
+    let (status, refused) = submit(&server, &next, &[("action", "move"), ("move", "e5")]).await;
+    assert_eq!(
+        status,
+        StatusCode::CONFLICT,
+        "not this seat's move: {refused}"
+    );
+}
+
+/// Conditional lines from the page after a move: saved and listed in short notation,
+/// an illegal or an ambiguous line refused with the reason (what was typed kept, nothing
+/// changed), a line deleted; the line left answers the opponent's move at once.
+async fn conditional_lines_from_the_page(kind: Kind) {
+    let server = Server::start(kind).await;
+    let (players, id) = game_of(&server, "chess").await;
+    let path = link(&server, &players[0].handle, &id, 0, 0);
+    let (_, done) = play_through(&server, &path, "e4", &[]).await;
+    let lines = form_target(&done, &path);
+    let typed = "1... e5 2. Nf3\nd5 exd5";
+    let (status, saved) = submit(&server, &lines, &[("action", "lines"), ("lines", typed)]).await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    assert!(saved.contains("data-code=\"saved\""), "{saved}");
+    assert!(
+        saved.contains("e5 Nf3") && saved.contains("d5 exd5"),
+        "{saved}"
+    );
+    let state = players[0].game(&id).await;
+    assert_eq!(state["conditional"].as_array().unwrap().len(), 2, "{state}");
+    for (typed, reason) in [
+        ("Nc6 Ke3", "illegal"),
+        ("e5 Nc3", "answer the same moves differently"),
+    ] {
+        let (status, refused) =
+            submit(&server, &lines, &[("action", "lines"), ("lines", typed)]).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+        assert!(
+            refused.contains("were not saved") && refused.contains(reason),
+            "{refused}"
+        );
+        assert!(
+            refused.contains(&format!(">{typed}</textarea>")),
+            "kept: {refused}"
+        );
+        assert_eq!(
+            players[0].game(&id).await["conditional"],
+            state["conditional"]
+        );
+    }
+    let (status, html) = submit(&server, &lines, &[("action", "lines"), ("lines", " ")]).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{html}");
+    let (status, html) = submit(&server, &lines, &[("action", "delete-line"), ("line", "2")]).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    assert!(
+        html.contains("e5 Nf3") && !html.contains("d5 exd5"),
+        "{html}"
+    );
+    let (status, _) = submit(&server, &lines, &[("action", "delete-line"), ("line", "9")]).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    players[1].play(&id, "e5", 1).await;
+    let state = players[0].game(&id).await;
+    assert_eq!(state["ply"], 3, "Nf3 answered at once: {state}");
+    assert_eq!(get(&server, &lines).await.0, StatusCode::CONFLICT);
+}
+
 /// The read-only page of a game that does not exist is a 404 page.
 async fn unknown_game_page(kind: Kind) {
     let server = Server::start(kind).await;
@@ -274,5 +397,7 @@ per_store!(
     illegal_then_reused,
     refused_links,
     draws_through_links,
+    a_move_waits_for_its_confirmation,
+    conditional_lines_from_the_page,
     unknown_game_page,
 );

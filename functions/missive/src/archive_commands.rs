@@ -1,5 +1,5 @@
-//! The archive tools: `missive archive convert|verify|keygen`, and `import|export` between
-//! archives and the game store.
+//! The archive tools: `missive archive convert|verify|keygen`, `import|export` between
+//! archives and the game store, `key` (the store's archive key) and `bench` (import speed).
 
 use std::fs::File;
 use std::io::{self, BufReader, IsTerminal as _, Write as _};
@@ -12,6 +12,7 @@ use missive_archive::{
 use missive_domain::{Cursor, GameId};
 use missive_game::GameService;
 
+use crate::import_bench::{self, ImportBenchArgs};
 use crate::rules_commands::NotationArg;
 use crate::store_commands::{StoreArgs, open, runtime};
 
@@ -21,7 +22,8 @@ pub enum ArchiveCommand {
     /// Read every game of FILE (archive or PGN), replay it through the rules and write it to
     /// stdout in the chosen format; rejected games are reported on stderr.
     Convert(ConvertArgs),
-    /// Check each game's digest and, with --key, its signature.
+    /// Check each game's digest and, with --key, its signature (a server's public key, as
+    /// `missive archive key` or `GET /v1/archive/key` give it).
     Verify(VerifyArgs),
     /// Print a new Ed25519 key pair: the secret key line, then the public key line.
     Keygen,
@@ -29,9 +31,19 @@ pub enum ArchiveCommand {
     /// game's new id on stdout, each rejected game on stderr with game, line and column.
     Import(ImportArgs),
     /// Write stored games to stdout as one archive: a player's finished games, one game, or
-    /// every game in the store. Operators see every game, private ones too.
+    /// every game in the store, signed with the archive key. Operators see every game,
+    /// private ones too.
     Export(ExportArgs),
+    /// Print the public half of the store's archive key (`ed25519:<base64>`): what the
+    /// server's signatures are checked with.
+    Key(StoreArgs),
+    /// Generate finished games, then read them without storing and import them into the
+    /// store, in the same run: games/s for each.
+    Bench(ImportBenchArgs),
 }
+
+/// Games the import stores with one write.
+pub(crate) const IMPORT_BATCH: usize = 500;
 
 /// Arguments of `missive archive import`.
 #[derive(Args)]
@@ -101,6 +113,8 @@ pub fn run(command: &ArchiveCommand) -> Result<(), String> {
         ArchiveCommand::Verify(args) => verify_file(args),
         ArchiveCommand::Import(args) => import(args),
         ArchiveCommand::Export(args) => export_games(args),
+        ArchiveCommand::Key(args) => print_key(args),
+        ArchiveCommand::Bench(args) => import_bench::run(args),
         ArchiveCommand::Keygen => {
             let pair = KeyPair::generate();
             println!("{}", pair.secret_text());
@@ -165,17 +179,41 @@ fn import(args: &ImportArgs) -> Result<(), String> {
     let runtime = runtime()?;
     let service = runtime.block_on(open(&args.store))?;
     let player = args.player.as_deref();
-    let summary = each_game(&args.file, |game| {
-        let outcome = runtime.block_on(service.import_game(player, Ok(game)));
-        match outcome.id {
-            Some(_) => {
+    let mut refused = 0;
+    let mut batch = Vec::with_capacity(IMPORT_BATCH);
+    let mut store_batch = |batch: &mut Vec<Imported>| {
+        let games = std::mem::take(batch).into_iter().map(Ok).collect();
+        for outcome in runtime.block_on(service.import_games(player, games)) {
+            if outcome.id.is_some() {
                 println!("{outcome}");
-                Ok(())
+            } else {
+                refused += 1;
+                eprintln!("{outcome}");
             }
-            None => Err(outcome.to_string()),
         }
+    };
+    let read = each_game(&args.file, |game| {
+        batch.push(game);
+        if batch.len() == IMPORT_BATCH {
+            store_batch(&mut batch);
+        }
+        Ok(())
     })?;
-    summary.finish("imported")
+    store_batch(&mut batch);
+    Summary {
+        done: read.done - refused,
+        failed: read.failed + refused,
+    }
+    .finish("imported")
+}
+
+fn print_key(args: &StoreArgs) -> Result<(), String> {
+    let service = runtime()?.block_on(open(args))?;
+    let key = service
+        .archive_public_key()
+        .ok_or("this store has no archive key (set MISSIVE_ARCHIVE_KEY, or run `missive serve`)")?;
+    println!("{}", key.to_text());
+    Ok(())
 }
 
 /// Every game `player` finished, most recent first, private ones too.
@@ -205,11 +243,9 @@ fn export_games(args: &ExportArgs) -> Result<(), String> {
         };
         let mut out = io::BufWriter::new(io::stdout().lock());
         for id in &ids {
-            let record = service
-                .operator_record(id)
+            let text = service
+                .operator_archive_text(id)
                 .await
-                .map_err(|e| e.to_string())?;
-            let text = export(&record, ExportOptions::default(), &Registry)
                 .map_err(|e| format!("game {id}: {e}"))?;
             out.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
         }

@@ -11,6 +11,7 @@
 
 mod archive_commands;
 mod board_commands;
+mod import_bench;
 mod loadtest;
 mod rules_commands;
 mod server_commands;

@@ -79,7 +79,7 @@ impl ServeArgs {
 /// every `--sweep-every` seconds. On the signal it stops accepting connections and
 /// sweeping (between two games), lets requests in flight finish within the drain time,
 /// lets the notifier mail the changes committed by then (within the drain time again),
-/// and exits.
+/// and exits. Mailed links go to `--public-url`, else to the address the server listens on.
 pub fn serve(args: &ServeArgs) -> Result<(), String> {
     logging::init(args.settings.base.log_format.unwrap_or(LogFormat::Text));
     runtime()?.block_on(async {
@@ -88,6 +88,13 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
             .app(Arc::new(SystemClock), Opening::MayCreate)
             .await
             .map_err(|e| e.to_string())?;
+        let listener = tokio::net::TcpListener::bind(args.addr)
+            .await
+            .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
+        let local = listener.local_addr().map_err(|e| e.to_string())?;
+        if app.public_url.is_empty() {
+            app.public_url = format!("http://{local}");
+        }
         let (changes, feed) = tokio::sync::mpsc::unbounded_channel();
         app.service = app.service.with_changes(changes);
         let notifier = args.settings.notifier(&app);
@@ -97,14 +104,11 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
         let (stop, stopped) = watch::channel(false);
         let period = Duration::from_secs(args.sweep_every);
         let sweeping = tokio::spawn(async move { notifier.sweep_every(period, stopped).await });
-        let listener = tokio::net::TcpListener::bind(args.addr)
-            .await
-            .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
-        let local = listener.local_addr().map_err(|e| e.to_string())?;
         eprintln!(
-            "missive: serving http://{local} (store {}, mail to {})",
+            "missive: serving http://{local} (store {}, mail to {}, links to {})",
             args.settings.base.store,
             args.settings.base.mail_destination(),
+            app.public_url,
         );
         let signalled = async move {
             let signal = shutdown_signal().await;

@@ -238,3 +238,50 @@ fn import_stores_every_finished_game_of_the_real_collection() {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
 }
+
+#[test]
+fn exports_are_signed_with_the_archive_key_and_imports_check_the_seal() {
+    let folder =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-sealed", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let games = file("sealed.pgn", GAMES);
+    let store = |name: &str| format!("sqlite:{}", folder.join(name).display());
+    let (first, second) = (store("first.db"), store("second.db"));
+    let key = "ed25519-secret:AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=";
+    let run = |args: &[&str], store: &str| {
+        let mut all = args.to_vec();
+        all.extend(["--store", store, "--create", "--archive-key", key]);
+        missive(&all)
+    };
+    run(&["archive", "import", games.to_str().unwrap()], &first);
+    let output = run(&["archive", "export"], &first);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let exported = text(&output.stdout);
+    assert!(exported.contains("[Signature \"ed25519:"), "{exported}");
+    let output = run(&["archive", "key"], &first);
+    let public = text(&output.stdout);
+    assert!(public.starts_with("ed25519:"), "{public}");
+    let signed = file("signed.pgn", &exported);
+    let output = missive(&[
+        "archive",
+        "verify",
+        signed.to_str().unwrap(),
+        "--key",
+        public.trim(),
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+
+    let output = run(&["archive", "import", signed.to_str().unwrap()], &second);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stdout).ends_with(", verified\n"),
+        "{}",
+        text(&output.stdout)
+    );
+    let altered = file("altered.pgn", &exported.replacen("1. d4", "1. e4", 1));
+    let output = run(&["archive", "import", altered.to_str().unwrap()], &second);
+    assert!(!output.status.success());
+    let err = text(&output.stderr);
+    assert!(err.contains("digest mismatch: the moves"), "{err}");
+    let _ = std::fs::remove_dir_all(&folder);
+}

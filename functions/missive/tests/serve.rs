@@ -1,7 +1,8 @@
 //! `missive serve` on a free loopback port with a fresh data folder: it creates the signing
 //! key and the database there, answers the API (players sign up through the confirmation
 //! mail in the outbox), `missive token` mints a token it accepts, and its in-process
-//! notifier mails the player to move a move link.
+//! notifier mails the player to move a move link, which, like the sign-in link, goes to the
+//! address it listens on when no public URL is set.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -21,6 +22,7 @@ async fn serve_answers_and_token_signs_in() {
         .arg("--outbox")
         .arg(&outbox)
         .env_remove("MISSIVE_SIGNING_KEY")
+        .env_remove("MISSIVE_PUBLIC_URL")
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -69,7 +71,27 @@ async fn serve_answers_and_token_signs_in() {
     assert_eq!(joined.status(), 200);
     let mail = wait_for_mail(&outbox, "/play/").await;
     assert!(mail.contains("To: ann@example.org"), "{mail}");
+    assert!(
+        text_part(&mail).contains(&format!("{base}/play/")),
+        "the move link goes to the address served: {mail}"
+    );
     assert!(mail.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"));
+    let asked = http
+        .post(format!("{base}/v1/auth/login"))
+        .json(&json!({"email": "bob@example.org"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(asked.status(), 202);
+    let mail = wait_for_mail(&outbox, "Subject: Your Missive sign-in link").await;
+    let text = text_part(&mail);
+    let start = text
+        .find(&format!("{base}/sign-in?token="))
+        .expect("the sign-in link goes to the address served");
+    let link = text[start..].split_whitespace().next().unwrap();
+    let page = http.get(link).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("Sign in as bob"));
     let unknown = Command::new(env!("CARGO_BIN_EXE_missive"))
         .args(["token", "--handle", "nobody", "--store", &store])
         .output()
@@ -115,11 +137,23 @@ fn access_token(handle: &str, store: &str) -> String {
     String::from_utf8(token.stdout).unwrap().trim().to_string()
 }
 
+/// The plain-text part of the mail `raw`, decoded.
+fn text_part(raw: &str) -> String {
+    let message = mail_parser::MessageParser::default()
+        .parse(raw)
+        .expect("a MIME message");
+    message.body_text(0).expect("a text part").to_string()
+}
+
 /// The first mail in `outbox` containing `needle`, waiting up to ten seconds for it.
 async fn wait_for_mail(outbox: &std::path::Path, needle: &str) -> String {
     for _ in 0..100 {
         for entry in std::fs::read_dir(outbox).into_iter().flatten() {
-            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap_or_default();
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|ext| ext != "eml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(path).unwrap_or_default();
             if text.contains(needle) {
                 return text;
             }

@@ -29,6 +29,13 @@ pub enum Reason {
     /// An event names a seat the variant does not have, or is malformed.
     #[error("event: {0}")]
     Event(String),
+    /// The times of the moves and events go back.
+    #[error("times out of order: {0}")]
+    Order(String),
+    /// The seal does not hold: the digest does not match, or the signature is not the
+    /// expected key's.
+    #[error("seal: {0}")]
+    Seal(String),
     /// The game is larger than the archive accepts.
     #[error("{0}")]
     TooLarge(String),

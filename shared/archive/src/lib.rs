@@ -30,11 +30,14 @@ use std::sync::mpsc::{Receiver, TrySendError, sync_channel};
 
 pub use decode::EncodingWarning;
 pub use error::{ExportError, ImportError, Reason, VerifyError};
-pub use record::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry, TimeControl};
-pub use replay::Imported;
+pub use record::{
+    Argument, Entry, Event, EventKind, GameRecord, GameResult, MoveEntry, TimeControl,
+};
+pub use replay::{Imported, SealPlaces};
 pub use rules::{Registry, Rules};
 pub use seal::{Canonical, KeyPair, PublicKey, Section};
-pub use writer::{ExportOptions, Format, canonical, export, sign};
+pub use syntax::Place;
+pub use writer::{ExportOptions, Format, canonical, export, export_signed, sign};
 
 /// The games of an archive or PGN text, each replayed through the rules: an iterator of
 /// records or of the error that rejected a game. One bad game never stops the others; memory
@@ -215,4 +218,54 @@ pub fn verify(game: &Imported, key: Option<&PublicKey>) -> Vec<VerifyError> {
         }
     }
     failures
+}
+
+/// What the seal of a game read back proves, once [`check_seal`] accepted it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sealed {
+    /// Neither a digest nor a signature: nothing is proven.
+    Unsealed,
+    /// A digest that matches: the game is as it was sealed, by whoever sealed it.
+    Digest,
+    /// A signature by one of the keys given: the game is as that key's holder wrote it.
+    Signed,
+}
+
+/// Checks the seal of a game read back, as import does: a `Digest` must match the content
+/// (else the game is refused, at the first altered section's place, naming every altered
+/// section) and a `Signature` must be one of `keys`' over it (else refused at the tag).
+/// A game with neither is accepted as [`Sealed::Unsealed`].
+pub fn check_seal(game: &Imported, keys: &[PublicKey]) -> Result<Sealed, ImportError> {
+    let content = Canonical::of(&game.record);
+    let refuse = |place: Place, reason: String| ImportError {
+        game: game.number,
+        line: place.line,
+        column: place.column,
+        reason: Reason::Seal(reason),
+    };
+    if let Some(digest) = &game.digest {
+        let altered = content.altered_sections(digest);
+        if let Some(first) = altered.first() {
+            let error = VerifyError::Digest(altered.clone());
+            return Err(refuse(game.places.of(*first), error.to_string()));
+        }
+    }
+    let Some(signature) = &game.record.signature else {
+        return Ok(match game.digest {
+            Some(_) => Sealed::Digest,
+            None => Sealed::Unsealed,
+        });
+    };
+    if keys
+        .iter()
+        .any(|key| key.verify(&content, signature).is_ok())
+    {
+        return Ok(Sealed::Signed);
+    }
+    Err(refuse(
+        game.places.signature,
+        "the signature is not this server's (remove the Signature tag to import the game \
+         unverified)"
+            .into(),
+    ))
 }

@@ -51,6 +51,19 @@ pub struct MoveEntry {
     pub text: String,
     /// When the server received the move (UTC); the archive keeps whole seconds.
     pub received: Option<DateTime<Utc>>,
+    /// Whether the server played it on its seat's behalf, from the seat's conditional line.
+    pub conditional: bool,
+}
+
+impl MoveEntry {
+    /// A move its player made, received at `received`.
+    pub fn new(text: impl Into<String>, received: Option<DateTime<Utc>>) -> MoveEntry {
+        MoveEntry {
+            text: text.into(),
+            received,
+            conditional: false,
+        }
+    }
 }
 
 /// Something a player did that is not a move.
@@ -58,33 +71,82 @@ pub struct MoveEntry {
 pub struct Event {
     /// What happened.
     pub kind: EventKind,
-    /// The seat that did it.
+    /// The seat that did it (the nation that went out, for an elimination).
     pub seat: Seat,
-    /// When the server recorded it (UTC, whole seconds in the archive).
+    /// When the server recorded it (UTC, whole seconds in the archive); for a vacation,
+    /// when it starts.
     pub at: Option<DateTime<Utc>>,
 }
 
 /// The events the archive records between moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EventKind {
-    /// The seat offered a draw.
+    /// The seat offered a draw (with its move when it follows the move at the move's time).
     DrawOffered,
+    /// The seat withdrew the draw it had offered.
+    DrawWithdrawn,
     /// The seat declined the draw offered to it.
     DrawDeclined,
     /// The seat accepted the draw offered to it.
     DrawAccepted,
-    /// The seat claimed an end by rule, named by its [`EndRule`] text (e.g.
-    /// `threefold-repetition`).
+    /// The seat claimed an end by rule, and the claim was upheld: the rule's [`EndRule`]
+    /// text (e.g. `threefold-repetition`).
     Claimed(String),
+    /// The seat claimed an end by rule (or a win on time, `timeout`) and the claim was
+    /// refused: the game went on.
+    ClaimRefused(String),
     /// The seat resigned.
     Resigned,
     /// The seat ran out of time.
     TimedOut,
-    /// The seat took `days` days of vacation from this time.
+    /// The seat called the game off before its first move.
+    Aborted,
+    /// The seat's invited player declined the invitation: the game was called off.
+    InvitationDeclined,
+    /// The seat took `days` days of vacation from the event's time.
     Vacation {
         /// Length of the vacation in days.
         days: u32,
     },
+    /// The seat (a nation of a three-seat game) is out of the game, and its army passed to
+    /// `heir`, the nation that had just moved.
+    Eliminated {
+        /// The seat that took the army over.
+        heir: Seat,
+    },
+}
+
+/// The argument of an event in the archive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Argument<'a> {
+    /// A rule's kebab-case name (`threefold-repetition`).
+    Rule(&'a str),
+    /// A number of days.
+    Days(u32),
+    /// A seat, written by its name in the movetext and by its index in the canonical
+    /// content.
+    Seat(Seat),
+}
+
+impl Argument<'_> {
+    /// The argument as the movetext writes it, with the variant's `seat_names`.
+    pub fn text(&self, seat_names: &[&str]) -> String {
+        match self {
+            Argument::Seat(seat) => seat_names
+                .get(seat.index())
+                .map_or_else(|| seat.0.to_string(), |name| name.to_string()),
+            _ => self.canonical(),
+        }
+    }
+
+    /// The argument as the canonical content writes it (a seat by its index).
+    pub fn canonical(&self) -> String {
+        match self {
+            Argument::Rule(rule) => rule.to_string(),
+            Argument::Days(days) => days.to_string(),
+            Argument::Seat(seat) => seat.0.to_string(),
+        }
+    }
 }
 
 impl EventKind {
@@ -92,44 +154,77 @@ impl EventKind {
     pub fn name(&self) -> &'static str {
         match self {
             EventKind::DrawOffered => "draw-offer",
+            EventKind::DrawWithdrawn => "draw-withdraw",
             EventKind::DrawDeclined => "draw-decline",
             EventKind::DrawAccepted => "draw-accept",
             EventKind::Claimed(_) => "claim",
+            EventKind::ClaimRefused(_) => "claim-refused",
             EventKind::Resigned => "resign",
             EventKind::TimedOut => "timeout",
+            EventKind::Aborted => "abort",
+            EventKind::InvitationDeclined => "invitation-decline",
             EventKind::Vacation { .. } => "vacation",
+            EventKind::Eliminated { .. } => "eliminated",
         }
     }
 
-    /// The event's argument in the archive, if it has one (the claimed rule, the days).
-    pub fn argument(&self) -> Option<String> {
+    /// The event's argument, if it has one (the claimed rule, the days, the heir).
+    pub fn argument(&self) -> Option<Argument<'_>> {
         match self {
-            EventKind::Claimed(rule) => Some(rule.clone()),
-            EventKind::Vacation { days } => Some(days.to_string()),
+            EventKind::Claimed(rule) | EventKind::ClaimRefused(rule) => Some(Argument::Rule(rule)),
+            EventKind::Vacation { days } => Some(Argument::Days(*days)),
+            EventKind::Eliminated { heir } => Some(Argument::Seat(*heir)),
             _ => None,
         }
     }
 
-    /// The event named `name` with `argument`, or why they do not make one.
-    pub fn parse(name: &str, argument: Option<&str>) -> Result<EventKind, String> {
+    /// Whether the event's time may come after the entries that follow it: a vacation's
+    /// time is when it starts, which may be ahead of the moves made meanwhile.
+    pub fn is_timed_ahead(&self) -> bool {
+        matches!(self, EventKind::Vacation { .. })
+    }
+
+    /// The event named `name` with `argument`, a seat argument read among `seat_names`
+    /// (any case), or why they do not make one.
+    pub fn parse(
+        name: &str,
+        argument: Option<&str>,
+        seat_names: &[&str],
+    ) -> Result<EventKind, String> {
         let plain = |kind: EventKind| match argument {
             None => Ok(kind),
             Some(extra) => Err(format!("`{name}` takes no argument, found `{extra}`")),
         };
+        let rule = |make: fn(String) -> EventKind| match argument {
+            Some(rule) if is_rule_name(rule) => Ok(make(rule.to_string())),
+            _ => Err(format!(
+                "`{name}` needs the claimed rule, e.g. `threefold-repetition`"
+            )),
+        };
         match name {
             "draw-offer" => plain(EventKind::DrawOffered),
+            "draw-withdraw" => plain(EventKind::DrawWithdrawn),
             "draw-decline" => plain(EventKind::DrawDeclined),
             "draw-accept" => plain(EventKind::DrawAccepted),
             "resign" => plain(EventKind::Resigned),
             "timeout" => plain(EventKind::TimedOut),
-            "claim" => match argument {
-                Some(rule) if is_rule_name(rule) => Ok(EventKind::Claimed(rule.to_string())),
-                _ => Err("`claim` needs the claimed rule, e.g. `threefold-repetition`".into()),
-            },
+            "abort" => plain(EventKind::Aborted),
+            "invitation-decline" => plain(EventKind::InvitationDeclined),
+            "claim" => rule(EventKind::Claimed),
+            "claim-refused" => rule(EventKind::ClaimRefused),
             "vacation" => argument
                 .and_then(|days| days.parse().ok())
                 .map(|days| EventKind::Vacation { days })
                 .ok_or_else(|| "`vacation` needs the number of days".into()),
+            "eliminated" => argument
+                .and_then(|heir| crate::replay::find_seat(seat_names, heir))
+                .map(|heir| EventKind::Eliminated { heir })
+                .ok_or_else(|| {
+                    format!(
+                        "`eliminated` needs the seat that took the army over (seats: {})",
+                        seat_names.join(", ")
+                    )
+                }),
             _ => Err(format!("unknown event `{name}`")),
         }
     }
@@ -137,12 +232,17 @@ impl EventKind {
     /// Every event name, as the archive writes them.
     pub const NAMES: &'static [&'static str] = &[
         "draw-offer",
+        "draw-withdraw",
         "draw-decline",
         "draw-accept",
         "claim",
+        "claim-refused",
         "resign",
         "timeout",
+        "abort",
+        "invitation-decline",
         "vacation",
+        "eliminated",
     ];
 }
 
@@ -232,31 +332,55 @@ impl GameRecord {
     }
 }
 
-/// A correspondence time control: `moves` moves in `days` days (`1/3` is three days per
-/// move, `10/50` ten moves in fifty days), the `TimeControl` tag's value.
+/// A correspondence time control, the `TimeControl` tag's value: `1/3` is three days for
+/// every move; `10/50` ten moves in fifty days, unused time carried over (ICCF's clock);
+/// `1/7 iccf` an ICCF clock of one move in seven days (unused time carried over, unlike
+/// `1/7`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    /// Moves to make within the period.
-    pub moves: u32,
-    /// Length of the period in days.
-    pub days: u32,
+pub enum TimeControl {
+    /// The same number of days for every move.
+    DaysPerMove {
+        /// Days per move.
+        days: u32,
+    },
+    /// `moves` moves in `days` days, then as many again, unused time carried over.
+    Iccf {
+        /// Moves per period.
+        moves: u32,
+        /// Days per period.
+        days: u32,
+    },
 }
 
+/// The word that marks an ICCF clock of one move per period.
+const ICCF_WORD: &str = " iccf";
+
 impl TimeControl {
-    /// Reads `moves/days`; `None` for any other text (such as `-` or `?`).
+    /// Reads `1/D`, `N/D` or `1/D iccf`; `None` for any other text (such as `-` or `?`).
     pub fn parse(text: &str) -> Option<TimeControl> {
-        let (moves, days) = text.split_once('/')?;
-        let control = TimeControl {
-            moves: moves.parse().ok()?,
-            days: days.parse().ok()?,
+        let (text, iccf) = match text.strip_suffix(ICCF_WORD) {
+            Some(text) => (text, true),
+            None => (text, false),
         };
-        (control.moves > 0 && control.days > 0).then_some(control)
+        let (moves, days) = text.split_once('/')?;
+        let (moves, days): (u32, u32) = (moves.parse().ok()?, days.parse().ok()?);
+        if moves == 0 || days == 0 || (iccf && moves != 1) {
+            return None;
+        }
+        Some(match (moves, iccf) {
+            (1, false) => TimeControl::DaysPerMove { days },
+            _ => TimeControl::Iccf { moves, days },
+        })
     }
 }
 
 impl std::fmt::Display for TimeControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.moves, self.days)
+        match *self {
+            TimeControl::DaysPerMove { days } => write!(f, "1/{days}"),
+            TimeControl::Iccf { moves: 1, days } => write!(f, "1/{days}{ICCF_WORD}"),
+            TimeControl::Iccf { moves, days } => write!(f, "{moves}/{days}"),
+        }
     }
 }
 
@@ -296,35 +420,49 @@ mod tests {
     fn time_controls() {
         assert_eq!(
             TimeControl::parse("10/50"),
-            Some(TimeControl {
+            Some(TimeControl::Iccf {
                 moves: 10,
                 days: 50
             })
         );
         assert_eq!(
-            TimeControl::parse("1/3").map(|t| t.to_string()).as_deref(),
-            Some("1/3")
+            TimeControl::parse("1/3"),
+            Some(TimeControl::DaysPerMove { days: 3 })
         );
-        for bad in ["-", "?", "0/3", "1/0", "40/9000+5", "x/3"] {
+        assert_eq!(
+            TimeControl::parse("1/7 iccf"),
+            Some(TimeControl::Iccf { moves: 1, days: 7 })
+        );
+        for text in ["1/3", "10/50", "1/7 iccf"] {
+            let parsed = TimeControl::parse(text).map(|t| t.to_string());
+            assert_eq!(parsed.as_deref(), Some(text));
+        }
+        for bad in ["-", "?", "0/3", "1/0", "40/9000+5", "x/3", "10/50 iccf"] {
             assert_eq!(TimeControl::parse(bad), None, "{bad}");
         }
     }
 
     #[test]
     fn events_by_name() {
+        let seats = ["shu", "wu", "wei"];
         for name in EventKind::NAMES {
             let argument = match *name {
-                "claim" => Some("fifty-moves"),
+                "claim" | "claim-refused" => Some("fifty-moves"),
                 "vacation" => Some("7"),
+                "eliminated" => Some("wei"),
                 _ => None,
             };
-            let kind = EventKind::parse(name, argument).expect("parses");
+            let kind = EventKind::parse(name, argument, &seats).expect("parses");
             assert_eq!(kind.name(), *name);
-            assert_eq!(kind.argument().as_deref(), argument);
+            let written = kind.argument().map(|a| a.text(&seats));
+            assert_eq!(written.as_deref(), argument);
         }
-        assert!(EventKind::parse("resign", Some("now")).is_err());
-        assert!(EventKind::parse("claim", Some("Threefold")).is_err());
-        assert!(EventKind::parse("vacation", Some("a week")).is_err());
-        assert!(EventKind::parse("castle", None).is_err());
+        let heir = EventKind::parse("eliminated", Some("WU"), &seats).expect("any case");
+        assert_eq!(heir.argument().map(|a| a.canonical()).as_deref(), Some("1"));
+        assert!(EventKind::parse("resign", Some("now"), &seats).is_err());
+        assert!(EventKind::parse("claim", Some("Threefold"), &seats).is_err());
+        assert!(EventKind::parse("vacation", Some("a week"), &seats).is_err());
+        assert!(EventKind::parse("eliminated", Some("red"), &seats).is_err());
+        assert!(EventKind::parse("castle", None, &seats).is_err());
     }
 }

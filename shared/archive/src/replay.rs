@@ -1,13 +1,14 @@
 //! Import: a game as written, replayed through the rules into a [`GameRecord`]. Each game is
 //! all or nothing: the first problem rejects it, with its place.
 
-use missive_rules::{AnyGame, Claim, EndRule, Seat, SeatResult};
+use chrono::{DateTime, Utc};
+use missive_rules::{AnyGame, Claim, EndRule, Outcome, Seat, SeatResult};
 
 use crate::error::{ImportError, Reason};
 use crate::record::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry, is_rule_name};
 use crate::rules::{Rules, new_game, start_text, variant_id};
 use crate::syntax::{Place, RawGame, RawItem, RawTag};
-use crate::text::{is_result_token, seat_tag};
+use crate::text::{ccsnt_text, is_result_token, seat_tag};
 
 /// A game read from an archive: its record, and the seal tags it carried.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,6 +21,22 @@ pub struct Imported {
     pub record: GameRecord,
     /// The `Digest` tag's value, if present.
     pub digest: Option<String>,
+    /// Where the parts of the game a seal check names are.
+    pub places: SealPlaces,
+}
+
+/// Where, in a game's text, the parts its seal covers begin, and the signature is: what
+/// a failed check points at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SealPlaces {
+    /// The setup: where the game begins.
+    pub setup: Place,
+    /// The play: the first move or event (the termination marker when there is none).
+    pub play: Place,
+    /// The result: the termination marker (or the `Result` tag).
+    pub result: Place,
+    /// The `Signature` tag (where the game begins when it has none).
+    pub signature: Place,
 }
 
 /// Tags the archive derives from the record rather than keeping in [`GameRecord::tags`]
@@ -47,6 +64,12 @@ pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> 
         .map_or(raw.tag_place("Result"), |(_, place)| *place);
     let result = read_result(&raw, game.as_ref(), &entries)
         .map_err(|e| fail(result_place, Reason::Result(e)))?;
+    let places = SealPlaces {
+        setup: raw.place,
+        play: raw.items.first().map_or(result_place, |item| item.place()),
+        result: result_place,
+        signature: raw.tag_place("Signature"),
+    };
     let seat_tags: Vec<String> = game.seat_names().iter().map(|s| seat_tag(s)).collect();
     let players = seat_tags
         .iter()
@@ -56,6 +79,7 @@ pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> 
         number: raw.number,
         line: raw.place.line,
         digest: value("Digest").map(str::to_string),
+        places,
         record: GameRecord {
             variant: game.variant().to_string(),
             options: game.options(),
@@ -108,16 +132,18 @@ fn setup(
     Ok((game, start))
 }
 
-/// Plays the moves and reads the events of the main line.
+/// Plays the moves and reads the events of the main line, whose times must not go back.
 fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Vec<Entry>, ImportError> {
     let mut entries = Vec::with_capacity(raw.items.len());
     game.reserve(raw.items.len());
     let mut ply = 0;
+    let mut latest = None;
     for item in &raw.items {
         let entry = match item {
             RawItem::Move {
                 text,
                 received,
+                conditional,
                 place,
             } => {
                 ply += 1;
@@ -127,6 +153,7 @@ fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Vec<Entry>, Imp
                 Entry::Move(MoveEntry {
                     text: long,
                     received: *received,
+                    conditional: *conditional,
                 })
             }
             RawItem::Event {
@@ -140,9 +167,55 @@ fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Vec<Entry>, Imp
                     .map_err(|reason| raw.error(*place, Reason::Event(reason)))?,
             ),
         };
+        latest = in_order(latest, &entry).map_err(|reason| raw.error(item.place(), reason))?;
         entries.push(entry);
     }
     Ok(entries)
+}
+
+/// The latest time once `entry` is read after entries whose latest time is `latest`;
+/// refused when the entry's time is earlier (a vacation's time, its start, may lie ahead and
+/// is not counted).
+fn in_order(latest: Option<DateTime<Utc>>, entry: &Entry) -> Result<Option<DateTime<Utc>>, Reason> {
+    let time = match entry {
+        Entry::Move(mv) => mv.received,
+        Entry::Event(event) if event.kind.is_timed_ahead() => None,
+        Entry::Event(event) => event.at,
+    };
+    match (latest, time) {
+        (Some(before), Some(now)) if whole(now) < whole(before) => Err(Reason::Order(format!(
+            "{} comes after {}",
+            ccsnt_text(now),
+            ccsnt_text(before)
+        ))),
+        (_, Some(now)) => Ok(Some(now)),
+        (before, None) => Ok(before),
+    }
+}
+
+/// A time to the second, as the archive keeps it.
+fn whole(time: DateTime<Utc>) -> i64 {
+    time.timestamp()
+}
+
+impl SealPlaces {
+    /// Where `section` begins.
+    pub fn of(&self, section: crate::Section) -> Place {
+        match section {
+            crate::Section::Setup => self.setup,
+            crate::Section::Play => self.play,
+            crate::Section::Result => self.result,
+        }
+    }
+}
+
+impl RawItem {
+    /// Where the item is.
+    fn place(&self) -> Place {
+        match self {
+            RawItem::Move { place, .. } | RawItem::Event { place, .. } => *place,
+        }
+    }
 }
 
 fn read_event(
@@ -150,7 +223,7 @@ fn read_event(
     name: &str,
     seat: &str,
     argument: Option<&str>,
-    at: Option<chrono::DateTime<chrono::Utc>>,
+    at: Option<DateTime<Utc>>,
 ) -> Result<Event, String> {
     let seats = game.seat_names();
     let seat = find_seat(seats, seat).ok_or_else(|| {
@@ -160,11 +233,28 @@ fn read_event(
             seats.join(", ")
         )
     })?;
-    Ok(Event {
-        kind: EventKind::parse(name, argument)?,
-        seat,
-        at,
-    })
+    let kind = EventKind::parse(name, argument, seats)?;
+    if let EventKind::Eliminated { heir } = kind {
+        check_elimination(game, seat, heir)?;
+    }
+    Ok(Event { kind, seat, at })
+}
+
+/// An elimination must name a seat the rules have put out of the game by then, and an heir
+/// still in it.
+fn check_elimination(game: &dyn AnyGame, seat: Seat, heir: Seat) -> Result<(), String> {
+    let names = game.seat_names();
+    let name = |seat: Seat| names.get(seat.index()).copied().unwrap_or("?");
+    if game.is_playing(seat) {
+        return Err(format!("{} is still in the game here", name(seat)));
+    }
+    if !game.is_playing(heir) {
+        return Err(format!(
+            "{} is out of the game and takes over no army",
+            name(heir)
+        ));
+    }
+    Ok(())
 }
 
 /// The tags a record keeps: all but the derived ones and the seat tags.
@@ -235,7 +325,7 @@ fn read_result(
     };
     if let Some(outcome) = game.outcome() {
         let decided = GameResult::from(&outcome);
-        let agrees = results.as_ref().is_none_or(|r| *r == decided.results)
+        let agrees = results.is_none_or(|_| decided.score_text() == written)
             && termination
                 .filter(|t| is_rule_name(t))
                 .is_none_or(|t| t == decided.rule);
@@ -256,9 +346,7 @@ fn read_result(
         Some(rule) => rule.to_string(),
         None => infer_rule(game, &results, termination)?,
     };
-    let result = GameResult { rule, results };
-    check_result(game, &result, entries)?;
-    Ok(Some(result))
+    check_result(game, &GameResult { rule, results }, entries).map(Some)
 }
 
 /// The ending rule of a game from another tool, which names none of ours: a decisive result
@@ -300,12 +388,15 @@ const BOARD_RULES: &[EndRule] = &[
 /// Checks `result` against the rules at the game's last position: a board rule must be the
 /// position's own end, a claim must hold, a resignation or timeout must give the results the
 /// rules give for some seat (the one whose event says so, if recorded), an agreement must
-/// be a draw. Other rule names (abandonment, a variant's own) are taken as recorded.
+/// be the rules' draw (among the seats still playing: a nation already out keeps its loss).
+/// Other rule names (abandonment, a variant's own) are taken as recorded. Gives the result
+/// as the rules state it: a score text does not tell every result apart (for three seats,
+/// `0-1/2-1/2` is a shared win or a draw between the two seats left), the rules do.
 pub fn check_result(
     game: &dyn AnyGame,
     result: &GameResult,
     entries: &[Entry],
-) -> Result<(), String> {
+) -> Result<GameResult, String> {
     let seats = game.seat_names().len();
     if result.results.len() != seats {
         return Err(format!(
@@ -314,17 +405,15 @@ pub fn check_result(
         ));
     }
     if let Some(outcome) = game.outcome() {
-        return (GameResult::from(&outcome) == *result)
-            .then_some(())
-            .ok_or_else(|| {
-                format!(
-                    "the moves end the game by {} ({}), the record says {} ({})",
-                    outcome.rule,
-                    outcome.score_text(),
-                    result.rule,
-                    result.score_text()
-                )
-            });
+        return agreeing(&outcome, result).ok_or_else(|| {
+            format!(
+                "the moves end the game by {} ({}), the record says {} ({})",
+                outcome.rule,
+                outcome.score_text(),
+                result.rule,
+                result.score_text()
+            )
+        });
     }
     let rule = result.rule.as_str();
     if BOARD_RULES.iter().any(|r| r.as_str() == rule) {
@@ -332,36 +421,45 @@ pub fn check_result(
             "the final position does not end the game by {rule}"
         ));
     }
-    let by_seat = |outcome: &dyn Fn(Seat) -> missive_rules::Outcome,
-                   event: fn(&EventKind) -> bool| {
+    let by_seat = |outcome: &dyn Fn(Seat) -> Outcome, event: fn(&EventKind) -> bool| {
         let recorded = last_event_seat(entries, event);
-        let fits = |seat: Seat| GameResult::from(&outcome(seat)) == *result;
-        let fitting = match recorded {
+        let fits = |seat: Seat| agreeing(&outcome(seat), result);
+        match recorded {
             Some(seat) => fits(seat),
-            None => (0..seats).any(|i| fits(Seat(i as u8))),
-        };
-        fitting
-            .then_some(())
-            .ok_or_else(|| format!("{} does not give {} here", rule, result.score_text()))
+            None => (0..seats).find_map(|i| fits(Seat(i as u8))),
+        }
+        .ok_or_else(|| format!("{} does not give {} here", rule, result.score_text()))
     };
     match rule {
         "resignation" => by_seat(&|seat| game.resign(seat), |k| *k == EventKind::Resigned),
         "timeout" | "timeout-vs-insufficient-material" => {
             by_seat(&|seat| game.timeout(seat), |k| *k == EventKind::TimedOut)
         }
-        "agreement" if result.results.iter().any(|r| *r != SeatResult::Draw) => {
-            Err("a game ended by agreement is drawn for every seat".into())
+        "agreement" => {
+            let agreed = game.draw(EndRule::Agreement);
+            agreeing(&agreed, result).ok_or_else(|| {
+                format!(
+                    "an agreement gives {} here (a draw among the seats still playing)",
+                    agreed.score_text()
+                )
+            })
         }
         _ => match Claim::parse(rule) {
             Some(claim) => {
                 let upheld = game.claim(claim).map_err(|e| e.to_string())?;
-                (GameResult::from(&upheld) == *result)
-                    .then_some(())
+                agreeing(&upheld, result)
                     .ok_or_else(|| format!("a {rule} claim gives {}", upheld.score_text()))
             }
-            None => Ok(()),
+            None => Ok(result.clone()),
         },
     }
+}
+
+/// The rules' `outcome` as a result, when `result` says the same: the same rule and the same
+/// score.
+fn agreeing(outcome: &Outcome, result: &GameResult) -> Option<GameResult> {
+    let ruled = GameResult::from(outcome);
+    (ruled.rule == result.rule && ruled.score_text() == result.score_text()).then_some(ruled)
 }
 
 /// The seat of the last event of the kind `matches` selects.

@@ -1,9 +1,9 @@
 //! Random game records of any variant, for property tests, fuzz seeds and benchmarks:
-//! random legal moves, increasing receipt times, events between moves, tags with awkward
-//! characters, and a result the rules accept.
+//! random legal moves (a few marked as played from a conditional line), increasing receipt
+//! times, events between moves, tags with awkward characters, and a result the rules accept.
 
 use chrono::{DateTime, Utc};
-use missive_rules::{AnyGame, EndRule, Notation, Outcome, Seat};
+use missive_rules::{AnyGame, EndRule, Notation, Seat};
 use rand::prelude::*;
 use rand::rngs::StdRng;
 
@@ -47,6 +47,7 @@ pub fn random_record(
         entries.push(Entry::Move(MoveEntry {
             text: text.clone(),
             received: rng.random_bool(0.95).then(|| clock.tick(&mut rng)),
+            conditional: rng.random_bool(0.05),
         }));
     }
     let result = random_result(&mut rng, &mut clock, game.as_ref(), &mut entries);
@@ -103,12 +104,14 @@ impl Clock {
 }
 
 fn random_event(rng: &mut StdRng, clock: &mut Clock, seats: usize) -> Entry {
-    let kind = match rng.random_range(0..4) {
+    let kind = match rng.random_range(0..6) {
         0 => EventKind::DrawOffered,
         1 => EventKind::DrawDeclined,
         2 => EventKind::Vacation {
             days: rng.random_range(1..30),
         },
+        3 => EventKind::DrawWithdrawn,
+        4 => EventKind::ClaimRefused("fifty-moves".to_string()),
         _ => EventKind::Claimed("threefold-repetition".to_string()),
     };
     event(
@@ -148,7 +151,7 @@ fn random_result(
             let other = Seat(((seat.index() + 1) % seats) as u8);
             entries.push(event(EventKind::DrawOffered, seat, Some(clock.tick(rng))));
             entries.push(event(EventKind::DrawAccepted, other, Some(clock.tick(rng))));
-            Outcome::draw(EndRule::Agreement, seats)
+            game.draw(EndRule::Agreement)
         }
         _ => return None,
     };

@@ -69,12 +69,13 @@ impl Canonical {
         for entry in &record.entries {
             match entry {
                 Entry::Move(mv) => {
-                    let _ = writeln!(play, "move {} {}", mv.text, time_text(mv.received));
+                    let _ = write!(play, "move {} {}", mv.text, time_text(mv.received));
+                    let _ = writeln!(play, "{}", if mv.conditional { " conditional" } else { "" });
                 }
                 Entry::Event(event) => {
                     let _ = write!(play, "event {} {}", event.kind.name(), event.seat.0);
                     if let Some(argument) = event.kind.argument() {
-                        let _ = write!(play, " {argument}");
+                        let _ = write!(play, " {}", argument.canonical());
                     }
                     let _ = writeln!(play, " {}", time_text(event.at));
                 }

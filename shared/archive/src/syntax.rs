@@ -45,6 +45,8 @@ pub enum RawItem {
         text: Range<usize>,
         /// The time it was received.
         received: Option<DateTime<Utc>>,
+        /// Whether a following `[%conditional]` marks it as played from a conditional line.
+        conditional: bool,
         /// Where the move is.
         place: Place,
     },
@@ -274,6 +276,7 @@ impl<R: Read> Games<R> {
             RawItem::Move {
                 text: start..self.game.texts.len(),
                 received: None,
+                conditional: false,
                 place: at,
             },
             at,
@@ -293,11 +296,13 @@ impl<R: Read> Games<R> {
     }
 
     /// Reads the commands of a main-line comment: `[%ccsnt]` gives the previous move its
-    /// time, event commands add events; anything else is dropped.
+    /// time, `[%conditional]` marks it as played from a conditional line, event commands
+    /// add events; anything else is dropped.
     fn take_comment(&mut self, text: &str, at: Place) {
         for (name, arguments) in commands(text) {
             let outcome = match name {
                 "ccsnt" => self.take_time(arguments),
+                CONDITIONAL => self.take_conditional(arguments),
                 _ if crate::record::EventKind::NAMES.contains(&name) => {
                     let arguments: Vec<&str> = arguments.split_whitespace().collect();
                     take_event(name, &arguments, at).map(|item| self.push(item, at))
@@ -324,9 +329,26 @@ impl<R: Read> Games<R> {
             _ => Err("a move time must follow its move".into()),
         }
     }
+
+    fn take_conditional(&mut self, arguments: &str) -> Result<(), String> {
+        if !arguments.trim().is_empty() {
+            return Err(format!("takes no argument, found `{}`", arguments.trim()));
+        }
+        match self.game.items.last_mut() {
+            Some(RawItem::Move { conditional, .. }) if !*conditional => {
+                *conditional = true;
+                Ok(())
+            }
+            _ => Err("it must follow the move it marks".into()),
+        }
+    }
 }
 
-/// Reads `seat [argument] [time]` of an event command.
+/// The command marking a move played from a conditional line.
+pub const CONDITIONAL: &str = "conditional";
+
+/// Reads `seat [argument] [time]` of an event command (what the argument means is read
+/// with the variant's seats, when the game is replayed).
 fn take_event(name: &str, arguments: &[&str], at: Place) -> Result<RawItem, String> {
     let (seat, rest) = arguments
         .split_first()
@@ -340,7 +362,6 @@ fn take_event(name: &str, arguments: &[&str], at: Place) -> Result<RawItem, Stri
         [one] => Some(one.to_string()),
         _ => return Err("too many arguments".into()),
     };
-    crate::record::EventKind::parse(name, argument.as_deref())?;
     Ok(RawItem::Event {
         name: name.to_string(),
         seat: seat.to_string(),

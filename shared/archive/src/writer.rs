@@ -3,13 +3,14 @@
 
 use std::fmt::Write as _;
 
-use missive_rules::{AnyGame, Notation, PlayedMove};
+use missive_rules::{AnyGame, MoveNumbering, Notation, PlayedMove, Seat};
 
 use crate::error::{ExportError, Reason};
-use crate::record::{Entry, GameRecord, MoveEntry};
+use crate::record::{Entry, Event, GameRecord, MoveEntry};
 use crate::replay::{check_result, is_derived_tag, non_standard_start};
 use crate::rules::{CHESS, Rules, new_game};
 use crate::seal::{Canonical, KeyPair};
+use crate::syntax::CONDITIONAL;
 use crate::text::{ccsnt_text, escape_tag_value, seat_tag};
 
 /// What to write.
@@ -82,7 +83,7 @@ fn replay(record: &GameRecord, rules: &dyn Rules) -> Result<Replayed, Reason> {
     let mut played = Vec::new();
     for entry in &mut normal.entries {
         match entry {
-            Entry::Move(MoveEntry { text, received }) => {
+            Entry::Move(MoveEntry { text, received, .. }) => {
                 let mv = game.play(text).map_err(|error| Reason::Move {
                     ply: played.len() + 1,
                     error,
@@ -104,7 +105,8 @@ fn replay(record: &GameRecord, rules: &dyn Rules) -> Result<Replayed, Reason> {
     }
     match &record.result {
         Some(result) => {
-            check_result(game.as_ref(), result, &normal.entries).map_err(Reason::Result)?
+            let ruled = check_result(game.as_ref(), result, &normal.entries);
+            normal.result = Some(ruled.map_err(Reason::Result)?);
         }
         None => {
             if let Some(outcome) = game.outcome() {
@@ -138,24 +140,42 @@ pub fn sign(record: &mut GameRecord, key: &KeyPair, rules: &dyn Rules) -> Result
     Ok(())
 }
 
-/// The text of one game: tag pairs, a blank line, the movetext, a blank line.
+/// The text of one game: tag pairs, a blank line, the movetext, a blank line. The record's
+/// own signature, if any, is written as it is.
 pub fn export(
     record: &GameRecord,
     options: ExportOptions,
     rules: &dyn Rules,
 ) -> Result<String, ExportError> {
-    let replayed = replay(record, rules)?;
+    Ok(write(&replay(record, rules)?, options))
+}
+
+/// The text of one game as [`export`] writes it, signed with `key` (replayed once: the
+/// signature covers the canonical content of what is written).
+pub fn export_signed(
+    record: &GameRecord,
+    options: ExportOptions,
+    key: &KeyPair,
+    rules: &dyn Rules,
+) -> Result<String, ExportError> {
+    let mut replayed = replay(record, rules)?;
+    replayed.normal.signature = Some(key.sign(&Canonical::of(&replayed.normal)));
+    Ok(write(&replayed, options))
+}
+
+/// The text of a replayed record.
+fn write(replayed: &Replayed, options: ExportOptions) -> String {
     let mut text = String::new();
-    for (name, value) in tag_pairs(&replayed, options.format) {
+    for (name, value) in tag_pairs(replayed, options.format) {
         let _ = writeln!(text, "[{name} \"{}\"]", escape_tag_value(&value));
     }
     text.push('\n');
-    for line in movetext(&replayed, options) {
+    for line in movetext(replayed, options) {
         text.push_str(&line);
         text.push('\n');
     }
     text.push('\n');
-    Ok(text)
+    text
 }
 
 /// The tag pairs in archive order: the roster, the seats, the result, the variant's setup,
@@ -225,47 +245,31 @@ fn movetext(replayed: &Replayed, options: ExportOptions) -> Vec<String> {
     let seat_names = replayed.game.seat_names();
     let mut lines = Lines::default();
     let mut played = replayed.played.iter();
-    let mut round = 1;
-    let mut previous_seat = None;
+    let first = replayed.played.first().map_or(Seat(0), |mv| mv.seat);
+    let mut numbering = MoveNumbering::new(first, seat_names.len());
     let mut after_comment = true;
     for entry in &replayed.normal.entries {
         match entry {
             Entry::Move(mv) => {
                 let move_played = played.next().expect("one played move per move entry");
-                let seat = move_played.seat.index();
-                if previous_seat.is_some_and(|previous| seat <= previous) {
-                    round += 1;
-                }
-                if seat == 0 {
-                    lines.push(format!("{round}."));
-                } else if after_comment {
-                    lines.push(format!("{round}..."));
+                let number = numbering.number(move_played.seat);
+                if move_played.seat == Seat(0) || after_comment {
+                    lines.push(number.to_string());
                 }
                 lines.push(match options.notation {
                     Notation::Short => move_played.short.clone(),
                     Notation::Long => move_played.long.clone(),
                 });
-                previous_seat = Some(seat);
                 after_comment = false;
-                if let (Format::Archive, Some(time)) = (options.format, mv.received) {
-                    lines.push(format!("{{[%ccsnt {}]}}", ccsnt_text(time)));
+                if let Some(comment) =
+                    move_comment(mv).filter(|_| options.format == Format::Archive)
+                {
+                    lines.push(comment);
                     after_comment = true;
                 }
             }
             Entry::Event(event) if options.format == Format::Archive => {
-                let mut command = format!(
-                    "{{[%{} {}",
-                    event.kind.name(),
-                    seat_names[event.seat.index()]
-                );
-                if let Some(argument) = event.kind.argument() {
-                    let _ = write!(command, " {argument}");
-                }
-                if let Some(at) = event.at {
-                    let _ = write!(command, " {}", ccsnt_text(at));
-                }
-                command.push_str("]}");
-                lines.push(command);
+                lines.push(event_comment(event, seat_names));
                 after_comment = true;
             }
             Entry::Event(_) => {}
@@ -273,6 +277,36 @@ fn movetext(replayed: &Replayed, options: ExportOptions) -> Vec<String> {
     }
     lines.push(result_text(&replayed.normal));
     lines.done()
+}
+
+/// The comment after a move: its time, and whether it was played from a conditional line;
+/// `None` when it has neither.
+fn move_comment(mv: &MoveEntry) -> Option<String> {
+    let mut commands = Vec::with_capacity(2);
+    if let Some(time) = mv.received {
+        commands.push(format!("[%ccsnt {}]", ccsnt_text(time)));
+    }
+    if mv.conditional {
+        commands.push(format!("[%{CONDITIONAL}]"));
+    }
+    (!commands.is_empty()).then(|| format!("{{{}}}", commands.join(" ")))
+}
+
+/// An event's comment: `{[%name seat argument time]}`.
+fn event_comment(event: &Event, seat_names: &[&str]) -> String {
+    let mut command = format!(
+        "{{[%{} {}",
+        event.kind.name(),
+        seat_names[event.seat.index()]
+    );
+    if let Some(argument) = event.kind.argument() {
+        let _ = write!(command, " {}", argument.text(seat_names));
+    }
+    if let Some(at) = event.at {
+        let _ = write!(command, " {}", ccsnt_text(at));
+    }
+    command.push_str("]}");
+    command
 }
 
 /// Movetext lines being filled token by token.

@@ -254,6 +254,41 @@ fn reads_events() {
     );
 }
 
+#[test]
+fn reads_the_events_of_the_server_and_conditional_replies() {
+    let text = "[Result \"1-0\"]\n[Termination \"resignation\"]\n\n\
+                {[%draw-offer black 2026.11.29,09:00:00]} {[%draw-withdraw black 2026.11.29,09:10:00]} \
+                1. e4 {[%ccsnt 2026.11.29,10:12:05]} 1... e5 {[%ccsnt 2026.11.29,10:12:05] [%conditional]} \
+                {[%claim-refused white threefold-repetition 2026.11.30,08:00:00]} \
+                {[%vacation white 3 2026.12.10,00:00:00]} {[%claim-refused black timeout 2026.12.01,00:00:00]} \
+                {[%resign black 2026.12.02,00:00:00]} 1-0\n";
+    let game = only(text);
+    let kinds: Vec<String> = game
+        .record
+        .entries
+        .iter()
+        .map(|e| match e {
+            Entry::Move(mv) if mv.conditional => format!("{} conditional", mv.text),
+            Entry::Move(mv) => mv.text.clone(),
+            Entry::Event(event) => event.kind.name().to_string(),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "draw-offer",
+            "draw-withdraw",
+            "e2e4",
+            "e7e5 conditional",
+            "claim-refused",
+            "vacation",
+            "claim-refused",
+            "resign"
+        ],
+        "a vacation's time is when it starts, which may lie ahead"
+    );
+}
+
 /// The first error of each game of `text`, as (game, line, column, reason text).
 fn errors(text: &str) -> Vec<Option<(usize, usize, usize, String)>> {
     games(text)
@@ -299,6 +334,32 @@ fn each_error_names_game_line_column_and_reason() {
         (
             "1. e4 {[%vacation white]} *",
             (1, 1, 7, "`vacation` needs the number of days"),
+        ),
+        (
+            "1. e4 {[%ccsnt 2026.11.29,10:12:05]} e5 {[%ccsnt 2026.11.29,10:12:04]} *",
+            (
+                1,
+                1,
+                38,
+                "times out of order: 2026.11.29,10:12:04 comes after",
+            ),
+        ),
+        (
+            "1. e4 {[%ccsnt 2026.11.29,10:12:05]} {[%resign black 2026.11.28,00:00:00]} 1-0",
+            (1, 1, 38, "times out of order"),
+        ),
+        (
+            "{[%conditional]} 1. e4 *",
+            (
+                1,
+                1,
+                1,
+                "in `[%conditional]`: it must follow the move it marks",
+            ),
+        ),
+        (
+            "1. e4 {[%eliminated black white]} *",
+            (1, 1, 7, "event: black is still in the game here"),
         ),
         ("1. e4 ) e5 *", (1, 1, 7, "`)` without a variation to end")),
         (

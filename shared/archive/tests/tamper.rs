@@ -1,10 +1,12 @@
 //! Tamper evidence: altering one move, one time, the result or a player breaks the digest
-//! (naming the altered part) and the signature; the intact game passes.
+//! (naming the altered part) and the signature; the intact game passes. Import's check of
+//! the seal refuses an altered game at the altered section, and a signature by a key it
+//! does not trust.
 
 use chrono::DateTime;
 use missive_archive::{
-    Entry, ExportOptions, GameRecord, GameResult, KeyPair, MoveEntry, Registry, Section,
-    VerifyError, export, read, sign, verify,
+    Entry, ExportOptions, GameRecord, GameResult, KeyPair, MoveEntry, Reason, Registry, Sealed,
+    Section, VerifyError, check_seal, export, read, sign, verify,
 };
 use missive_rules::SeatResult;
 
@@ -20,10 +22,10 @@ fn signed_game(key: &KeyPair) -> String {
             .iter()
             .enumerate()
             .map(|(i, mv)| {
-                Entry::Move(MoveEntry {
-                    text: mv.to_string(),
-                    received: DateTime::from_timestamp(1_800_000_000 + i as i64 * 86_400, 0),
-                })
+                Entry::Move(MoveEntry::new(
+                    *mv,
+                    DateTime::from_timestamp(1_800_000_000 + i as i64 * 86_400, 0),
+                ))
             })
             .collect(),
         result: Some(GameResult {
@@ -96,4 +98,68 @@ fn another_key_or_a_missing_seal_is_reported() {
         .collect();
     let found = failures(&unsealed, &key);
     assert_eq!(found, [VerifyError::NoDigest, VerifyError::NoSignature]);
+}
+
+/// What import's check of the seal says of `text`, trusting `keys`.
+fn sealed(text: &str, keys: &[&KeyPair]) -> Result<Sealed, missive_archive::ImportError> {
+    let game = read(text.as_bytes())
+        .next()
+        .expect("a game")
+        .expect("legal");
+    let keys: Vec<_> = keys.iter().map(|key| key.public()).collect();
+    check_seal(&game, &keys)
+}
+
+/// The line (from 1) and column of the first occurrence of `needle` in `text`.
+fn place_of(text: &str, needle: &str) -> (usize, usize) {
+    let at = text.find(needle).expect("in the text");
+    let line = text[..at].matches('\n').count() + 1;
+    let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1) + 1;
+    (line, column)
+}
+
+#[test]
+fn import_refuses_an_altered_game_at_the_altered_section() {
+    let key = KeyPair::from_seed([1; 32]);
+    let original = signed_game(&key);
+    assert_eq!(sealed(&original, &[&key]), Ok(Sealed::Signed));
+    let cases = [
+        ("2027.01.17,08:00:00", "2027.01.17,08:00:01", "e4 {[%ccsnt"),
+        ("[White \"Alice\"]", "[White \"Alicia\"]", "[Event"),
+    ];
+    for (from, to, at) in cases {
+        let altered = original.replacen(from, to, 1);
+        let error = sealed(&altered, &[&key]).expect_err("refused");
+        assert_eq!(
+            (error.line, error.column),
+            place_of(&altered, at),
+            "{error}"
+        );
+        assert!(matches!(error.reason, Reason::Seal(_)), "{error}");
+        assert!(error.to_string().contains("digest mismatch"), "{error}");
+    }
+}
+
+#[test]
+fn import_trusts_only_the_keys_it_is_given() {
+    let key = KeyPair::from_seed([1; 32]);
+    let other = KeyPair::from_seed([2; 32]);
+    let text = signed_game(&key);
+    let error = sealed(&text, &[&other]).expect_err("another key's");
+    assert_eq!((error.line, error.column), place_of(&text, "[Signature"));
+    assert!(error.to_string().contains("not this server's"), "{error}");
+    assert_eq!(sealed(&text, &[&other, &key]), Ok(Sealed::Signed));
+
+    let unsigned: String = text
+        .lines()
+        .filter(|line| !line.starts_with("[Signature"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert_eq!(sealed(&unsigned, &[]), Ok(Sealed::Digest));
+    let unsealed: String = unsigned
+        .lines()
+        .filter(|line| !line.starts_with("[Digest"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert_eq!(sealed(&unsealed, &[]), Ok(Sealed::Unsealed));
 }

@@ -165,12 +165,7 @@ fn at(minutes: i64) -> Option<DateTime<Utc>> {
 fn moves(adds: &[u8]) -> Vec<Entry> {
     adds.iter()
         .enumerate()
-        .map(|(i, add)| {
-            Entry::Move(MoveEntry {
-                text: format!("add{add}"),
-                received: at(i as i64 * 90),
-            })
-        })
+        .map(|(i, add)| Entry::Move(MoveEntry::new(format!("add{add}"), at(i as i64 * 90))))
         .collect()
 }
 
@@ -213,8 +208,8 @@ use SeatResult::{Draw, Loss, SharedWin, Win};
 /// Hand-built games: one per kind of three-seat ending.
 fn games() -> Vec<(GameRecord, &'static str)> {
     let mut shared = moves(&[3, 3, 3, 2]);
-    shared.insert(1, event(EventKind::DrawOffered, 2, 100));
-    shared.insert(2, event(EventKind::DrawDeclined, 0, 110));
+    shared.insert(1, event(EventKind::DrawOffered, 2, 50));
+    shared.insert(2, event(EventKind::DrawDeclined, 0, 60));
     let mut resigned = moves(&[1, 2]);
     resigned.push(event(EventKind::Vacation { days: 14 }, 1, 300));
     resigned.push(event(EventKind::Resigned, 2, 400));

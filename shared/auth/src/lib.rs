@@ -39,6 +39,9 @@ pub enum Purpose {
     /// Mailed to confirm a sign-up: names the handle and the address; exchanged once for
     /// the new player's access token.
     SignUp,
+    /// Carried in the path of a signed-in player's pages (`/me/{token}`): their games and
+    /// their vacations, after a sign-in link was exchanged on the sign-in page.
+    Session,
 }
 
 /// What a token says.
@@ -321,6 +324,8 @@ mod tests {
             Purpose::SignIn,
             Purpose::MoveLink,
             Purpose::Invitation,
+            Purpose::Unsubscribe,
+            Purpose::Session,
         ];
         for key in keys() {
             let authority = Authority::new(&key, "missive", "missive-api").unwrap();

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use chrono::{DateTime, Utc};
-use missive_rules::{EndRule, Seat, SeatResult, Window};
+use missive_rules::{EndRule, MoveNumber, MoveNumbering, Seat, SeatResult, Window};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::GameId;
@@ -315,6 +315,10 @@ pub struct GameDoc {
     /// empty for games played here.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub archive_tags: Vec<(String, String)>,
+    /// Whether an imported game's archive carried this server's valid signature, so the
+    /// game is known to be as the server recorded it (false for every other game).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub verified: bool,
 }
 
 impl GameDoc {
@@ -416,6 +420,48 @@ impl Head {
     /// The player to move, while someone is.
     pub fn player_to_move(&self) -> Option<&str> {
         self.waiting.as_ref().map(|w| w.player.as_str())
+    }
+
+    /// The number of the next move (`13.`, `13...`), while a seat is to move, counted as
+    /// [`Head::moves_made`] says.
+    pub fn next_move_number(&self) -> Option<MoveNumber> {
+        let seat = self.to_move?;
+        let first = self.first_seat(seat, self.ply);
+        Some(MoveNumbering::after(first, self.moves_made()).next(seat))
+    }
+
+    /// The number of the last move, which `seat` made, counted as [`Head::moves_made`] says.
+    pub fn last_move_number(&self, seat: Seat) -> MoveNumber {
+        let mut made = self.moves_made();
+        if let Some(count) = made.get_mut(seat.index()) {
+            *count = count.saturating_sub(1);
+        }
+        let first = self.first_seat(seat, self.ply.saturating_sub(1));
+        MoveNumbering::after(first, made).next(seat)
+    }
+
+    /// The moves each seat made, as the clocks keep them. Numbers count rounds: the first
+    /// move is the first seat's in a game from the standard start, else the seat the turn
+    /// order puts first.
+    fn moves_made(&self) -> Vec<u32> {
+        let seats = self.doc.seats.len();
+        self.resume.as_ref().map_or_else(
+            || vec![0; seats],
+            |resume| resume.clocks.iter().map(|clock| clock.moves).collect(),
+        )
+    }
+
+    /// The seat that made the first move, knowing that `seat` made (or makes) the move of
+    /// `ply`.
+    fn first_seat(&self, seat: Seat, ply: u32) -> Seat {
+        let seats = self.doc.seats.len().max(1);
+        match self.doc.start_position {
+            None => Seat(0),
+            Some(_) => {
+                let back = ply as usize % seats;
+                Seat(((seat.index() + seats - back) % seats) as u8)
+            }
+        }
     }
 }
 

@@ -35,6 +35,6 @@ pub use log::{
     hex_sha256,
 };
 pub use missive_rules::{EndRule, Seat, SeatResult, Window};
-pub use notice::{MailPreference, MessageMail, Notice};
+pub use notice::{LeaveEdge, MailPreference, MessageMail, Notice};
 pub use page::{Cursor, Page};
 pub use player::{Period, Player, VacationRecord};

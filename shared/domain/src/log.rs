@@ -38,6 +38,10 @@ pub struct MoveRecord {
     pub key: Option<String>,
     /// Whether a draw was offered with the move.
     pub draw_offer: bool,
+    /// Whether the service played it on its seat's behalf, from the seat's conditional
+    /// line (absent, false, in moves stored before it was kept).
+    #[serde(default)]
+    pub conditional: bool,
     /// The previous entry's hash (empty for the first).
     pub prev_hash: String,
     /// SHA-256 over the previous hash and this record's content, in hex.
@@ -46,10 +50,17 @@ pub struct MoveRecord {
 
 impl MoveRecord {
     /// The hash a record with these contents must carry: SHA-256 in hex of the game id,
-    /// the previous hash and every field, so any change to the log breaks the chain.
+    /// the previous hash and every field, so any change to the log breaks the chain (a move
+    /// played from a conditional line adds a line, so the hashes of moves stored before
+    /// the flag existed are unchanged).
     pub fn chain_hash(&self, game: &GameId) -> String {
+        let conditional = if self.conditional {
+            "\nconditional"
+        } else {
+            ""
+        };
         hex_sha256(&format!(
-            "{game}\n{}\n{}\n{}\n{}\n{}\n{}\n{}",
+            "{game}\n{}\n{}\n{}\n{}\n{}\n{}\n{}{conditional}",
             self.prev_hash,
             self.ply,
             self.seat.0,
@@ -68,18 +79,27 @@ impl MoveRecord {
 }
 
 /// Something that happened in a game other than a move: what the record of the game keeps
-/// beside the moves.
+/// beside the moves. The event record's seat is the seat it concerns (for an elimination,
+/// the nation that went out).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum GameEvent {
     /// A draw offered without a move (an offer made with a move is part of the move).
     DrawOffered,
+    /// The seat withdrew the draw it offered.
+    DrawWithdrawn,
     /// The draw other seats offered was accepted.
     DrawAccepted,
     /// The draw other seats offered was declined: every standing offer lapsed.
     DrawDeclined,
     /// A draw claim the rules upheld.
     DrawClaimed {
+        /// The rule claimed.
+        rule: EndRule,
+    },
+    /// A claim the rules refused (a draw by rule, or a win on time: `timeout`); the game
+    /// went on.
+    ClaimRefused {
         /// The rule claimed.
         rule: EndRule,
     },
@@ -97,6 +117,20 @@ pub enum GameEvent {
         /// What they wrote (normalised by the service: line feeds only, no other control
         /// characters).
         text: String,
+    },
+    /// The seat's player took a vacation, which stops their clock from `from` to `to`.
+    VacationTaken {
+        /// When it starts.
+        #[serde(with = "chrono::serde::ts_milliseconds")]
+        from: DateTime<Utc>,
+        /// When it ends.
+        #[serde(with = "chrono::serde::ts_milliseconds")]
+        to: DateTime<Utc>,
+    },
+    /// The seat (a nation of a three-seat game) is out, and its army passed to `heir`.
+    Eliminated {
+        /// The seat that took the army over: the one that had just moved.
+        heir: Seat,
     },
 }
 

@@ -1,7 +1,7 @@
 //! What the notifier keeps: each player's mail preference, and markers of the mails sent
 //! so that a repeated event or sweep sends each mail once.
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::GameId;
@@ -119,12 +119,43 @@ pub enum Notice {
         /// The player told.
         player: String,
     },
+    /// `to` was told that the leave of `player` starting at `start` began or ended.
+    Leave {
+        /// The player told (an opponent of the one on leave).
+        to: String,
+        /// The player on leave.
+        player: String,
+        /// When the leave starts: it names the leave.
+        start: DateTime<Utc>,
+        /// Which end of the leave.
+        edge: LeaveEdge,
+    },
+}
+
+/// Which end of a leave a [`Notice::Leave`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LeaveEdge {
+    /// The leave began: the player's clocks stand still.
+    Start,
+    /// The leave is over (at its end, or ended early): the clocks run again.
+    End,
+}
+
+impl LeaveEdge {
+    /// `starts` or `ends`, as a notice marker names it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LeaveEdge::Start => "starts",
+            LeaveEdge::End => "ends",
+        }
+    }
 }
 
 impl Notice {
     /// The marker's key: a scope (`game:<id>`, `player:<handle>`) and a name within it
     /// (`turn:<ply, 6 digits>`, `reminder:<ply>`, `ended:<player>`, `digest:<yyyy-mm-dd>`,
-    /// `note:<seq, 6 digits>:<player>`).
+    /// `note:<seq, 6 digits>:<player>`, and `leave:<player>:<start, ms, 13 digits>:starts|ends`
+    /// in the scope of the player told).
     pub fn key(&self) -> (String, String) {
         match self {
             Notice::Turn { game, ply } => (format!("game:{game}"), format!("turn:{ply:06}")),
@@ -136,6 +167,19 @@ impl Notice {
             Notice::Note { game, seq, player } => {
                 (format!("game:{game}"), format!("note:{seq:06}:{player}"))
             }
+            Notice::Leave {
+                to,
+                player,
+                start,
+                edge,
+            } => (
+                format!("player:{to}"),
+                format!(
+                    "leave:{player}:{:013}:{}",
+                    start.timestamp_millis(),
+                    edge.as_str()
+                ),
+            ),
         }
     }
 }

@@ -48,7 +48,25 @@ impl GameService {
         .await
     }
 
+    /// Withdraws the draw the player offered (alone: an offer made with a move counts too),
+    /// before the others accept it.
+    pub async fn withdraw_draw(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
+        self.change(game, Access::Player(player), |draft| {
+            draft.require_active()?;
+            let seat = draft.playing_seat_of(player)?;
+            if !draft.doc.draw_offers.contains(&seat) {
+                return Err(ServiceError::refused("you offer no draw"));
+            }
+            draft.doc.draw_offers.retain(|offered| *offered != seat);
+            draft.record(GameEvent::DrawWithdrawn, Some(seat));
+            Ok(())
+        })
+        .await
+    }
+
     /// Claims a draw the rules allow the player to move (threefold repetition, 50 moves).
+    /// A claim the rules refuse is recorded too (the game goes on) before it is answered
+    /// as refused.
     pub async fn claim_draw(
         &self,
         game: &GameId,
@@ -57,11 +75,19 @@ impl GameService {
     ) -> Result<Ending, ServiceError> {
         self.change(game, Access::Player(player), |draft| {
             let seat = draft.mover(player)?;
-            let outcome = draft.game.claim(claim)?;
-            draft.record(GameEvent::DrawClaimed { rule: claim.rule() }, Some(seat));
-            Ok(draft.finish(&outcome, Some(seat)))
+            let rule = claim.rule();
+            Ok(match draft.game.claim(claim) {
+                Ok(outcome) => {
+                    draft.record(GameEvent::DrawClaimed { rule }, Some(seat));
+                    Ok(draft.finish(&outcome, Some(seat)))
+                }
+                Err(refused) => {
+                    draft.record(GameEvent::ClaimRefused { rule }, Some(seat));
+                    Err(ServiceError::from(refused))
+                }
+            })
         })
-        .await
+        .await?
     }
 
     /// Resigns: the rules say who wins (in three-seat games, how the others share it).
@@ -78,7 +104,7 @@ impl GameService {
 
     /// Claims a win on time: the seat to move is past its deadline (vacations counted).
     /// The rules give the result: a loss for the late seat, or a draw when no opponent
-    /// could ever win.
+    /// could ever win. A claim made before the time ran out is recorded as refused.
     pub async fn claim_timeout(&self, game: &GameId, player: &str) -> Result<Ending, ServiceError> {
         self.change(game, Access::Player(player), |draft| {
             draft.require_active()?;
@@ -86,9 +112,15 @@ impl GameService {
             if draft.turn_seat() == Some(claimant) {
                 return Err(ServiceError::refused("you cannot claim on your own time"));
             }
-            expire(draft).ok_or_else(|| ServiceError::refused("the time has not run out"))
+            Ok(expire(draft).ok_or_else(|| {
+                let refused = GameEvent::ClaimRefused {
+                    rule: EndRule::Timeout,
+                };
+                draft.record(refused, Some(claimant));
+                ServiceError::refused("the time has not run out")
+            }))
         })
-        .await
+        .await?
     }
 
     /// Ends the game if the seat to move is past its deadline: what a periodic sweep calls.

@@ -1,32 +1,39 @@
-//! Import: games read from an archive stored as finished games, written whole.
+//! Import: games read from an archive stored as finished games, written whole, in batches.
 //!
 //! Only finished games are imported (a game without a result is refused with that reason).
+//! Each game's seal is checked first ([`missive_archive::check_seal`]): a digest that does
+//! not match refuses the game, naming the altered section and where it is; a signature must
+//! be the server's own (checked with its archive key), and then the game is stored as
+//! verified; a game without a seal is imported unverified.
+//!
 //! Each keeps the archive's player names: the seat whose name is the importer's handle
 //! (compared without case, the first such seat) is the importer's; every other seat is a
 //! name-only seat ([`SeatDoc::Named`]) that no registered player acts or is listed for.
-//! Moves keep the times the archive gives (the import time where it gives none); a draw
-//! offer recorded right after its seat's move is kept with that move. The archive's tags are
-//! kept for the game's export (its `GameId` becomes the new one).
+//! Moves keep the times the archive gives (the import time where it gives none), and
+//! whether they were played from a conditional line; a draw offer right after its seat's
+//! move at the move's time is the offer made with that move; every other event becomes the
+//! log event it records, and eliminations are those the rules give after each move. The
+//! archive's tags are kept as they are for the game's export, so a game exported here,
+//! imported and exported again is the same text.
 
-use chrono::{DateTime, Utc};
-use missive_archive::{Entry, EventKind, GameRecord, ImportError, Imported};
+use chrono::{DateTime, Duration, Utc};
+use missive_archive::{
+    Entry, Event, EventKind, GameRecord, ImportError, Imported, Sealed, check_seal,
+};
 use missive_domain::{
-    Ending, GameDoc, GameId, Head, MoveRecord, Reason, Resume, SeatDoc, Status, StoredGame,
-    TimeControl,
+    EndRule, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MoveRecord, Reason, Resume,
+    Seat, SeatDoc, Status, StoredGame, TimeControl,
 };
 use missive_rules::AnyGame;
 use missive_rules::registry::EDITION;
 use serde::Serialize;
 
-use crate::service::clocks_of;
+use crate::service::{clocks_of, eliminated};
 use crate::{GameService, ServiceError};
 
 /// The time control of an imported game whose archive names none (it has no effect on a
 /// finished game).
 const UNKNOWN_TIME_CONTROL: TimeControl = TimeControl::DaysPerMove { days: 3 };
-
-/// The tag naming a game's id here: an imported game gets its new one.
-const GAME_ID_TAG: &str = "GameId";
 
 /// What became of one game of an archive: its new id, or why it was refused and where.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -41,6 +48,10 @@ pub struct ImportOutcome {
     /// The stored game, if it was imported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<GameId>,
+    /// Whether the game carried this server's valid signature (it is then stored as
+    /// verified).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub verified: bool,
     /// Why it was refused, if it was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -51,8 +62,59 @@ impl std::fmt::Display for ImportOutcome {
         write!(f, "game {}, line {}", self.game, self.line)?;
         match (&self.id, &self.error) {
             (_, Some(error)) => write!(f, ", column {}: {error}", self.column),
+            (Some(id), None) if self.verified => write!(f, ": imported as {id}, verified"),
             (Some(id), None) => write!(f, ": imported as {id}"),
             (None, None) => Ok(()),
+        }
+    }
+}
+
+impl ImportOutcome {
+    /// The outcome of a game refused where `error` says.
+    fn refused(error: &ImportError) -> ImportOutcome {
+        ImportOutcome {
+            game: error.game,
+            line: error.line,
+            column: error.column,
+            id: None,
+            verified: false,
+            error: Some(error.reason.to_string()),
+        }
+    }
+
+    /// The outcome of `imported`, stored as `stored`.
+    fn stored(imported: &Imported, stored: &StoredGame) -> ImportOutcome {
+        ImportOutcome {
+            game: imported.number,
+            line: imported.line,
+            column: 1,
+            id: Some(stored.head.id.clone()),
+            verified: stored.head.doc.verified,
+            error: None,
+        }
+    }
+
+    /// The outcome of a game read and left unstored for `reason` (a game the reader refused
+    /// keeps the reader's reason).
+    pub fn unstored(
+        read: &Result<Imported, ImportError>,
+        reason: &impl std::fmt::Display,
+    ) -> ImportOutcome {
+        match read {
+            Ok(imported) => ImportOutcome::failed(imported, reason),
+            Err(error) => ImportOutcome::refused(error),
+        }
+    }
+
+    /// The outcome of `imported`, refused for `error` as a whole.
+    fn failed(imported: &Imported, error: &impl std::fmt::Display) -> ImportOutcome {
+        ImportOutcome {
+            game: imported.number,
+            line: imported.line,
+            column: 1,
+            id: None,
+            verified: false,
+            error: Some(error.to_string()),
         }
     }
 }
@@ -65,39 +127,61 @@ impl GameService {
         importer: Option<&str>,
         read: Result<Imported, ImportError>,
     ) -> ImportOutcome {
-        let imported = match read {
-            Ok(imported) => imported,
-            Err(error) => {
-                return ImportOutcome {
-                    game: error.game,
-                    line: error.line,
-                    column: error.column,
-                    id: None,
-                    error: Some(error.reason.to_string()),
-                };
-            }
-        };
-        let stored = self.imported_game(importer, &imported.record);
-        let written = match stored {
-            Ok(stored) => self
-                .store
-                .import_game(&stored)
-                .await
-                .map(|()| stored.head.id)
-                .map_err(ServiceError::from),
-            Err(error) => Err(error),
-        };
-        let (id, error) = match written {
-            Ok(id) => (Some(id), None),
-            Err(error) => (None, Some(error.to_string())),
-        };
-        ImportOutcome {
-            game: imported.number,
-            line: imported.line,
-            column: 1,
-            id,
-            error,
-        }
+        let mut outcomes = self.import_games(importer, vec![read]).await;
+        outcomes.pop().expect("one outcome per game")
+    }
+
+    /// Stores the games of an archive (as the archive's reader gave them) for `importer`,
+    /// with one write of the store for all of them: each game all of it or nothing, and
+    /// each on its own (one refused game leaves the others stored). One outcome per game,
+    /// in order.
+    pub async fn import_games(
+        &self,
+        importer: Option<&str>,
+        read: Vec<Result<Imported, ImportError>>,
+    ) -> Vec<ImportOutcome> {
+        let mut stored = Vec::with_capacity(read.len());
+        let slots: Vec<Result<usize, ImportOutcome>> = read
+            .iter()
+            .map(|game| {
+                let prepared = self.prepared(importer, game)?;
+                stored.push(prepared);
+                Ok(stored.len() - 1)
+            })
+            .collect();
+        let answers = self.store.import_games(&stored).await;
+        read.iter()
+            .zip(slots)
+            .map(|(game, slot)| match (game, slot) {
+                (_, Err(refused)) => refused,
+                (Ok(imported), Ok(index)) => match &answers[index] {
+                    Ok(()) => ImportOutcome::stored(imported, &stored[index]),
+                    Err(error) => ImportOutcome::failed(imported, &error.to_string()),
+                },
+                (Err(error), Ok(_)) => ImportOutcome::refused(error),
+            })
+            .collect()
+    }
+
+    /// The stored form of a game read, or the outcome that refuses it.
+    fn prepared(
+        &self,
+        importer: Option<&str>,
+        read: &Result<Imported, ImportError>,
+    ) -> Result<StoredGame, ImportOutcome> {
+        let imported = read.as_ref().map_err(ImportOutcome::refused)?;
+        let verified = self
+            .sealed(imported)
+            .map_err(|e| ImportOutcome::refused(&e))?;
+        self.imported_game(importer, &imported.record, verified)
+            .map_err(|error| ImportOutcome::failed(imported, &error))
+    }
+
+    /// Whether `imported` carries this server's valid signature; refused when its seal
+    /// does not hold (an altered game, another key's signature).
+    fn sealed(&self, imported: &Imported) -> Result<bool, ImportError> {
+        let keys: Vec<_> = self.archive_public_key().into_iter().collect();
+        Ok(check_seal(imported, &keys)? == Sealed::Signed)
     }
 
     /// The stored form of `record`: replayed through the rules, finished, under a new id.
@@ -105,6 +189,7 @@ impl GameService {
         &self,
         importer: Option<&str>,
         record: &GameRecord,
+        verified: bool,
     ) -> Result<StoredGame, ServiceError> {
         let result = record.result.as_ref().ok_or_else(|| {
             ServiceError::refused("the game has no result: only finished games are imported")
@@ -113,7 +198,7 @@ impl GameService {
         let id = GameId(ulid::Ulid::new().to_string());
         let mut game =
             (self.catalog)(&record.variant)?.new_game(&record.options, record.start.as_deref())?;
-        let moves = replay_entries(&id, game.as_mut(), &record.entries, now)?;
+        let log = Log::replayed(&id, game.as_mut(), &record.entries, now)?;
         if let Some(outcome) = game.outcome()
             && outcome.rule.as_str() != result.rule
         {
@@ -123,11 +208,10 @@ impl GameService {
                 outcome.rule.as_str()
             )));
         }
-        let started = moves.first().map_or(now, |mv| mv.at);
-        let ended = moves.last().map_or(now, |mv| mv.at);
         let rule = Reason::parse(&result.rule).ok_or_else(|| {
             ServiceError::refused(format!("unknown end of a game `{}`", result.rule))
         })?;
+        let started = log.moves.first().map_or(now, |mv| mv.at);
         let doc = GameDoc {
             variant: game.variant().to_string(),
             options: game.options(),
@@ -141,85 +225,216 @@ impl GameService {
             created_at: started,
             started_at: Some(started),
             ending: Some(Ending {
-                at: ended,
+                at: log.latest.unwrap_or(now),
                 rule,
                 results: result.results.clone(),
-                by: None,
+                by: log.ended_by(),
             }),
             draw_offers: Vec::new(),
             conditional: Vec::new(),
             private: false,
             imported: true,
-            archive_tags: record
-                .tags
-                .iter()
-                .filter(|(name, _)| name != GAME_ID_TAG)
-                .cloned()
-                .collect(),
+            archive_tags: record.tags.clone(),
+            verified,
         };
         let resume = Resume {
             window: game.window(),
-            clocks: clocks_of(doc.seats.len(), doc.started_at, &moves),
+            clocks: clocks_of(doc.seats.len(), doc.started_at, &log.moves),
         };
         let head = Head {
             id,
             revision: 1,
-            ply: moves.len() as u32,
+            ply: log.moves.len() as u32,
             to_move: None,
             position: game.position_text(),
-            last_hash: moves.last().map_or_else(String::new, |mv| mv.hash.clone()),
-            events: 0,
+            last_hash: log.last_hash(),
+            events: log.events.len() as u32,
             waiting: None,
             doc,
             resume: Some(resume),
         };
         Ok(StoredGame {
             head,
-            moves,
-            events: Vec::new(),
+            moves: log.moves,
+            events: log.events,
         })
     }
 }
 
-/// Plays the record's moves, giving the move log: each move at the time it was received
-/// (`now` if unknown), with the draw offer its seat made right after it.
-fn replay_entries(
-    id: &GameId,
-    game: &mut dyn AnyGame,
-    entries: &[Entry],
+/// The log of an imported game, built entry by entry with its hash chain.
+struct Log {
+    id: GameId,
+    moves: Vec<MoveRecord>,
+    events: Vec<EventRecord>,
+    /// The hash of the last entry, moves and events alike.
+    chain: String,
+    /// The latest time of a move or event (a vacation's start aside), if any.
+    latest: Option<DateTime<Utc>>,
     now: DateTime<Utc>,
-) -> Result<Vec<MoveRecord>, ServiceError> {
-    let mut moves: Vec<MoveRecord> = Vec::new();
-    for entry in entries {
-        match entry {
-            Entry::Move(entry) => {
-                let played = game.play(&entry.text)?;
-                let prev_hash = moves.last().map_or_else(String::new, |mv| mv.hash.clone());
-                moves.push(
-                    MoveRecord {
-                        ply: moves.len() as u32,
-                        seat: played.seat,
-                        long: played.long,
-                        short: played.short,
-                        at: entry.received.unwrap_or(now),
-                        key: None,
-                        draw_offer: false,
-                        prev_hash,
-                        hash: String::new(),
-                    }
-                    .sealed(id),
-                );
-            }
-            Entry::Event(event) if event.kind == EventKind::DrawOffered => {
-                if let Some(last) = moves.last_mut().filter(|mv| mv.seat == event.seat) {
-                    last.draw_offer = true;
-                    *last = last.clone().sealed(id);
+}
+
+impl Log {
+    /// Plays the record's entries: each move at the time it was received (`now` if
+    /// unknown), with the draw offer its seat made with it and the eliminations it caused;
+    /// each other event as the log event it records.
+    fn replayed(
+        id: &GameId,
+        game: &mut dyn AnyGame,
+        entries: &[Entry],
+        now: DateTime<Utc>,
+    ) -> Result<Log, ServiceError> {
+        let mut log = Log {
+            id: id.clone(),
+            moves: Vec::new(),
+            events: Vec::new(),
+            chain: String::new(),
+            latest: None,
+            now,
+        };
+        let mut entries = entries.iter().peekable();
+        while let Some(entry) = entries.next() {
+            match entry {
+                Entry::Move(mv) => {
+                    let received = mv.received.unwrap_or(now);
+                    let mover = game.to_move();
+                    let offer = entries
+                        .next_if(|next| offered_with(next, mover, received))
+                        .is_some();
+                    log.play(game, &mv.text, received, offer, mv.conditional)?;
                 }
+                Entry::Event(event) => log.record(event)?,
             }
-            Entry::Event(_) => {}
         }
+        Ok(log)
     }
-    Ok(moves)
+
+    /// Plays a move and records the eliminations it caused.
+    fn play(
+        &mut self,
+        game: &mut dyn AnyGame,
+        text: &str,
+        at: DateTime<Utc>,
+        draw_offer: bool,
+        conditional: bool,
+    ) -> Result<(), ServiceError> {
+        let seats = game.seat_names().len() as u8;
+        let playing: Vec<Seat> = (0..seats)
+            .map(Seat)
+            .filter(|s| game.is_playing(*s))
+            .collect();
+        let played = game.play(text)?;
+        let record = MoveRecord {
+            ply: self.moves.len() as u32,
+            seat: played.seat,
+            long: played.long,
+            short: played.short,
+            at,
+            key: None,
+            draw_offer,
+            conditional,
+            prev_hash: std::mem::take(&mut self.chain),
+            hash: String::new(),
+        }
+        .sealed(&self.id);
+        self.chain = record.hash.clone();
+        self.moves.push(record);
+        self.note_time(at);
+        for seat in eliminated(&playing, game) {
+            let heir = GameEvent::Eliminated { heir: played.seat };
+            self.push_event(heir, seat, at);
+        }
+        Ok(())
+    }
+
+    /// Records an archive event as its log event; eliminations are the rules' (recorded
+    /// with the move that caused them), so the archive's own are read past.
+    fn record(&mut self, event: &Event) -> Result<(), ServiceError> {
+        let at = event.at.unwrap_or(self.now);
+        let recorded = match &event.kind {
+            EventKind::Eliminated { .. } => return Ok(()),
+            EventKind::Vacation { days } => GameEvent::VacationTaken {
+                from: at,
+                to: at + Duration::days((*days).into()),
+            },
+            kind => {
+                self.note_time(at);
+                log_event(kind)?
+            }
+        };
+        self.push_event(recorded, event.seat, at);
+        Ok(())
+    }
+
+    fn push_event(&mut self, event: GameEvent, seat: Seat, at: DateTime<Utc>) {
+        let record = EventRecord {
+            seq: self.events.len() as u32,
+            ply: self.moves.len() as u32,
+            seat: Some(seat),
+            at,
+            event,
+            prev_hash: std::mem::take(&mut self.chain),
+            hash: String::new(),
+        }
+        .sealed(&self.id);
+        self.chain = record.hash.clone();
+        self.events.push(record);
+    }
+
+    fn note_time(&mut self, at: DateTime<Utc>) {
+        self.latest = Some(self.latest.map_or(at, |latest| latest.max(at)));
+    }
+
+    /// The hash of the log's last entry.
+    fn last_hash(&self) -> String {
+        self.chain.clone()
+    }
+
+    /// The seat whose act ended the game: the last to resign, run out of time or have a
+    /// claim upheld.
+    fn ended_by(&self) -> Option<Seat> {
+        self.events
+            .iter()
+            .rev()
+            .find_map(|record| match record.event {
+                GameEvent::Resigned | GameEvent::TimedOut | GameEvent::DrawClaimed { .. } => {
+                    record.seat
+                }
+                _ => None,
+            })
+    }
+}
+
+/// Whether `next` is the draw offer made with a move of `mover` received at `received`: an
+/// offer by the same seat right after the move, at the move's time (to the second, as the
+/// archive keeps it). Another seat's offer at that time is an offer of its own.
+fn offered_with(next: &Entry, mover: Option<Seat>, received: DateTime<Utc>) -> bool {
+    matches!(next, Entry::Event(Event { kind: EventKind::DrawOffered, seat, at: Some(at) })
+        if Some(*seat) == mover && at.timestamp() == received.timestamp())
+}
+
+/// The log event an archive event (other than a vacation or an elimination) records.
+fn log_event(kind: &EventKind) -> Result<GameEvent, ServiceError> {
+    let rule = |name: &str| {
+        EndRule::parse(name)
+            .ok_or_else(|| ServiceError::refused(format!("unknown rule `{name}` in a claim")))
+    };
+    Ok(match kind {
+        EventKind::DrawOffered => GameEvent::DrawOffered,
+        EventKind::DrawWithdrawn => GameEvent::DrawWithdrawn,
+        EventKind::DrawDeclined => GameEvent::DrawDeclined,
+        EventKind::DrawAccepted => GameEvent::DrawAccepted,
+        EventKind::Claimed(name) => GameEvent::DrawClaimed { rule: rule(name)? },
+        EventKind::ClaimRefused(name) => GameEvent::ClaimRefused { rule: rule(name)? },
+        EventKind::Resigned => GameEvent::Resigned,
+        EventKind::TimedOut => GameEvent::TimedOut,
+        EventKind::Aborted => GameEvent::Aborted,
+        EventKind::InvitationDeclined => GameEvent::InvitationDeclined,
+        EventKind::Vacation { .. } | EventKind::Eliminated { .. } => {
+            return Err(ServiceError::refused(
+                "a vacation or elimination out of place",
+            ));
+        }
+    })
 }
 
 /// The seats of an imported game: the importer's where the archive names them, name-only
@@ -238,18 +453,23 @@ fn seats(players: &[String], importer: Option<&str>) -> Vec<SeatDoc> {
         .collect()
 }
 
-/// The archive's `TimeControl` tag as a time control: `1/D` is D days per move, `N/D` is
-/// ICCF style.
+/// The archive's `TimeControl` tag as a time control (see [`missive_archive::TimeControl`]).
 fn time_control(record: &GameRecord) -> TimeControl {
     let parsed = record
         .tag("TimeControl")
         .and_then(missive_archive::TimeControl::parse);
-    let Some(parsed) = parsed else {
-        return UNKNOWN_TIME_CONTROL;
+    let days = |days: u32| u16::try_from(days).ok();
+    let control = match parsed {
+        Some(missive_archive::TimeControl::DaysPerMove { days: d }) => {
+            days(d).map(|days| TimeControl::DaysPerMove { days })
+        }
+        Some(missive_archive::TimeControl::Iccf { moves, days: d }) => {
+            match (u16::try_from(moves).ok(), days(d)) {
+                (Some(moves), Some(days)) => Some(TimeControl::Iccf { moves, days }),
+                _ => None,
+            }
+        }
+        None => None,
     };
-    match (u16::try_from(parsed.moves), u16::try_from(parsed.days)) {
-        (Ok(1), Ok(days)) => TimeControl::DaysPerMove { days },
-        (Ok(moves), Ok(days)) => TimeControl::Iccf { moves, days },
-        _ => UNKNOWN_TIME_CONTROL,
-    }
+    control.unwrap_or(UNKNOWN_TIME_CONTROL)
 }

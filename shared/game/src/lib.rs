@@ -15,21 +15,27 @@
 //!   notation; validated by the rules; appended with the head advanced and the next
 //!   deadline computed, in one conditional write. A move after the deadline ends the game
 //!   on time instead.
-//! - **Ends** ([`GameService::offer_draw`] (also with a move), [`GameService::accept_draw`],
-//!   [`GameService::decline_draw`], [`GameService::claim_draw`],
+//! - **Ends** ([`GameService::offer_draw`] (also with a move), [`GameService::withdraw_draw`],
+//!   [`GameService::accept_draw`], [`GameService::decline_draw`], [`GameService::claim_draw`],
 //!   [`GameService::claim_timeout`], [`GameService::enforce_deadline`],
 //!   [`GameService::resign`]): a draw needs the agreement of every seat still playing (a
 //!   nation already out of a three-seat game has no say, cannot resign again, and keeps its
-//!   loss); a move lapses the other seats' offers. Claims and time-outs get their result from the rules (a loss, or
-//!   a draw against a side that cannot win, or what three-seat rules say).
-//! - **Vacation** ([`GameService::take_vacation`]): whole days, at most 45 per player per
-//!   calendar year by default ([`Config`]), never overlapping, never in the past; they stop
-//!   the player's clocks in every game. Stored deadlines ignore vacations (vacations only
-//!   extend them), so a move needs the player's vacations only when it arrives after the
-//!   stored deadline.
+//!   loss); a move lapses the other seats' offers. Claims and time-outs get their result
+//!   from the rules (a loss, or a draw against a side that cannot win, or what three-seat
+//!   rules say); a claim the rules refuse is recorded in the log all the same.
+//! - **Vacation** ([`GameService::take_vacation`], [`GameService::end_vacation`],
+//!   [`GameService::vacation_balance`]): whole days, at most 45 per player per calendar year
+//!   by default ([`Config`]), never overlapping, never in the past; they stop the player's
+//!   clocks in every game, and each of the player's current games records a leave taken. A
+//!   leave is cancelled before it starts or ended early, the days not used given back;
+//!   every change makes the player's current games due for the notifier. Stored deadlines
+//!   ignore vacations (vacations only extend them), so a move needs the player's vacations
+//!   only when it arrives after the stored deadline; the game view, the lists and the
+//!   notifier count them.
 //! - **Conditional moves** ([`GameService::set_conditional_lines`]): lines of moves in
 //!   turn order; when the moves before one of the owner's moves were played, the service
-//!   plays it at once, in the same write. A line the game leaves is dropped; nobody else
+//!   plays it at once, in the same write, marked as played on the owner's behalf. A line
+//!   the game leaves is dropped; nobody else
 //!   sees them.
 //! - **Challenges** ([`GameService::publish_challenge`], [`GameService::open_challenges`],
 //!   [`GameService::accept_challenge`], [`GameService::withdraw_challenge`]): a game
@@ -46,9 +52,12 @@
 //!   [`GameService::player_by_email`]): unique handles and e-mail addresses.
 //! - **Read models** ([`GameService::game_view`], [`GameService::move_log`],
 //!   [`GameService::waiting_for`], [`GameService::games_of`], [`GameService::finished_by`]).
-//! - **Archive** ([`GameService::archive_record`], [`GameService::import_game`]): a game as
-//!   an archive record; a finished game read from an archive stored whole, flagged as
-//!   imported, with the archive's player names.
+//! - **Archive** ([`GameService::archive_record`], [`GameService::archive_text`],
+//!   [`GameService::import_games`]): a game as an archive record with every move and event
+//!   of its log, as archive text signed with the server's key
+//!   ([`GameService::with_archive_key`]); finished games read from an archive, their seal
+//!   checked, stored whole in one write for many, flagged as imported (and as verified when
+//!   the server's signature holds), with the archive's player names.
 //! - **Privacy**: a game created private is visible to its players only; every read model
 //!   takes the viewer and answers `NotFound` to anyone else.
 //! - **Check** ([`GameService::check_all`]): every stored log replays through the rules to
@@ -87,6 +96,7 @@ mod record;
 mod service;
 pub mod timing;
 mod vacation;
+mod vacation_log;
 mod views;
 
 pub use challenges::{CHALLENGE_LIFETIME, ChallengeAccepted, ChallengeView, NewChallenge};
@@ -105,4 +115,5 @@ pub use play::{MoveAccepted, MoveRequest};
 pub use players::{SignUpCheck, check_email, check_handle};
 pub use record::record_of;
 pub use service::{Catalog, Changes, Config, GameService, replay};
+pub use vacation::{OnLeave, Seated, VacationBalance, leave_at, on_leave};
 pub use views::{GameDetail, GameSummary, GameView};

@@ -101,6 +101,7 @@ impl GameService {
             private: new.private,
             imported: false,
             archive_tags: Vec::new(),
+            verified: false,
         };
         let clocks = vec![SeatClock::default(); doc.seats.len()];
         Ok(Head {

@@ -95,10 +95,6 @@ impl GameService {
             return Ok(None);
         };
         let vacations = self.store.vacation(&waiting.player).await?.periods;
-        let turn = Turn {
-            since: waiting.since,
-            allowance: waiting.deadline - waiting.since,
-        };
-        Ok(Some(turn.deadline(&vacations)))
+        Ok(Some(Turn::waiting(waiting).deadline(&vacations)))
     }
 }

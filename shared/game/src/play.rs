@@ -193,7 +193,7 @@ fn follow_conditional_lines(draft: &mut Draft) -> Result<Vec<MoveRecord>, Servic
         else {
             return Ok(replies);
         };
-        replies.push(draft.play(seat, &reply, None, false)?);
+        replies.push(draft.play_conditional(seat, &reply)?);
     }
 }
 

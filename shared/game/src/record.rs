@@ -1,14 +1,23 @@
-//! A stored game as an archive record: what `GET /v1/games/{id}/archive` exports.
+//! A stored game as an archive record and as archive text: what `GET /v1/games/{id}/archive`
+//! exports, every move and every event of its log, signed with the server's archive key.
 
-use missive_archive::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry};
-use missive_domain::{GameId, StoredGame};
+use missive_archive::{
+    Entry, Event, EventKind, ExportOptions, GameRecord, GameResult, MoveEntry, Registry,
+    TimeControl as ArchiveClock, export, export_signed,
+};
+use missive_domain::{
+    EventRecord, GameDoc, GameEvent, GameId, LogEntry, MoveRecord, StoredGame, TimeControl,
+};
 
 use crate::service::Catalog;
 use crate::{GameService, ServiceError};
 
+/// The tag naming a game's id: on the server that played it.
+pub(crate) const GAME_ID_TAG: &str = "GameId";
+
 impl GameService {
     /// The archive record of `game` as `viewer` may see it: its players, every move with
-    /// the time it was received, the draw offers made with moves, and the result once it
+    /// the time it was received, every event of its log, its tags and its result once it
     /// has one.
     pub async fn archive_record(
         &self,
@@ -23,22 +32,38 @@ impl GameService {
     pub async fn operator_record(&self, game: &GameId) -> Result<GameRecord, ServiceError> {
         record_of(self.catalog, &self.stored(game).await?)
     }
-}
 
-/// The tags of a stored game: an imported game's own, else where and when it was created;
-/// then its id.
-fn tags(stored: &StoredGame) -> Vec<(String, String)> {
-    let doc = &stored.head.doc;
-    let mut tags = if doc.imported {
-        doc.archive_tags.clone()
-    } else {
-        vec![
-            ("Site".into(), "Missive".into()),
-            ("Date".into(), doc.created_at.format("%Y.%m.%d").to_string()),
-        ]
-    };
-    tags.push(("GameId".into(), stored.head.id.0.clone()));
-    tags
+    /// `game` as archive text, as `viewer` may see it, signed with the server's archive key
+    /// (unsigned when the service has none).
+    pub async fn archive_text(
+        &self,
+        game: &GameId,
+        viewer: Option<&str>,
+    ) -> Result<String, ServiceError> {
+        let record = self.archive_record(game, viewer).await?;
+        self.sealed_text(game, &record)
+    }
+
+    /// `game` as archive text for the operator's tools (any game, private ones too), signed
+    /// as [`GameService::archive_text`] signs it.
+    pub async fn operator_archive_text(&self, game: &GameId) -> Result<String, ServiceError> {
+        let record = self.operator_record(game).await?;
+        self.sealed_text(game, &record)
+    }
+
+    /// The text of `record`, the archive of `game`, signed when the service has a key. A
+    /// stored game that does not export is inconsistent.
+    fn sealed_text(&self, game: &GameId, record: &GameRecord) -> Result<String, ServiceError> {
+        let options = ExportOptions::default();
+        match &self.archive_key {
+            Some(key) => export_signed(record, options, key, &Registry),
+            None => export(record, options, &Registry),
+        }
+        .map_err(|error| ServiceError::Corrupt {
+            game: game.clone(),
+            reason: error.to_string(),
+        })
+    }
 }
 
 /// The archive record of a stored game, its options those it is played under (its edition's
@@ -46,18 +71,11 @@ fn tags(stored: &StoredGame) -> Vec<(String, String)> {
 pub fn record_of(catalog: Catalog, stored: &StoredGame) -> Result<GameRecord, ServiceError> {
     let doc = &stored.head.doc;
     let options = catalog(&doc.variant)?.edition_options(doc.edition, &doc.options)?;
-    let mut entries = Vec::new();
-    for mv in &stored.moves {
-        entries.push(Entry::Move(MoveEntry {
-            text: mv.long.clone(),
-            received: Some(mv.at),
-        }));
-        if mv.draw_offer {
-            entries.push(Entry::Event(Event {
-                kind: EventKind::DrawOffered,
-                seat: mv.seat,
-                at: Some(mv.at),
-            }));
+    let mut entries = Vec::with_capacity(stored.moves.len() + stored.events.len());
+    for entry in stored.entries() {
+        match entry {
+            LogEntry::Move(mv) => push_move(&mut entries, mv),
+            LogEntry::Event(event) => entries.extend(archive_event(event).map(Entry::Event)),
         }
     }
     let result = doc.ending.as_ref().and_then(|ending| {
@@ -76,4 +94,88 @@ pub fn record_of(catalog: Catalog, stored: &StoredGame) -> Result<GameRecord, Se
         result,
         signature: None,
     })
+}
+
+/// A move of the log, and the draw offered with it.
+fn push_move(entries: &mut Vec<Entry>, mv: &MoveRecord) {
+    entries.push(Entry::Move(MoveEntry {
+        text: mv.long.clone(),
+        received: Some(mv.at),
+        conditional: mv.conditional,
+    }));
+    if mv.draw_offer {
+        entries.push(Entry::Event(Event {
+            kind: EventKind::DrawOffered,
+            seat: mv.seat,
+            at: Some(mv.at),
+        }));
+    }
+}
+
+/// An event of the log as the archive writes it (a vacation at its start); `None` for an
+/// event that concerns no seat, and for a message (the players' own, never in an archive
+/// anyone may read).
+fn archive_event(record: &EventRecord) -> Option<Event> {
+    let (kind, at) = match &record.event {
+        GameEvent::Message { .. } => return None,
+        GameEvent::DrawOffered => (EventKind::DrawOffered, record.at),
+        GameEvent::DrawWithdrawn => (EventKind::DrawWithdrawn, record.at),
+        GameEvent::DrawAccepted => (EventKind::DrawAccepted, record.at),
+        GameEvent::DrawDeclined => (EventKind::DrawDeclined, record.at),
+        GameEvent::DrawClaimed { rule } => (EventKind::Claimed(rule.as_str().into()), record.at),
+        GameEvent::ClaimRefused { rule } => {
+            (EventKind::ClaimRefused(rule.as_str().into()), record.at)
+        }
+        GameEvent::Resigned => (EventKind::Resigned, record.at),
+        GameEvent::TimedOut => (EventKind::TimedOut, record.at),
+        GameEvent::Aborted => (EventKind::Aborted, record.at),
+        GameEvent::InvitationDeclined => (EventKind::InvitationDeclined, record.at),
+        GameEvent::VacationTaken { from, to } => {
+            let days = (*to - *from).num_days().max(0) as u32;
+            (EventKind::Vacation { days }, *from)
+        }
+        GameEvent::Eliminated { heir } => (EventKind::Eliminated { heir: *heir }, record.at),
+    };
+    Some(Event {
+        kind,
+        seat: record.seat?,
+        at: Some(at),
+    })
+}
+
+/// The tags of a stored game. An imported game's are its archive's, as they were (its
+/// `GameId` that of the server that played it, ours when the archive names none); a game
+/// played here has where and when it was created, its time control, its id and the date
+/// it ended.
+fn tags(stored: &StoredGame) -> Vec<(String, String)> {
+    let head = &stored.head;
+    let doc = &head.doc;
+    if doc.imported {
+        let mut tags = doc.archive_tags.clone();
+        if !tags.iter().any(|(name, _)| name == GAME_ID_TAG) {
+            tags.push((GAME_ID_TAG.into(), head.id.0.clone()));
+        }
+        return tags;
+    }
+    let mut tags = vec![
+        ("Site".into(), "Missive".into()),
+        ("Date".into(), doc.created_at.format("%Y.%m.%d").to_string()),
+        ("TimeControl".into(), archive_clock(doc).to_string()),
+        (GAME_ID_TAG.into(), head.id.0.clone()),
+    ];
+    if let Some(ending) = &doc.ending {
+        tags.push(("EndDate".into(), ending.at.format("%Y.%m.%d").to_string()));
+    }
+    tags
+}
+
+/// The game's time control as the archive writes it.
+fn archive_clock(doc: &GameDoc) -> ArchiveClock {
+    match doc.time_control {
+        TimeControl::DaysPerMove { days } => ArchiveClock::DaysPerMove { days: days.into() },
+        TimeControl::Iccf { moves, days } => ArchiveClock::Iccf {
+            moves: moves.into(),
+            days: days.into(),
+        },
+    }
 }

@@ -13,6 +13,7 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
+use missive_archive::{KeyPair, PublicKey};
 use missive_domain::{
     Commit, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MoveRecord, Period, Reason,
     Resume, Seat, SeatClock, SeatDoc, Status, StoredGame, Waiting, WakeChange,
@@ -59,6 +60,8 @@ pub struct GameService {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) catalog: Catalog,
     pub(crate) config: Config,
+    /// The key the server signs its archives with and checks the ones it imports against.
+    pub(crate) archive_key: Option<Arc<KeyPair>>,
     changes: Option<Changes>,
 }
 
@@ -77,8 +80,23 @@ impl GameService {
             clock,
             catalog: registry::variant,
             config: Config::default(),
+            archive_key: None,
             changes: None,
         }
+    }
+
+    /// The same service signing the archives it exports with `key`, and accepting the
+    /// signed archives it imports only with `key`'s signature. Without a key it exports
+    /// unsigned archives and refuses signed ones.
+    pub fn with_archive_key(mut self, key: KeyPair) -> GameService {
+        self.archive_key = Some(Arc::new(key));
+        self
+    }
+
+    /// The public half of the archive key, if the service has one: what anyone checks the
+    /// server's archives with.
+    pub fn archive_public_key(&self) -> Option<PublicKey> {
+        self.archive_key.as_ref().map(|key| key.public())
     }
 
     /// The same service sending the id of every game it changes to `changes` after the
@@ -363,6 +381,15 @@ pub fn replay(catalog: Catalog, stored: &StoredGame) -> Result<Box<dyn AnyGame>,
     Ok(game)
 }
 
+/// The seats of `playing` that `game` has put out of the game.
+pub(crate) fn eliminated(playing: &[Seat], game: &dyn AnyGame) -> Vec<Seat> {
+    playing
+        .iter()
+        .copied()
+        .filter(|seat| !game.is_playing(*seat))
+        .collect()
+}
+
 /// Every seat's clock after the moves of `log`, in a game of `seats` seats that started at
 /// `started`.
 pub(crate) fn clocks_of(
@@ -553,6 +580,24 @@ impl Draft {
         key: Option<String>,
         draw_offer: bool,
     ) -> Result<MoveRecord, ServiceError> {
+        self.append_move(seat, text, key, draw_offer, false)
+    }
+
+    /// Plays `text` for `seat` from its conditional line, as [`Draft::play`] does; the move
+    /// is marked as played on the seat's behalf.
+    pub fn play_conditional(&mut self, seat: Seat, text: &str) -> Result<MoveRecord, ServiceError> {
+        self.append_move(seat, text, None, false, true)
+    }
+
+    fn append_move(
+        &mut self,
+        seat: Seat,
+        text: &str,
+        key: Option<String>,
+        draw_offer: bool,
+        conditional: bool,
+    ) -> Result<MoveRecord, ServiceError> {
+        let playing = self.playing_seats();
         let played = self.game.play(text)?;
         let since = self.turn_start();
         let record = MoveRecord {
@@ -563,6 +608,7 @@ impl Draft {
             at: self.now,
             key,
             draw_offer,
+            conditional,
             prev_hash: self.chain_end(),
             hash: String::new(),
         }
@@ -572,6 +618,7 @@ impl Draft {
             clock.used_ms += (self.now - since).num_milliseconds().max(0);
         }
         self.appended.push(Appended::Move(record.clone()));
+        self.record_eliminations(&playing, seat);
         self.doc.draw_offers = if draw_offer { vec![seat] } else { Vec::new() };
         if let Some(outcome) = self.game.outcome() {
             self.finish(&outcome, None);
@@ -589,6 +636,22 @@ impl Draft {
         self.doc.status = Status::Active;
         self.doc.started_at = Some(self.now);
         true
+    }
+
+    /// The seats still in the game.
+    fn playing_seats(&self) -> Vec<Seat> {
+        (0..self.doc.seats.len() as u8)
+            .map(Seat)
+            .filter(|seat| self.game.is_playing(*seat))
+            .collect()
+    }
+
+    /// Records the elimination of every seat of `playing` the move of `mover` put out of the
+    /// game (its army passes to the mover: the rules' own reading of a three-seat game).
+    fn record_eliminations(&mut self, playing: &[Seat], mover: Seat) {
+        for seat in eliminated(playing, self.game.as_ref()) {
+            self.record(GameEvent::Eliminated { heir: mover }, Some(seat));
+        }
     }
 
     /// Records `event`, the act of `seat` if any, in the log; returns its sequence number.

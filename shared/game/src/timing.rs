@@ -8,7 +8,7 @@
 //! so a deadline is reached after `allowance` of running time.
 
 use chrono::{DateTime, Duration, Utc};
-use missive_domain::{GameDoc, MoveRecord, Period, Seat, SeatClock, TimeControl};
+use missive_domain::{GameDoc, MoveRecord, Period, Seat, SeatClock, TimeControl, Waiting};
 
 /// The day counts a days-per-move time control may use.
 pub const DAYS_PER_MOVE: [u16; 7] = [1, 2, 3, 5, 7, 10, 14];
@@ -36,6 +36,24 @@ impl Turn {
             }
         };
         Some(Turn { since, allowance })
+    }
+
+    /// The turn a head's `waiting` describes: from its start, with the running time up to
+    /// its stored deadline (which counts no vacation).
+    pub fn waiting(waiting: &Waiting) -> Turn {
+        Turn {
+            since: waiting.since,
+            allowance: (waiting.deadline - waiting.since).max(Duration::zero()),
+        }
+    }
+
+    /// The same turn cut to `numerator / denominator` of its allowance: `part(4, 5)` ends
+    /// when 80% of the running time is gone.
+    pub fn part(&self, numerator: i32, denominator: i32) -> Turn {
+        Turn {
+            since: self.since,
+            allowance: self.allowance * numerator / denominator.max(1),
+        }
     }
 
     /// The deadline of the turn when time stands still during `vacations`.
@@ -131,6 +149,17 @@ mod tests {
                 "{vacations:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_part_of_a_turn_runs_out_later_across_a_vacation() {
+        let turn = Turn {
+            since: day(0),
+            allowance: Duration::days(5),
+        };
+        assert_eq!(turn.part(4, 5).deadline(&[]), day(4));
+        assert_eq!(turn.part(4, 5).deadline(&[period(1, 11)]), day(14));
+        assert_eq!(turn.deadline(&[period(1, 11)]), day(15));
     }
 
     #[test]

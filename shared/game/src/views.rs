@@ -1,9 +1,11 @@
 //! Read models: a game's state, its move log, the games waiting for a player, a player's
 //! current games and invitations, the games a player finished.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    ConditionalLine, Cursor, Ending, GameId, Head, MoveRecord, Page, Seat, SeatDoc, Status,
+    ConditionalLine, Cursor, Ending, GameId, Head, MoveRecord, Page, Period, Seat, SeatDoc, Status,
     TimeControl,
 };
 use missive_rules::{AnyGame, Notation};
@@ -11,7 +13,8 @@ use missive_store::Membership;
 use serde::Serialize;
 
 use crate::service::{replay, seat_of};
-use crate::timing::{Turn, deadline};
+use crate::timing::Turn;
+use crate::vacation::{OnLeave, on_leave};
 use crate::{GameService, ServiceError};
 
 /// Store pages a list reads at most to fill one page of games the viewer may see; past
@@ -62,6 +65,11 @@ pub struct GameView {
     pub legal_moves_short: Vec<String>,
     /// When the seat to move's time runs out, counting its player's vacations.
     pub deadline: Option<DateTime<Utc>>,
+    /// The players on leave now (their clocks stand still), while the game is on; left out
+    /// when nobody is.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "openapi", schema(required = false))]
+    pub on_leave: Vec<OnLeave>,
     /// Seats offering a draw.
     #[cfg_attr(feature = "openapi", schema(value_type = Vec<u8>))]
     pub draw_offers: Vec<Seat>,
@@ -75,6 +83,8 @@ pub struct GameView {
     pub private: bool,
     /// Whether the game was imported from an archive.
     pub imported: bool,
+    /// Whether an imported game's archive carried this server's valid signature.
+    pub verified: bool,
 }
 
 /// A line in a list of games.
@@ -137,7 +147,7 @@ impl GameService {
     /// The state of `head`, at the rules game `game`, as `viewer` sees it. The deadline
     /// counts the vacations of the player to move in the current turn (earlier turns of an
     /// ICCF clock are counted as they were played, vacations aside, so it may come early,
-    /// never late).
+    /// never late); the players on leave are read from every seated player's vacations.
     pub(crate) async fn view_of(
         &self,
         head: &Head,
@@ -147,14 +157,17 @@ impl GameService {
         let doc = &head.doc;
         let active = doc.status == Status::Active;
         let to_move = active.then(|| game.to_move()).flatten();
+        let seated = match active {
+            true => self.seated_vacations(doc).await?,
+            false => Vec::new(),
+        };
         let deadline = match (&head.waiting, to_move) {
             (Some(waiting), Some(_)) => {
-                let vacations = self.store.vacation(&waiting.player).await?.periods;
-                let turn = Turn {
-                    since: waiting.since,
-                    allowance: waiting.deadline - waiting.since,
-                };
-                Some(turn.deadline(&vacations))
+                let vacations = seated
+                    .iter()
+                    .find(|s| s.player == waiting.player)
+                    .map_or(&[][..], |s| &s.periods[..]);
+                Some(Turn::waiting(waiting).deadline(vacations))
             }
             _ => None,
         };
@@ -181,6 +194,7 @@ impl GameService {
             legal_moves: legal(Notation::Long),
             legal_moves_short: legal(Notation::Short),
             deadline,
+            on_leave: on_leave(&seated, self.now()),
             draw_offers: doc.draw_offers.clone(),
             claimable: if active {
                 game.claimable()
@@ -199,6 +213,7 @@ impl GameService {
                 .collect(),
             private: doc.private,
             imported: doc.imported,
+            verified: doc.verified,
         })
     }
 
@@ -240,14 +255,7 @@ impl GameService {
     ) -> Result<Page<GameSummary>, ServiceError> {
         let page = self.store.waiting_for(player, cursor, limit).await?;
         let vacations = self.store.vacation(player).await?.periods;
-        Ok(page.map(|head| {
-            let mut summary = summary(&head);
-            summary.deadline = head
-                .waiting
-                .as_ref()
-                .map(|w| deadline(w.since, w.deadline - w.since, &vacations));
-            summary
-        }))
+        Ok(page.map(|head| summary(&head, &vacations)))
     }
 
     /// A page of the games `player` finished that `viewer` may see, most recent first;
@@ -265,7 +273,11 @@ impl GameService {
                 .store
                 .finished_by(player, cursor.as_ref(), want)
                 .await?;
-            Ok(summaries(page, |head| head.doc.visible_to(viewer)))
+            Ok(summaries(
+                page,
+                |head| head.doc.visible_to(viewer),
+                &Vacations::new(),
+            ))
         };
         filled(cursor, limit, read).await
     }
@@ -273,8 +285,8 @@ impl GameService {
     /// A page of `player`'s current games of one kind (see [`Membership`]): forming ones
     /// where they sit (not those they are only invited to: see
     /// [`GameService::invitations_of`]) oldest first, active ones by the deadline of
-    /// whoever is to move. A page may hold fewer than `limit` games and still have a next
-    /// one.
+    /// whoever is to move; each deadline counts the vacations of the player to move in the
+    /// current turn. A page may hold fewer than `limit` games and still have a next one.
     pub async fn games_of(
         &self,
         player: &str,
@@ -305,6 +317,18 @@ impl GameService {
         .await
     }
 
+    /// The vacations of each player to move in `heads`.
+    async fn vacations_of_movers(&self, heads: &[Head]) -> Result<Vacations, ServiceError> {
+        let mut vacations = Vacations::new();
+        for waiting in heads.iter().filter_map(|head| head.waiting.as_ref()) {
+            if !vacations.contains_key(&waiting.player) {
+                let periods = self.store.vacation(&waiting.player).await?.periods;
+                vacations.insert(waiting.player.clone(), periods);
+            }
+        }
+        Ok(vacations)
+    }
+
     /// A page of the games in `player`'s members list of one kind that `keep` lets through.
     async fn members_page(
         &self,
@@ -320,11 +344,12 @@ impl GameService {
                 .games_of(player, membership, cursor.as_ref(), want)
                 .await?;
             let heads = self.store.heads(&page.items).await?;
+            let vacations = self.vacations_of_movers(&heads).await?;
             let page = Page {
                 items: heads,
                 next: page.next,
             };
-            Ok(summaries(page, keep))
+            Ok(summaries(page, keep, &vacations))
         };
         filled(cursor, limit, read).await
     }
@@ -359,20 +384,35 @@ where
     })
 }
 
-/// The summaries of the heads of `page` that `keep` lets through.
-fn summaries(page: Page<Head>, keep: impl Fn(&Head) -> bool) -> Page<GameSummary> {
+/// The vacations of some players, by handle.
+type Vacations = HashMap<String, Vec<Period>>;
+
+/// The summaries of the heads of `page` that `keep` lets through, each deadline counting
+/// the `vacations` of the player to move.
+fn summaries(
+    page: Page<Head>,
+    keep: impl Fn(&Head) -> bool,
+    vacations: &Vacations,
+) -> Page<GameSummary> {
+    let vacations_of = |head: &Head| {
+        head.waiting
+            .as_ref()
+            .and_then(|waiting| vacations.get(&waiting.player))
+            .map_or(&[][..], Vec::as_slice)
+    };
     Page {
         items: page
             .items
             .iter()
             .filter(|head| keep(head))
-            .map(summary)
+            .map(|head| summary(head, vacations_of(head)))
             .collect(),
         next: page.next,
     }
 }
 
-fn summary(head: &Head) -> GameSummary {
+/// The line of `head` in a list, its deadline counting `vacations` (of the player to move).
+fn summary(head: &Head, vacations: &[Period]) -> GameSummary {
     GameSummary {
         id: head.id.clone(),
         variant: head.doc.variant.clone(),
@@ -386,7 +426,10 @@ fn summary(head: &Head) -> GameSummary {
         status: head.doc.status,
         to_move: head.to_move,
         player_to_move: head.player_to_move().map(str::to_string),
-        deadline: head.waiting.as_ref().map(|w| w.deadline),
+        deadline: head
+            .waiting
+            .as_ref()
+            .map(|waiting| Turn::waiting(waiting).deadline(vacations)),
         ending: head.doc.ending.clone(),
     }
 }

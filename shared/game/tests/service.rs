@@ -695,6 +695,200 @@ async fn exported_games_import_as_finished_games_that_check(kind: Kind) {
     assert!(refused.to_string().contains("no result"), "{refused}");
 }
 
+/// The kinds of the events of `game`'s log, with their seats.
+async fn logged_events(s: &common::Setup, game: &missive_domain::GameId) -> Vec<(String, u8)> {
+    let stored = s.test.store.load(game).await.unwrap().unwrap();
+    stored
+        .events
+        .iter()
+        .map(|record| {
+            let kind = serde_json::to_value(&record.event).unwrap()["kind"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            (kind, record.seat.map_or(99, |seat| seat.0))
+        })
+        .collect()
+}
+
+async fn every_act_is_in_the_log_and_survives_export_and_import(kind: Kind) {
+    let mut s = setup(kind).await;
+    s.service = s
+        .service
+        .clone()
+        .with_archive_key(missive_archive::KeyPair::from_seed([7; 32]));
+    let id = s.chess(THREE_DAYS).await;
+    let forming = s
+        .service
+        .create_game(NewGame {
+            creator: "bob".into(),
+            ..chess_game(vec![SeatRequest::Creator, SeatRequest::Open])
+        })
+        .await
+        .unwrap();
+    s.service.offer_draw(&id, "ann").await.unwrap();
+    s.advance(Duration::minutes(5));
+    s.service.withdraw_draw(&id, "ann").await.unwrap();
+    assert!(s.service.withdraw_draw(&id, "ann").await.is_err(), "once");
+    s.play(&id, "ann", "e4").await;
+    let offer = MoveRequest {
+        offer_draw: true,
+        ..request("bob", 1, "e5")
+    };
+    s.service.submit_move(&id, &offer).await.unwrap();
+    s.advance(Duration::hours(1));
+    s.service.decline_draw(&id, "ann").await.unwrap();
+    let refused = s
+        .service
+        .claim_draw(&id, "ann", Claim::ThreefoldRepetition)
+        .await;
+    assert!(
+        matches!(refused, Err(ServiceError::Claim(_))),
+        "{refused:?}"
+    );
+    assert!(s.service.claim_timeout(&id, "bob").await.is_err());
+    let vacation = s.clock_now() + Duration::hours(2);
+    s.service.take_vacation("bob", vacation, 7).await.unwrap();
+    let line = vec!["Nf3".to_string(), "Nc6".into()];
+    s.service
+        .set_conditional_lines(&id, "bob", &[line])
+        .await
+        .unwrap();
+    s.advance(Duration::hours(3));
+    let answer = s.play(&id, "ann", "Nf3").await;
+    assert!(answer.replies[0].conditional && !answer.record.conditional);
+    s.advance(Duration::hours(1));
+    s.service.resign(&id, "ann").await.unwrap();
+
+    let kinds = |events: Vec<(String, u8)>| {
+        events
+            .into_iter()
+            .map(|(kind, seat)| format!("{kind} {seat}"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        kinds(logged_events(&s, &id).await),
+        [
+            "draw-offered 0",
+            "draw-withdrawn 0",
+            "draw-declined 0",
+            "claim-refused 0",
+            "claim-refused 1",
+            "vacation-taken 1",
+            "resigned 0"
+        ]
+    );
+    assert_eq!(
+        kinds(logged_events(&s, &forming).await),
+        ["vacation-taken 0"]
+    );
+    let text = s.service.archive_text(&id, None).await.unwrap();
+    for part in [
+        "[%draw-offer white 2030.01.01,00:00:00]",
+        "[%draw-withdraw white 2030.01.01,00:05:00]",
+        "1... e5 {[%ccsnt 2030.01.01,00:05:00]}\n{[%draw-offer black 2030.01.01,00:05:00]}",
+        "[%draw-decline white 2030.01.01,01:05:00]",
+        "[%claim-refused white threefold-repetition 2030.01.01,01:05:00]",
+        "[%claim-refused black timeout 2030.01.01,01:05:00]",
+        "[%vacation black 7 2030.01.01,03:05:00]",
+        "2... Nc6 {[%ccsnt 2030.01.01,04:05:00] [%conditional]}",
+        "[%resign white 2030.01.01,05:05:00]",
+        "[TimeControl \"1/3\"]",
+        "[EndDate \"2030.01.01\"]",
+        "[Signature \"ed25519:",
+    ] {
+        assert!(text.contains(part), "{part} in\n{text}");
+    }
+
+    let read = missive_archive::read(text.as_bytes()).next().unwrap();
+    let outcome = s.service.import_game(Some("bob"), read).await;
+    let copy = outcome.id.clone().unwrap_or_else(|| panic!("{outcome}"));
+    assert!(outcome.verified, "{outcome}");
+    assert!(s.service.game_view(&copy, None).await.unwrap().verified);
+    assert_eq!(s.service.archive_text(&copy, None).await.unwrap(), text);
+    let played = logged_events(&s, &id).await;
+    assert_eq!(logged_events(&s, &copy).await, played);
+    s.assert_consistent().await;
+
+    let alterations = [
+        (
+            "2030.01.01,05:05:00",
+            "2030.01.01,05:05:01",
+            "digest mismatch: the moves",
+        ),
+        (
+            "2030.01.01,04:05:00",
+            "2030.01.01,04:05:01",
+            "times out of order",
+        ),
+    ];
+    for (from, to, reason) in alterations {
+        let altered = text.replacen(from, to, 1);
+        let read = missive_archive::read(altered.as_bytes()).next().unwrap();
+        let refused = s.service.import_game(Some("bob"), read).await;
+        assert!(refused.id.is_none());
+        let error = refused.error.unwrap();
+        assert!(error.contains(reason), "{error}");
+        assert!(refused.line > 1, "the place of the moves");
+    }
+    let unsigned: String = text
+        .lines()
+        .filter(|line| !line.starts_with("[Signature") && !line.starts_with("[Digest"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let read = missive_archive::read(unsigned.as_bytes()).next().unwrap();
+    let outcome = s.service.import_game(None, read).await;
+    assert!(outcome.id.is_some() && !outcome.verified, "{outcome}");
+}
+
+/// Three Kingdoms Xiangqi, Shu to move: `Rwu:e3` leaves Wu without a legal move, so Wu is
+/// out and its army passes to Shu.
+const WU_STUCK: &str = "9/9/9/9/5Kr3|9/Pg4Rr3/Rr8/3Pr5/4Kg4|9/9/9/9/5Kb3 shu - 0 0";
+
+async fn an_elimination_is_logged_and_the_game_drawn_after_it_exports(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s
+        .service
+        .create_game(NewGame {
+            creator: "shu".into(),
+            variant: "sanguo".into(),
+            start_position: Some(WU_STUCK.into()),
+            ..chess_game(vec![SeatRequest::Creator, invite("wu"), invite("wei")])
+        })
+        .await
+        .unwrap();
+    s.service.join(&id, "wu", None).await.unwrap();
+    s.service.join(&id, "wei", None).await.unwrap();
+    s.play(&id, "shu", "Rwu:e3").await;
+    assert_eq!(logged_events(&s, &id).await, [("eliminated".into(), 1)]);
+    let stored = s.test.store.load(&id).await.unwrap().unwrap();
+    assert_eq!(
+        stored.events[0].event,
+        missive_domain::GameEvent::Eliminated { heir: Seat(0) }
+    );
+    s.service.offer_draw(&id, "wei").await.unwrap();
+    s.service.accept_draw(&id, "shu").await.unwrap().unwrap();
+    let text = s.service.archive_text(&id, None).await.unwrap();
+    assert!(text.contains("{[%eliminated wu shu "), "{text}");
+    assert!(text.contains("[Result \"1/2-0-1/2\"]"), "{text}");
+    let read = missive_archive::read(text.as_bytes()).next().unwrap();
+    let outcome = s.service.import_game(None, read).await;
+    let copy = outcome.id.clone().unwrap_or_else(|| panic!("{outcome}"));
+    assert_eq!(s.service.archive_text(&copy, None).await.unwrap(), text);
+    let ending = s
+        .service
+        .game_view(&copy, None)
+        .await
+        .unwrap()
+        .ending
+        .unwrap();
+    assert_eq!(
+        ending.results,
+        [SeatResult::Draw, SeatResult::Loss, SeatResult::Draw]
+    );
+    s.assert_consistent().await;
+}
+
 async fn private_games_are_hidden_from_everyone_else(kind: Kind) {
     let s = setup(kind).await;
     let id = s
@@ -759,6 +953,8 @@ async fn private_games_are_hidden_from_everyone_else(kind: Kind) {
 
 contract_tests!(
     exported_games_import_as_finished_games_that_check,
+    every_act_is_in_the_log_and_survives_export_and_import,
+    an_elimination_is_logged_and_the_game_drawn_after_it_exports,
     private_games_are_hidden_from_everyone_else,
     a_game_forms_starts_and_takes_moves,
     bad_requests_are_refused_with_reasons,

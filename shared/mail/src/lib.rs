@@ -67,8 +67,9 @@ pub trait Mailer: Send + Sync {
     async fn send(&self, mail: &Mail) -> Result<(), MailError>;
 }
 
-/// A mailer that writes each mail as an RFC 5322 `.eml` file into a folder, whole: it is
-/// written beside the folder first and moved in when complete.
+/// A mailer that writes each mail as an RFC 5322 `.eml` file into a folder. A file appears
+/// whole: the mail is written under a hidden name (`.{id}.part`) and renamed once written, so
+/// whoever watches the folder never reads half a mail.
 #[derive(Clone, Debug)]
 pub struct Outbox {
     folder: PathBuf,
@@ -98,29 +99,11 @@ impl Mailer for Outbox {
         tokio::fs::create_dir_all(&self.folder)
             .await
             .map_err(transport)?;
-        let name = format!("{}.eml", ulid::Ulid::new());
-        let staged = self.staging(&name);
-        tokio::fs::write(&staged, message)
-            .await
-            .map_err(transport)?;
-        tokio::fs::rename(&staged, self.folder.join(name))
-            .await
-            .map_err(transport)
-    }
-}
-
-impl Outbox {
-    /// Where the mail to be named `name` is written before it is moved into the folder:
-    /// beside the folder (so on its file system, and the move is atomic), never in it, so
-    /// whoever reads the folder sees whole mails only.
-    fn staging(&self, name: &str) -> PathBuf {
-        let folder_name = self
-            .folder
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy();
-        let beside = self.folder.parent().unwrap_or(&self.folder);
-        beside.join(format!(".{folder_name}.{name}.part"))
+        let name = ulid::Ulid::new();
+        let part = self.folder.join(format!(".{name}.part"));
+        tokio::fs::write(&part, message).await.map_err(transport)?;
+        let file = self.folder.join(format!("{name}.eml"));
+        tokio::fs::rename(part, file).await.map_err(transport)
     }
 }
 

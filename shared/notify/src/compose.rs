@@ -9,7 +9,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 use missive_board::{Options, Png, PngSize, escape, render_png};
-use missive_domain::{Head, Player, Seat, SeatResult};
+use missive_domain::{GameId, Head, LeaveEdge, Period, Player, Seat, SeatResult};
 use missive_mail::{Inline, Mail};
 use missive_rules::{AnyGame, Diagram};
 
@@ -43,6 +43,8 @@ pub struct TurnFacts<'a> {
     pub game: &'a dyn AnyGame,
     /// Now.
     pub now: DateTime<Utc>,
+    /// When the time for the move runs out, the player's vacations counted.
+    pub deadline: DateTime<Utc>,
     /// The API's public URL, without a trailing slash.
     pub public_url: &'a str,
     /// The move link for this turn.
@@ -57,6 +59,8 @@ pub struct TurnFacts<'a> {
 pub struct DigestEntry {
     /// The game's head.
     pub head: Head,
+    /// When the time for the move runs out, the player's vacations counted.
+    pub deadline: DateTime<Utc>,
     /// The move link for the turn.
     pub move_link: String,
 }
@@ -64,7 +68,7 @@ pub struct DigestEntry {
 /// The mail telling `facts.to` it is their turn (or reminding them).
 pub fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
     let head = facts.head;
-    let deadline = head.waiting.as_ref().map_or(facts.now, |w| w.deadline);
+    let deadline = facts.deadline;
     let left = time_left(deadline - facts.now);
     let variant = head.doc.variant.as_str();
     let against = opponents(head, &facts.to.handle);
@@ -100,7 +104,7 @@ pub fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
     let diagram = facts.game.diagram();
     let pieces = piece_list(&diagram);
     let board = Board::drawn(&diagram, seat, &head.id.0, &pieces);
-    let until = deadline.format("%Y-%m-%d %H:%M UTC");
+    let until = utc(deadline);
     let text = format!(
         "Hello {name},\n\n{intro}\n\n{notes_text}{pieces}\n\nTime left: {left} (until {until}).\n\n\
          Make your move:\n{link}\n\nThe board: {board_url}\n\n-- \n\
@@ -194,16 +198,14 @@ pub fn digest_mail(
         .iter()
         .map(|entry| {
             let head = &entry.head;
-            let left = head.waiting.as_ref().map_or_else(
-                || time_left(Duration::zero()),
-                |w| time_left(w.deadline - now),
-            );
+            let left = time_left(entry.deadline - now);
             let line = format!(
                 "{} against {} ({}), move {}: {left} left",
                 head.doc.variant,
                 opponents(head, &to.handle),
                 head.id,
-                head.ply + 1
+                head.next_move_number()
+                    .map_or_else(|| (head.ply + 1).to_string(), |number| number.to_string())
             );
             (line, entry.move_link.as_str())
         })
@@ -287,6 +289,105 @@ pub fn ending_mail(
     finish(to, subject, text, html, board.inline, unsubscribe_link)
 }
 
+/// What a mail about an opponent's leave is made of.
+pub struct LeaveFacts<'a> {
+    /// The recipient, an opponent of the player on leave.
+    pub to: &'a Player,
+    /// The player on leave.
+    pub player: &'a str,
+    /// The leave (its end as it stands: the planned one, or when it was ended early).
+    pub period: Period,
+    /// Whether the leave began or is over.
+    pub edge: LeaveEdge,
+    /// The games being played that the two share.
+    pub games: Vec<SharedGame>,
+    /// The API's public URL, without a trailing slash.
+    pub public_url: &'a str,
+    /// The recipient's unsubscribe link.
+    pub unsubscribe_link: String,
+}
+
+/// A game the recipient of a leave mail plays with the player on leave.
+pub struct SharedGame {
+    /// The game.
+    pub id: GameId,
+    /// The variant id.
+    pub variant: String,
+    /// Moves played.
+    pub ply: u32,
+}
+
+/// The mail telling `facts.to` that `facts.player`'s leave began (their clocks stand still
+/// until its end) or is over (they run again), with a link to each game the two share.
+pub fn leave_mail(facts: &LeaveFacts<'_>) -> Mail {
+    let player = facts.player;
+    let (from, until) = (utc(facts.period.start), utc(facts.period.end));
+    let (subject, news) = match facts.edge {
+        LeaveEdge::Start => (
+            format!("{player} is on leave until {until}"),
+            format!(
+                "{player} is on leave from {from} until {until}. Meanwhile {player}'s clocks \
+                 stand still, and answers may take longer."
+            ),
+        ),
+        LeaveEdge::End => (
+            format!("{player} is back from leave"),
+            format!("{player}'s leave from {from} ended at {until}: {player}'s clocks run again."),
+        ),
+    };
+    let games: Vec<(String, String)> = facts
+        .games
+        .iter()
+        .map(|game| {
+            let line = format!("{} {}, move {}", game.variant, game.id, game.ply + 1);
+            (line, format!("{}/games/{}", facts.public_url, game.id))
+        })
+        .collect();
+    let text_list: String = games
+        .iter()
+        .map(|(line, link)| format!("- {line}: {link}\n"))
+        .collect();
+    let html_list: String = games
+        .iter()
+        .map(|(line, link)| {
+            format!(
+                "<li><a href=\"{}\">{}</a></li>\n",
+                escape(link),
+                escape(line)
+            )
+        })
+        .collect();
+    let text = format!(
+        "Hello {name},\n\n{news}\n\nYour games with {player}:\n{text_list}\n-- \n\
+         Mail about your games (each move, a daily digest, or none):\n{unsubscribe}\n",
+        name = facts.to.handle,
+        unsubscribe = facts.unsubscribe_link,
+    );
+    let html = format!(
+        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{news}</p>\n\
+         <p>Your games with {player}:</p>\n<ul>\n{html_list}</ul>\n\
+         <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your games</a>: \
+         each move, a daily digest, or none.</p>\n</body></html>\n",
+        name = escape(&facts.to.handle),
+        news = escape(&news),
+        player = escape(player),
+        unsubscribe = escape(&facts.unsubscribe_link),
+    );
+    finish(
+        facts.to,
+        subject,
+        text,
+        html,
+        Vec::new(),
+        &facts.unsubscribe_link,
+    )
+}
+
+/// A time in UTC, to the minute.
+fn utc(at: DateTime<Utc>) -> String {
+    at.format("%Y-%m-%d %H:%M UTC").to_string()
+}
+
 /// "Your chess game G has ended: resignation by bob."
 fn ending_text(head: &Head) -> String {
     let Some(ending) = &head.doc.ending else {
@@ -346,21 +447,22 @@ pub(crate) fn finish(
     }
 }
 
-/// "bob played 12... Nf6 in game G." or, before the first move, that the game began.
+/// "bob played 12... Nf6 in game G." (moves numbered by rounds, as the archive numbers
+/// them) or, before the first move, that the game began.
 fn last_move_text(head: &Head, game: &dyn AnyGame) -> String {
-    let (Some(last), Some(ply)) = (game.played().pop(), head.ply.checked_sub(1)) else {
+    let Some(last) = game.played().pop().filter(|_| head.ply > 0) else {
         return format!(
             "Your {} game {} has begun, and you move first.",
             head.doc.variant, head.id
         );
     };
-    let seats = head.doc.seats.len().max(1) as u32;
-    let number = ply / seats + 1;
-    let dots = if last.seat == Seat(0) { "." } else { "..." };
     let mover = head.doc.player_in(last.seat).unwrap_or("your opponent");
     format!(
-        "{mover} played {number}{dots} {} in your {} game {}.",
-        last.short, head.doc.variant, head.id
+        "{mover} played {} {} in your {} game {}.",
+        head.last_move_number(last.seat),
+        last.short,
+        head.doc.variant,
+        head.id
     )
 }
 

@@ -1,6 +1,7 @@
 //! The links mailed to players, minted in one place: move links (`/play/{token}`),
-//! unsubscribe links (`/unsubscribe/{token}`) and invitations (`/invitations/{token}`).
-//! The pages behind them only verify tokens.
+//! unsubscribe links (`/unsubscribe/{token}`) and invitations (`/invitations/{token}`). The
+//! pages behind them verify tokens, and hand on fresh move-link tokens minted here for the
+//! ply an act left the game at.
 
 use chrono::{DateTime, Duration, Utc};
 use missive_auth::{AuthError, Authority, Grant, Purpose};
@@ -35,6 +36,17 @@ pub fn move_link(
     target: &MoveLinkFor<'_>,
     now: DateTime<Utc>,
 ) -> Result<String, AuthError> {
+    let token = move_link_token(authority, target, now)?;
+    Ok(format!("{}/play/{token}", public_url.trim_end_matches('/')))
+}
+
+/// The token of [`move_link`]: for exactly that game, seat and ply, minted at `now`, good
+/// until [`MOVE_LINK_GRACE`] after the turn's deadline.
+pub fn move_link_token(
+    authority: &Authority,
+    target: &MoveLinkFor<'_>,
+    now: DateTime<Utc>,
+) -> Result<String, AuthError> {
     let expires = target.deadline.max(now) + MOVE_LINK_GRACE;
     let grant = Grant {
         purpose: Purpose::MoveLink,
@@ -42,8 +54,7 @@ pub fn move_link(
         lifetime: (expires - now).num_seconds(),
         move_link: Some((target.game.0.clone(), target.seat.0, target.ply)),
     };
-    let token = authority.mint(&grant, now.timestamp())?;
-    Ok(format!("{}/play/{token}", public_url.trim_end_matches('/')))
+    authority.mint(&grant, now.timestamp())
 }
 
 /// `{public_url}/unsubscribe/{token}`: a [`Purpose::Unsubscribe`] token for the player,

@@ -1,13 +1,18 @@
 //! The notifier: decides who gets which mail when a game changed, and the sweep that ends
-//! games on time, reminds players at 80% of their time, sends daily digests and catches
-//! mails no change event sent.
+//! games on time, reminds players at 80% of their time, sends daily digests, tells players
+//! when an opponent's leave starts and ends, and catches mails no change event sent.
 //!
 //! Every game has a wake-up in the sweep's index: when the notifier next has something to
-//! do for it. A change that moves the turn on, or ends the game, sets it to that moment;
-//! the notifier attends the game then (from the change feed at once, or from the sweep if
-//! the feed missed it) and moves the wake-up to the next thing due: the reminder, the
-//! deadline, the player's next digest. So a sweep reads only the games due, and a mail sent
-//! costs nothing on later sweeps.
+//! do for it. A change that moves the turn on, or ends the game, sets it to that moment, and
+//! a change of a player's vacations makes it due at once; the notifier attends the game then
+//! (from the change feed at once, or from the sweep if the feed missed it) and moves the
+//! wake-up to the next thing due: the reminder, the deadline, the player's next digest, the
+//! next start or end of a player's leave. So a sweep reads only the games due, and a mail
+//! sent costs nothing on later sweeps.
+//!
+//! Times are the real ones: the deadline and the reminder (80% of the running time) of a
+//! turn count the vacations of the player to move, so do the deadlines mails show and the
+//! expiry of the move links they carry.
 //!
 //! Notes (messages, draws offered without a move and their answers; see [`crate::notes`])
 //! wake the game at once too: the notifier then mails each player the notes due to them
@@ -22,20 +27,29 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, NaiveTime, TimeDelta, Timelike, Utc};
 use missive_auth::Authority;
-use missive_domain::{Cursor, GameId, Head, MailPreference, Notice, Status};
-use missive_game::{Clock, GameService, Wake};
+use missive_domain::{
+    Cursor, GameId, Head, LeaveEdge, MailPreference, Notice, Period, Status, Waiting,
+};
+use missive_game::timing::Turn;
+use missive_game::{Clock, GameService, Membership, Seated, Wake};
 use missive_mail::{Mail, Mailer};
 use missive_rules::AnyGame;
 
 use crate::NotifyError;
-use crate::compose::{DigestEntry, TurnFacts, TurnNotice, digest_mail, ending_mail, turn_mail};
+use crate::compose::{
+    DigestEntry, LeaveFacts, SharedGame, TurnFacts, TurnNotice, digest_mail, ending_mail,
+    leave_mail, turn_mail,
+};
 use crate::links::{MoveLinkFor, move_link, unsubscribe_link};
 
 /// Games read from the sweep's index at a time.
 const DUE_PAGE: usize = 100;
-/// How long a turn whose stored deadline passed but whose time is not up (a vacation) waits
-/// before it is looked at again, when the real deadline cannot be told.
+/// How long a turn whose deadline passed but whose time is not up (an ICCF clock given time
+/// back by vacations in earlier turns) waits before it is looked at again.
 const RECHECK: TimeDelta = TimeDelta::hours(1);
+/// How far before its wake-up a game looks for starts and ends of leaves whose mail is not
+/// sent (a move that set the wake-up to its own time may have overtaken one).
+const LEAVE_LOOKBACK: TimeDelta = TimeDelta::days(1);
 
 /// Settings of the notifier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +81,8 @@ pub struct SweepReport {
     pub digests: usize,
     /// Mails of notes (messages, draw offers and their answers) sent on their own.
     pub notes: usize,
+    /// Mails telling players that an opponent's leave started or ended.
+    pub leaves: usize,
     /// What failed (each is retried by the next sweep).
     pub failures: Vec<String>,
 }
@@ -169,7 +185,7 @@ impl Notifier {
         if let Some(failure) = report.failures.into_iter().next() {
             return Err(NotifyError::Failed(failure));
         }
-        Ok(report.turns + report.reminders + report.endings + report.notes > 0)
+        Ok(report.turns + report.reminders + report.endings + report.notes + report.leaves > 0)
     }
 
     /// One sweep over the games due now in every shard of the index: ends games whose time
@@ -271,8 +287,8 @@ impl Notifier {
         }
     }
 
-    /// The turn of an active game: a time-out, the turn mail, the reminder, the digest,
-    /// then the next wake-up.
+    /// The turn of an active game: a time-out, the turn mail, the reminder, the mails about
+    /// leaves, the digest, then the next wake-up.
     async fn attend_turn(
         &self,
         wake: &Wake,
@@ -284,7 +300,9 @@ impl Notifier {
             return Ok(());
         };
         let now = self.clock.now();
-        if now > waiting.deadline && self.service.enforce_deadline(&head.id).await?.is_some() {
+        let seated = self.service.seated_vacations(&head.doc).await?;
+        let times = TurnTimes::of(waiting, &seated);
+        if now > times.deadline && self.service.enforce_deadline(&head.id).await?.is_some() {
             // The time-out set the game's wake-up: its game-over mails come next.
             round.report.timeouts += 1;
             return Ok(());
@@ -293,20 +311,28 @@ impl Notifier {
         let mut failed = false;
         // A wake-up after the turn's start (or its reminder) comes once that was done.
         if preference == MailPreference::EachMove && wake.at <= waiting.since {
-            let sent = self.turn_notice(head, game, TurnNotice::Turn).await;
+            let sent = self.turn_notice(head, game, TurnNotice::Turn, &times).await;
             failed |= round.count(|r| &mut r.turns, &head.id.0, sent);
         }
-        let reminder = reminder_time(waiting.since, waiting.deadline);
-        if preference != MailPreference::None && wake.at <= reminder && now >= reminder {
-            let sent = self.turn_notice(head, game, TurnNotice::Reminder).await;
+        if preference != MailPreference::None && wake.at <= times.reminder && now >= times.reminder
+        {
+            let sent = self
+                .turn_notice(head, game, TurnNotice::Reminder, &times)
+                .await;
             failed |= round.count(|r| &mut r.reminders, &head.id.0, sent);
         }
         let sent = self.deliver_notes(head, round).await;
         failed |= round.count(|r| &mut r.notes, &head.id.0, sent);
+        let started = head.doc.started_at.unwrap_or(waiting.since);
+        let from = (wake.at - LEAVE_LOOKBACK).max(started);
+        for (seated, period, edge) in leave_edges(&seated, from, now) {
+            let sent = self.leave_notices(head, seated, period, edge, round).await;
+            failed |= round.count(|r| &mut r.leaves, &head.id.0, sent);
+        }
         if failed {
             return Ok(());
         }
-        let next = self.next_wake(head, preference, now).await?;
+        let next = self.next_wake(&times, &seated, preference, now);
         if preference == MailPreference::DailyDigest && now.hour() >= self.config.digest_hour {
             // The game waits in the digest: its wake-up moves on once the digest is sent
             // (a change event leaves it due for the sweep, which sends digests).
@@ -331,35 +357,34 @@ impl Notifier {
         Ok(preference)
     }
 
-    /// When the turn of `head` next needs the notifier after `now`: its reminder (unless
-    /// the player wants no mail), the player's next digest (for digest players), its
-    /// deadline (the real one, vacations counted, once the stored one has passed).
-    async fn next_wake(
+    /// When the turn timed by `times` next needs the notifier after `now`: its reminder
+    /// (unless the player wants no mail), the player's next digest (for digest players),
+    /// the next start or end of a seated player's leave, its deadline.
+    fn next_wake(
         &self,
-        head: &Head,
+        times: &TurnTimes,
+        seated: &[Seated],
         preference: MailPreference,
         now: DateTime<Utc>,
-    ) -> Result<DateTime<Utc>, NotifyError> {
-        let Some(waiting) = &head.waiting else {
-            return Ok(now + RECHECK);
+    ) -> DateTime<Utc> {
+        let mut next = match times.deadline > now {
+            true => times.deadline,
+            false => now + RECHECK,
         };
-        let mut next = waiting.deadline;
-        if next <= now {
-            next = self
-                .service
-                .turn_deadline(head)
-                .await?
-                .filter(|deadline| *deadline > now)
-                .unwrap_or(now + RECHECK);
-        }
-        let reminder = reminder_time(waiting.since, waiting.deadline);
-        if preference != MailPreference::None && reminder > now {
-            next = next.min(reminder);
+        if preference != MailPreference::None && times.reminder > now {
+            next = next.min(times.reminder);
         }
         if preference == MailPreference::DailyDigest {
             next = next.min(next_digest(now, self.config.digest_hour));
         }
-        Ok(next)
+        let edges = seated
+            .iter()
+            .flat_map(|s| &s.periods)
+            .flat_map(|p| [p.start, p.end]);
+        if let Some(edge) = edges.filter(|at| *at > now).min() {
+            next = next.min(edge);
+        }
+        next
     }
 
     /// Moves the game's wake-up from where `wake` found it to `to`; a change of the game
@@ -400,31 +425,33 @@ impl Notifier {
         Ok(sent)
     }
 
-    /// Sends `notice` about the turn in `head` (at the rules game `game`) to the player to
-    /// move, unless it was sent before.
+    /// Sends `notice` about the turn in `head` (at the rules game `game`, timed by
+    /// `times`) to the player to move, unless it was sent before.
     async fn turn_notice(
         &self,
         head: &Head,
         game: &dyn AnyGame,
         notice: TurnNotice,
+        times: &TurnTimes,
     ) -> Result<bool, NotifyError> {
         let (game_id, ply) = (head.id.clone(), head.ply);
         let key = match notice {
             TurnNotice::Turn => Notice::Turn { game: game_id, ply },
             TurnNotice::Reminder => Notice::Reminder { game: game_id, ply },
         };
-        self.send_once(&key, self.compose_turn(notice, head, game))
+        self.send_once(&key, self.compose_turn(notice, head, game, times.deadline))
             .await
     }
 
-    /// The turn mail (or reminder) for the player to move in `head`; none if nobody
-    /// registered sits there. A turn mail carries the notes its player is still to hear
-    /// of, claimed here: their markers come with the mail.
+    /// The turn mail (or reminder) for the player to move in `head`, whose turn ends at
+    /// `deadline`; none if nobody registered sits there. A turn mail carries the notes its
+    /// player is still to hear of, claimed here: their markers come with the mail.
     async fn compose_turn(
         &self,
         notice: TurnNotice,
         head: &Head,
         game: &dyn AnyGame,
+        deadline: DateTime<Utc>,
     ) -> Result<Option<(Mail, Vec<Notice>)>, NotifyError> {
         let (Some(waiting), Some(seat)) = (&head.waiting, head.to_move) else {
             return Ok(None);
@@ -438,7 +465,7 @@ impl Notifier {
             game: &head.id,
             seat,
             ply: head.ply,
-            deadline: waiting.deadline,
+            deadline,
         };
         let move_link = move_link(&self.authority, &self.public_url, &target, now)?;
         let unsubscribe_link =
@@ -452,6 +479,7 @@ impl Notifier {
             head,
             game,
             now,
+            deadline,
             public_url: &self.public_url,
             move_link,
             unsubscribe_link,
@@ -498,7 +526,8 @@ impl Notifier {
     }
 
     /// Sends `player` today's digest of every game waiting for them, unless it went out
-    /// already.
+    /// already: each game with its deadline (the player's vacations counted) and a move
+    /// link that lasts as long.
     async fn digest(&self, player: &str, now: DateTime<Utc>) -> Result<bool, NotifyError> {
         let notice = Notice::Digest {
             player: player.to_string(),
@@ -508,21 +537,24 @@ impl Notifier {
             let Some(to) = self.service.registered(player).await? else {
                 return Ok(None);
             };
+            let vacations = self.service.vacations(player).await?;
             let mut entries = Vec::new();
             for head in self.waiting_heads(player).await? {
                 let (Some(waiting), Some(seat)) = (&head.waiting, head.to_move) else {
                     continue;
                 };
+                let deadline = Turn::waiting(waiting).deadline(&vacations);
                 let target = MoveLinkFor {
                     handle: player,
                     game: &head.id,
                     seat,
                     ply: head.ply,
-                    deadline: waiting.deadline,
+                    deadline,
                 };
                 let link = move_link(&self.authority, &self.public_url, &target, now)?;
                 entries.push(DigestEntry {
                     head,
+                    deadline,
                     move_link: link,
                 });
             }
@@ -533,6 +565,87 @@ impl Notifier {
             )))
         })
         .await
+    }
+
+    /// Tells every other registered player of the game of `head` who wants mail that the
+    /// leave `period` of `seated` reached its `edge`, once each (one mail per leave, whatever
+    /// the games they share). Whether a mail was sent.
+    async fn leave_notices(
+        &self,
+        head: &Head,
+        seated: &Seated,
+        period: Period,
+        edge: LeaveEdge,
+        round: &mut Round,
+    ) -> Result<bool, NotifyError> {
+        let mut sent = false;
+        for handle in head.doc.players() {
+            if handle == seated.player
+                || self.preference(handle, round).await? == MailPreference::None
+            {
+                continue;
+            }
+            let notice = Notice::Leave {
+                to: handle.to_string(),
+                player: seated.player.clone(),
+                start: period.start,
+                edge,
+            };
+            let compose = self.compose_leave(handle, &seated.player, period, edge);
+            sent |= self.send_once(&notice, compose).await?;
+        }
+        Ok(sent)
+    }
+
+    /// The mail telling `to` that the leave `period` of `player` reached its `edge`, with
+    /// the games they play together; none if `to` is not registered.
+    async fn compose_leave(
+        &self,
+        to: &str,
+        player: &str,
+        period: Period,
+        edge: LeaveEdge,
+    ) -> Result<Option<(Mail, Vec<Notice>)>, NotifyError> {
+        let Some(recipient) = self.service.registered(to).await? else {
+            return Ok(None);
+        };
+        let now = self.clock.now();
+        let facts = LeaveFacts {
+            to: &recipient,
+            player,
+            period,
+            edge,
+            games: self.shared_games(to, player).await?,
+            public_url: &self.public_url,
+            unsubscribe_link: unsubscribe_link(&self.authority, &self.public_url, to, now)?,
+        };
+        Ok(Some((leave_mail(&facts), Vec::new())))
+    }
+
+    /// The games being played that `to` and `player` both sit in, page by page.
+    async fn shared_games(&self, to: &str, player: &str) -> Result<Vec<SharedGame>, NotifyError> {
+        let mut games = Vec::new();
+        let mut cursor: Option<Cursor> = None;
+        loop {
+            let page = self
+                .service
+                .games_of(to, Membership::Active, cursor.as_ref(), DUE_PAGE)
+                .await?;
+            games.extend(
+                page.items
+                    .into_iter()
+                    .filter(|game| game.players.iter().flatten().any(|p| p == player))
+                    .map(|game| SharedGame {
+                        id: game.id,
+                        variant: game.variant,
+                        ply: game.ply,
+                    }),
+            );
+            match page.next {
+                Some(next) => cursor = Some(next),
+                None => return Ok(games),
+            }
+        }
     }
 
     /// Every game waiting for `player`, page by page.
@@ -606,10 +719,54 @@ impl Notifier {
     }
 }
 
-/// When a turn from `since` to `deadline` has used 80% of its time.
-pub fn reminder_time(since: DateTime<Utc>, deadline: DateTime<Utc>) -> DateTime<Utc> {
-    let allowance = (deadline - since).max(Duration::zero());
-    since + allowance * 4 / 5
+/// A turn's times as its clock really runs, standing still during the vacations of the
+/// player to move.
+struct TurnTimes {
+    /// When the time for the move runs out.
+    deadline: DateTime<Utc>,
+    /// When 80% of the running time is gone: the reminder.
+    reminder: DateTime<Utc>,
+}
+
+impl TurnTimes {
+    /// The times of the turn `waiting` describes, counting the vacations of its player
+    /// among `seated`.
+    fn of(waiting: &Waiting, seated: &[Seated]) -> TurnTimes {
+        let vacations = seated
+            .iter()
+            .find(|s| s.player == waiting.player)
+            .map_or(&[][..], |s| &s.periods[..]);
+        let turn = Turn::waiting(waiting);
+        TurnTimes {
+            deadline: turn.deadline(vacations),
+            reminder: reminder_time(&turn, vacations),
+        }
+    }
+}
+
+/// When `turn` has used 80% of its running time, the clock standing still during
+/// `vacations`.
+pub fn reminder_time(turn: &Turn, vacations: &[Period]) -> DateTime<Utc> {
+    turn.part(4, 5).deadline(vacations)
+}
+
+/// The starts and ends of the leaves of `seated` from `from` to `now` (both included), each
+/// leave once: its end if that has come, else its start.
+fn leave_edges(
+    seated: &[Seated],
+    from: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Vec<(&Seated, Period, LeaveEdge)> {
+    let within = |at: DateTime<Utc>| from <= at && at <= now;
+    seated
+        .iter()
+        .flat_map(|s| s.periods.iter().map(move |p| (s, *p)))
+        .filter_map(|(s, p)| match (within(p.start), within(p.end)) {
+            (_, true) => Some((s, p, LeaveEdge::End)),
+            (true, false) => Some((s, p, LeaveEdge::Start)),
+            (false, false) => None,
+        })
+        .collect()
 }
 
 /// The first digest time (`hour` o'clock UTC) after `now`.

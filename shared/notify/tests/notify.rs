@@ -9,6 +9,7 @@ use missive_domain::{EndRule, GameId, MailPreference, Reason, Status, TimeContro
 use missive_game::{NewGame, SeatRequest};
 use missive_mail::Outbox;
 use missive_notify::Notifier;
+use missive_notify::links::MOVE_LINK_GRACE;
 use missive_notify::testing::{Sent, Setup, URL, start};
 use missive_rules::{Notation, Variant, registry};
 use missive_store::contract_tests;
@@ -196,6 +197,11 @@ async fn digest_players_get_one_mail_a_day(kind: Kind) {
     let digests: Vec<&Sent> = mails.iter().filter(|m| m.to == "bob@example.org").collect();
     assert_eq!(digests.len(), 1, "{mails:?}");
     assert_eq!(digests[0].subject, "2 games are waiting for your move");
+    assert!(
+        digests[0].text.contains("move 1...:"),
+        "{}",
+        digests[0].text
+    );
     for id in [&first, &second] {
         assert!(digests[0].text.contains(&id.0));
         assert!(digests[0].inline.is_empty(), "a digest shows no board");
@@ -299,6 +305,170 @@ async fn a_mail_that_fails_is_claimed_again(kind: Kind) {
     assert_eq!(s.take_mail().len(), 1);
 }
 
+/// The claims of the move link in `mail`, checked at the start of the tests' clock.
+fn move_link_claims(s: &Setup, mail: &Sent) -> missive_auth::Claims {
+    s.authority
+        .verify(&mail.token("play"), Purpose::MoveLink, start().timestamp())
+        .unwrap()
+}
+
+/// The headers every mail carries, checked on `mail` as written.
+fn assert_mail_headers(mail: &Sent) {
+    for header in [
+        "Message-ID: <",
+        "Date: ",
+        "MIME-Version: 1.0",
+        "List-Unsubscribe: <http://missive.test/unsubscribe/",
+        "List-Unsubscribe-Post: List-Unsubscribe=One-Click",
+    ] {
+        assert!(mail.raw.contains(header), "{header} missing from {mail:?}");
+    }
+}
+
+/// bob's leave from the second day for ten days: the turn mail counts it in the time left
+/// and the link's life, the opponent hears when it starts and ends, and the reminder waits
+/// for 80% of the running time, not of the days on the calendar.
+async fn a_leave_moves_the_deadline_the_reminder_and_the_link_expiry(kind: Kind) {
+    let s = Setup::new(kind).await;
+    let id = s.chess().await;
+    s.play(&id, "ann", "e4", 0).await;
+    let leave = start() + Duration::days(1);
+    s.service.take_vacation("bob", leave, 10).await.unwrap();
+    assert!(s.notifier.game_changed(&id).await.unwrap());
+    let mails = s.take_mail();
+    let [turn] = &mails[..] else {
+        panic!("one turn mail: {mails:?}")
+    };
+    assert!(
+        turn.text
+            .contains("Time left: 13 days 0 hours (until 2030-01-20 08:00 UTC)"),
+        "{}",
+        turn.text
+    );
+    let real = start() + Duration::days(13);
+    assert_eq!(
+        move_link_claims(&s, turn).exp,
+        (real + MOVE_LINK_GRACE).timestamp()
+    );
+    s.clock.advance(Duration::days(1));
+    let report = s.notifier.sweep().await.unwrap();
+    assert_eq!((report.leaves, report.reminders), (1, 0), "{report:?}");
+    let mails = s.take_mail();
+    let [told] = &mails[..] else {
+        panic!("one leave mail: {mails:?}")
+    };
+    assert_eq!(told.to, "ann@example.org");
+    assert_eq!(told.subject, "bob is on leave until 2030-01-18 08:00 UTC");
+    assert!(
+        told.text.contains(&format!("{URL}/games/{id}")),
+        "{}",
+        told.text
+    );
+    assert_mail_headers(told);
+    assert_eq!(s.notifier.sweep().await.unwrap(), Default::default());
+    // When 80% of three days would have gone by on the calendar, nothing is due.
+    s.clock.advance(Duration::hours(34) + Duration::minutes(36));
+    assert_eq!(s.notifier.sweep().await.unwrap().due, 0);
+    s.clock.set(leave + Duration::days(10));
+    let report = s.notifier.sweep().await.unwrap();
+    assert_eq!((report.leaves, report.reminders), (1, 0), "{report:?}");
+    let mails = s.take_mail();
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert_eq!(mails[0].subject, "bob is back from leave");
+    s.clock
+        .set(start() + Duration::days(12) + Duration::hours(9) + Duration::minutes(36));
+    let report = s.notifier.sweep().await.unwrap();
+    assert_eq!(report.reminders, 1, "{report:?}");
+    let mails = s.take_mail();
+    let [reminder] = &mails[..] else {
+        panic!("one reminder: {mails:?}")
+    };
+    assert!(
+        reminder
+            .subject
+            .starts_with("Reminder: 14 hours 24 minutes left"),
+        "{}",
+        reminder.subject
+    );
+    assert_eq!(
+        move_link_claims(&s, reminder).exp,
+        (real + MOVE_LINK_GRACE).timestamp()
+    );
+}
+
+/// A leave under way ended early: the opponent hears it is over, the days not used are
+/// given back and the deadline counts only the days taken; a leave cancelled before it
+/// starts sends nothing.
+async fn a_leave_ended_early_or_cancelled(kind: Kind) {
+    let s = Setup::new(kind).await;
+    let id = s.chess().await;
+    s.play(&id, "ann", "e4", 0).await;
+    s.notifier.game_changed(&id).await.unwrap();
+    s.take_mail();
+    let booked = start() + Duration::hours(6);
+    s.service.take_vacation("bob", booked, 2).await.unwrap();
+    s.service.end_vacation("bob", booked).await.unwrap();
+    s.service.take_vacation("bob", start(), 10).await.unwrap();
+    let report = s.notifier.sweep().await.unwrap();
+    assert_eq!(report.leaves, 1, "{report:?}");
+    assert_eq!(
+        s.take_mail()[0].subject,
+        "bob is on leave until 2030-01-17 08:00 UTC"
+    );
+    s.clock.advance(Duration::hours(7));
+    assert_eq!(
+        s.notifier.sweep().await.unwrap().leaves,
+        0,
+        "the cancelled one"
+    );
+    s.clock.set(start() + Duration::days(2));
+    s.service.end_vacation("bob", start()).await.unwrap();
+    let report = s.notifier.sweep().await.unwrap();
+    assert_eq!(report.leaves, 1, "{report:?}");
+    let mails = s.take_mail();
+    assert_eq!(mails[0].subject, "bob is back from leave");
+    assert!(
+        mails[0].text.contains("ended at 2030-01-09 08:00 UTC"),
+        "{}",
+        mails[0].text
+    );
+    let balance = s.service.vacation_balance("bob").await.unwrap();
+    assert_eq!((balance.used, balance.left), (2, 43));
+    let view = s.service.game_view(&id, None).await.unwrap();
+    assert_eq!(view.deadline, Some(start() + Duration::days(5)));
+    assert!(view.on_leave.is_empty());
+}
+
+/// A digest counts the player's leave in each game's time left and in its link's life.
+async fn digests_count_the_leave(kind: Kind) {
+    let s = Setup::new(kind).await;
+    s.service
+        .set_mail_preference("bob", MailPreference::DailyDigest)
+        .await
+        .unwrap();
+    let id = s.chess().await;
+    s.play(&id, "ann", "d4", 0).await;
+    s.service.take_vacation("bob", start(), 4).await.unwrap();
+    let report = s.notifier.sweep().await.unwrap();
+    assert_eq!((report.digests, report.leaves), (1, 1), "{report:?}");
+    let mails = s.take_mail();
+    let digest = mails
+        .iter()
+        .find(|m| m.to == "bob@example.org")
+        .expect("bob's digest");
+    assert!(
+        digest.text.contains("7 days 0 hours left"),
+        "{}",
+        digest.text
+    );
+    let real = start() + Duration::days(7);
+    assert_eq!(
+        move_link_claims(&s, digest).exp,
+        (real + MOVE_LINK_GRACE).timestamp()
+    );
+    assert_mail_headers(digest);
+}
+
 /// The largest whole turn mail, headers, both parts and the picture.
 const MOST_MAIL_BYTES: usize = 100_000;
 /// The players seated in games of every variant, in seat order.
@@ -395,4 +565,7 @@ contract_tests!(
     the_sweep_mails_turns_no_event_announced_and_ends_games_on_time,
     digest_players_get_one_mail_a_day,
     players_who_want_no_mail_get_none,
+    a_leave_moves_the_deadline_the_reminder_and_the_link_expiry,
+    a_leave_ended_early_or_cancelled,
+    digests_count_the_leave,
 );

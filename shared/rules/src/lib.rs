@@ -15,6 +15,7 @@ pub mod dynamo;
 mod error;
 mod fen;
 mod game;
+mod numbering;
 mod options;
 mod outcome;
 mod position;
@@ -30,6 +31,7 @@ pub use diagram::{
 };
 pub use error::{ClaimError, MoveError, OptionsError, PositionError, SetupError};
 pub use game::{AnyGame, Game, PlayedMove, Window};
+pub use numbering::{MoveNumber, MoveNumbering};
 pub use options::{OptionSpec, Options};
 pub use outcome::{Claim, EndRule, Outcome, SeatResult};
 pub use position::{Notation, Position, choose_move, perft};

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
+use missive_archive::KeyPair;
 use missive_auth::{Authority, SigningKey};
 use missive_game::{Clock, GameService};
 use missive_mail::{Mailer, Outbox, Ses, Smtp};
@@ -21,7 +22,7 @@ use missive_store::{Store, StoreError, StoreSetting};
 use thiserror::Error;
 
 pub use logging::LogFormat;
-pub use signing::KEY_FILE;
+pub use signing::{ARCHIVE_KEY_FILE, KEY_FILE};
 
 /// What went wrong while reading the settings or building what they describe.
 #[derive(Debug, Error)]
@@ -72,6 +73,42 @@ pub async fn open_store(
     Ok(setting.open().await?)
 }
 
+/// The archive key: the one `given` (`ed25519-secret:BASE64`), else for a SQLite `store`
+/// the data folder's, created there only with [`Opening::MayCreate`] (none if it is
+/// missing otherwise); none for DynamoDB without one given.
+pub fn archive_key(
+    given: Option<&str>,
+    store: &StoreSetting,
+    opening: Opening,
+) -> Result<Option<KeyPair>, SettingsError> {
+    if let Some(text) = given {
+        let key = KeyPair::from_text(text.trim())
+            .map_err(|e| SettingsError::Key(format!("archive key: {e}")))?;
+        return Ok(Some(key));
+    }
+    match store {
+        StoreSetting::Sqlite(path) => {
+            let folder = path.parent().unwrap_or(Path::new("."));
+            signing::archive_key_in_folder(folder, opening)
+        }
+        StoreSetting::Dynamo(_) => Ok(None),
+    }
+}
+
+/// The game service over `store`, telling time by `clock`, signing the archives it exports
+/// with `archive_key` (and accepting that key's signature on import) when there is one.
+pub fn game_service(
+    store: Arc<dyn Store>,
+    clock: Arc<dyn Clock>,
+    archive_key: Option<KeyPair>,
+) -> GameService {
+    let service = GameService::new(store, clock);
+    match archive_key {
+        Some(key) => service.with_archive_key(key),
+        None => service,
+    }
+}
+
 /// Everything a Missive process needs to reach its games and mail its players.
 #[derive(Args, Clone, Debug)]
 pub struct Settings {
@@ -91,13 +128,15 @@ pub struct Settings {
         conflicts_with = "signing_key"
     )]
     pub signing_key_parameter: Option<String>,
-    /// The URL the API is reached at, used in mailed links (empty: `https://` and the
-    /// request's host).
-    #[arg(
-        long,
-        env = "MISSIVE_PUBLIC_URL",
-        default_value = "http://127.0.0.1:8080"
-    )]
+    /// The key exported games are signed with (`ed25519-secret:BASE64`, from `missive
+    /// archive keygen`). Without it, a SQLite deployment uses the archive key file in the
+    /// data folder (generated on first start) and a DynamoDB one exports unsigned games.
+    #[arg(long, env = "MISSIVE_ARCHIVE_KEY", hide_env_values = true)]
+    pub archive_key: Option<String>,
+    /// The URL the API is reached at, used in mailed links. Empty (the default): `missive
+    /// serve` uses the address it listens on, the Lambda function `https://` and the
+    /// request's host.
+    #[arg(long, env = "MISSIVE_PUBLIC_URL", default_value = "")]
     pub public_url: String,
     /// The sender of mail.
     #[arg(
@@ -166,6 +205,11 @@ impl Settings {
                     .into(),
             )),
         }
+    }
+
+    /// The archive key, as [`archive_key`] finds it.
+    pub fn archive_key(&self, opening: Opening) -> Result<Option<KeyPair>, SettingsError> {
+        archive_key(self.archive_key.as_deref(), &self.store, opening)
     }
 
     /// The token authority: the signing key, with the issuer as issuer and audience.

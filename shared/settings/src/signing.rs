@@ -1,8 +1,9 @@
-//! Where the signing key comes from besides the settings themselves: the key file in the
-//! data folder, or an SSM parameter read once at start-up.
+//! Where the keys come from besides the settings themselves: the key files in the data
+//! folder, or an SSM parameter read once at start-up.
 
 use std::path::Path;
 
+use missive_archive::KeyPair;
 use missive_auth::SigningKey;
 
 use crate::{Opening, SettingsError};
@@ -10,24 +11,77 @@ use crate::{Opening, SettingsError};
 /// Name of the key file written into the data folder on first local start.
 pub const KEY_FILE: &str = "missive.key";
 
-/// The key in `folder`'s key file; if there is none, a fresh key written there with
-/// [`Opening::MayCreate`], else an error naming the file.
+/// Name of the archive key file written into the data folder on first local start.
+pub const ARCHIVE_KEY_FILE: &str = "archive.key";
+
+/// The token signing key in `folder`'s key file; if there is none, a fresh key written
+/// there with [`Opening::MayCreate`], else an error naming the file.
 pub(crate) fn in_folder(folder: &Path, opening: Opening) -> Result<SigningKey, SettingsError> {
-    let file = folder.join(KEY_FILE);
-    let failed = |e: &dyn std::fmt::Display| SettingsError::Key(format!("{}: {e}", file.display()));
+    let text = key_file(folder, KEY_FILE, opening, || {
+        SigningKey::generate().to_text()
+    })?
+    .ok_or_else(|| {
+        in_file(
+            folder,
+            KEY_FILE,
+            &"no key file here (`missive serve` creates it)",
+        )
+    })?;
+    SigningKey::parse(&text).map_err(|e| in_file(folder, KEY_FILE, &e))
+}
+
+/// The archive key in `folder`'s archive key file, made as [`in_folder`] makes its key;
+/// none when there is no such file and it may not be created (the games then export
+/// unsigned).
+pub(crate) fn archive_key_in_folder(
+    folder: &Path,
+    opening: Opening,
+) -> Result<Option<KeyPair>, SettingsError> {
+    let generate = || KeyPair::generate().secret_text();
+    key_file(folder, ARCHIVE_KEY_FILE, opening, generate)?
+        .map(|text| {
+            KeyPair::from_text(text.trim()).map_err(|e| in_file(folder, ARCHIVE_KEY_FILE, &e))
+        })
+        .transpose()
+}
+
+/// The text of `folder`'s file `name`; if there is none, `generate`'s written there (only
+/// its owner may read it) with [`Opening::MayCreate`] (or the one another process wrote
+/// there meanwhile), else none.
+fn key_file(
+    folder: &Path,
+    name: &str,
+    opening: Opening,
+    generate: impl FnOnce() -> String,
+) -> Result<Option<String>, SettingsError> {
+    let file = folder.join(name);
+    let failed = |e: &dyn std::fmt::Display| in_file(folder, name, e);
     match std::fs::read_to_string(&file) {
-        Ok(text) => SigningKey::parse(&text).map_err(|e| failed(&e)),
+        Ok(text) => Ok(Some(text)),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => match opening {
-            Opening::MustExist => Err(failed(&"no key file here (`missive serve` creates it)")),
+            Opening::MustExist => Ok(None),
             Opening::MayCreate => {
-                let key = SigningKey::generate();
+                let text = generate();
                 std::fs::create_dir_all(folder).map_err(|e| failed(&e))?;
-                write_private(&file, &key.to_text()).map_err(|e| failed(&e))?;
-                Ok(key)
+                match write_private(&file, &text) {
+                    Ok(()) => Ok(Some(text)),
+                    // Another process made it first: its key stands.
+                    Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                        std::fs::read_to_string(&file)
+                            .map(Some)
+                            .map_err(|e| failed(&e))
+                    }
+                    Err(error) => Err(failed(&error)),
+                }
             }
         },
         Err(error) => Err(failed(&error)),
     }
+}
+
+/// A key error about `folder`'s file `name`.
+fn in_file(folder: &Path, name: &str, error: &dyn std::fmt::Display) -> SettingsError {
+    SettingsError::Key(format!("{}: {error}", folder.join(name).display()))
 }
 
 /// The key held by the SSM parameter `name` (a SecureString, decrypted by SSM), through

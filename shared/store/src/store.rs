@@ -62,6 +62,13 @@ pub trait Store: Send + Sync {
     /// (see [`StoredGame::as_first_commit`]).
     async fn import_game(&self, game: &StoredGame) -> Result<(), StoreError>;
 
+    /// Stores whole games at once, each exactly as [`Store::import_game`] stores one: all
+    /// of a game or nothing of it, and each on its own, so a game that fails (its id taken,
+    /// not well formed) leaves the others written. One answer per game, in order. SQLite
+    /// writes the batch in one transaction; DynamoDB packs small games together into its
+    /// transactions.
+    async fn import_games(&self, games: &[StoredGame]) -> Vec<Result<(), StoreError>>;
+
     /// Heads of the active games where `player` is to move, earliest stored deadline first.
     async fn waiting_for(
         &self,
@@ -117,6 +124,10 @@ pub trait Store: Send + Sync {
         from: DateTime<Utc>,
         to: Option<DateTime<Utc>>,
     ) -> Result<bool, StoreError>;
+
+    /// Makes the wake-up of `game` due at `at` if it is due later: `true` if it moved,
+    /// `false` if it is due no later already or the game has none (nothing left to do).
+    async fn hasten_wake(&self, game: &GameId, at: DateTime<Utc>) -> Result<bool, StoreError>;
 
     /// The player's vacation record (a default one, revision 0, if there is none).
     async fn vacation(&self, player: &str) -> Result<VacationRecord, StoreError>;

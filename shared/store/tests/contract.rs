@@ -4,9 +4,9 @@
 use chrono::{DateTime, Duration, Utc};
 use missive_domain::{
     Challenge, ChallengeFilter, ChallengeId, ChallengeState, Commit, Cursor, EndRule, Ending,
-    EventRecord, GameDoc, GameEvent, GameId, Head, MailPreference, MessageMail, MoveRecord, Notice,
-    Period, Player, Reason, Seat, SeatDoc, SeatResult, Status, StoredGame, TimeControl,
-    VacationRecord, Waiting, WakeChange,
+    EventRecord, GameDoc, GameEvent, GameId, Head, LeaveEdge, MailPreference, MessageMail,
+    MoveRecord, Notice, Period, Player, Reason, Seat, SeatDoc, SeatResult, Status, StoredGame,
+    TimeControl, VacationRecord, Waiting, WakeChange,
 };
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{Membership, Store, StoreError, contract_tests};
@@ -51,6 +51,7 @@ fn head(id: &str) -> Head {
             private: false,
             imported: false,
             archive_tags: Vec::new(),
+            verified: false,
         },
     }
 }
@@ -71,6 +72,7 @@ fn append(stored: &Head, texts: &[&str], key: Option<&str>) -> Commit {
                 at: at(i64::from(ply) + 1),
                 key: key.map(str::to_string),
                 draw_offer: false,
+                conditional: false,
                 prev_hash: prev.clone(),
                 hash: String::new(),
             }
@@ -565,6 +567,18 @@ async fn a_notice_is_claimed_once_until_released(kind: Kind) {
             player: "ann".into(),
             day: at(0).date_naive(),
         },
+        Notice::Leave {
+            to: "ann".into(),
+            player: "bob".into(),
+            start: at(0),
+            edge: LeaveEdge::Start,
+        },
+        Notice::Leave {
+            to: "ann".into(),
+            player: "bob".into(),
+            start: at(0),
+            edge: LeaveEdge::End,
+        },
     ];
     for notice in &notices {
         assert!(
@@ -657,6 +671,95 @@ async fn long_imported_games_are_whole_or_absent(kind: Kind) {
     ));
     assert!(store.load(&broken.head.id).await.unwrap().is_none());
     assert_eq!(all_ids(store).await, [game.head.id]);
+}
+
+async fn games_imported_in_a_batch_are_each_whole_or_absent(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let taken = created(store, "b-taken").await;
+    let mut broken = whole_game("b-broken", 4);
+    broken.moves[1].prev_hash = "x".into();
+    let mut clash = whole_game("b-clash", 2);
+    clash.head.id = taken.id.clone();
+    let mut games: Vec<StoredGame> = (0..7).map(|n| whole_game(&format!("b{n}"), 30)).collect();
+    games.insert(2, clash);
+    games.insert(5, broken);
+    games.push(whole_game("b-long", 150));
+    let answers = store.import_games(&games).await;
+    assert_eq!(answers.len(), games.len());
+    for (game, answer) in games.iter().zip(&answers) {
+        let loaded = store.load(&game.head.id).await.unwrap();
+        match game.head.id.0.as_str() {
+            "b-taken" => {
+                assert!(matches!(answer, Err(StoreError::Conflict)), "{answer:?}");
+                assert_eq!(loaded.unwrap().head, taken);
+            }
+            "b-broken" => {
+                assert!(matches!(answer, Err(StoreError::Invalid(_))), "{answer:?}");
+                assert!(loaded.is_none());
+            }
+            _ => {
+                assert!(answer.is_ok(), "{}: {answer:?}", game.head.id);
+                assert_eq!(loaded.as_ref(), Some(game));
+            }
+        }
+    }
+    let finished = every_page(3, |cursor| async move {
+        store.finished_by("ann", cursor.as_ref(), 3).await
+    })
+    .await;
+    assert_eq!(finished.len(), 8, "each imported game once");
+    let again = store.import_games(&games[..2]).await;
+    assert!(again.iter().all(|a| matches!(a, Err(StoreError::Conflict))));
+}
+
+async fn the_server_s_events_and_conditional_moves_read_back(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let head = created(store, "g1").await;
+    let mut first = append(&head, &["e2e4", "e7e5"], None);
+    first.moves[1].conditional = true;
+    first.moves[1] = first.moves[1].clone().sealed(&head.id);
+    first.head.last_hash = first.moves[1].hash.clone();
+    let first = with_event(
+        first,
+        GameEvent::VacationTaken {
+            from: at(100),
+            to: at(100 + 7 * 24 * 60),
+        },
+        Some(Seat(0)),
+    );
+    store.commit(&first).await.unwrap();
+    let mut second = with_event(
+        append(&first.head, &[], None),
+        GameEvent::ClaimRefused {
+            rule: EndRule::ThreefoldRepetition,
+        },
+        Some(Seat(0)),
+    );
+    second = with_event(second, GameEvent::DrawWithdrawn, Some(Seat(1)));
+    second = with_event(
+        second,
+        GameEvent::Eliminated { heir: Seat(0) },
+        Some(Seat(1)),
+    );
+    store.commit(&second).await.unwrap();
+    let loaded = store.load(&head.id).await.unwrap().unwrap();
+    assert!(loaded.moves[1].conditional && !loaded.moves[0].conditional);
+    let events: Vec<GameEvent> = loaded.events.iter().map(|e| e.event.clone()).collect();
+    assert_eq!(
+        events,
+        [
+            first.events[0].event.clone(),
+            second.events[0].event.clone(),
+            GameEvent::DrawWithdrawn,
+            GameEvent::Eliminated { heir: Seat(0) },
+        ]
+    );
+    assert_eq!(
+        loaded.events,
+        [first.events.clone(), second.events.clone()].concat()
+    );
 }
 
 async fn a_single_use_token_is_used_once(kind: Kind) {
@@ -1001,6 +1104,37 @@ async fn wake_ups_are_due_in_time_and_move_only_from_where_they_were(kind: Kind)
     assert_eq!(names(due(store, at(100)).await), ["d", "e", "b"]);
 }
 
+async fn a_wake_up_is_hastened_only_to_an_earlier_time(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let head = created(store, "a").await;
+    let mut commit = append(&head, &["e2e4"], None);
+    commit.wake = WakeChange::At(at(30));
+    store.commit(&commit).await.unwrap();
+    let a = GameId("a".into());
+    assert!(!store.hasten_wake(&a, at(40)).await.unwrap());
+    assert!(!store.hasten_wake(&a, at(30)).await.unwrap());
+    assert!(store.hasten_wake(&a, at(10)).await.unwrap());
+    let wakes = due(store, at(100)).await;
+    assert_eq!(
+        wakes
+            .iter()
+            .map(|w| (w.game.0.as_str(), w.at))
+            .collect::<Vec<_>>(),
+        [("a", at(10))]
+    );
+    // A game with nothing left to do (no wake-up) is left alone.
+    assert!(store.move_wake(&a, at(10), None).await.unwrap());
+    assert!(!store.hasten_wake(&a, at(5)).await.unwrap());
+    assert!(
+        !store
+            .hasten_wake(&GameId("nope".into()), at(5))
+            .await
+            .unwrap()
+    );
+    assert!(due(store, at(100)).await.is_empty());
+}
+
 async fn a_vacation_record_starts_at_revision_one(kind: Kind) {
     let test = TestStore::new(kind).await;
     let store = test.store.as_ref();
@@ -1282,6 +1416,8 @@ contract_tests!(
     a_single_use_token_is_used_once,
     imported_games_are_written_whole_once,
     long_imported_games_are_whole_or_absent,
+    games_imported_in_a_batch_are_each_whole_or_absent,
+    the_server_s_events_and_conditional_moves_read_back,
     players_are_unique_by_handle_and_email,
     create_then_load_gives_the_head_back,
     creating_an_existing_game_conflicts,
@@ -1299,6 +1435,7 @@ contract_tests!(
     lists_go_on_past_page_boundaries_with_private_games_among_them,
     members_see_their_current_games_until_they_end,
     wake_ups_are_due_in_time_and_move_only_from_where_they_were,
+    a_wake_up_is_hastened_only_to_an_earlier_time,
     a_vacation_record_starts_at_revision_one,
     an_unreadable_time_is_corrupt,
 );

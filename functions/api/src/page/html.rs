@@ -1,9 +1,11 @@
 //! The pages' frame: escaping, the document around a page's body, its style sheet, and the
 //! headers every page answers with.
 
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue, REFERRER_POLICY};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, HeaderValue, LOCATION, REFERRER_POLICY};
 use axum::http::{HeaderName, StatusCode};
 use axum::response::{IntoResponse, Response};
+
+use crate::ApiError;
 
 /// The style sheet of every page: one column on a phone, board and panel side by side on a
 /// wide screen, touch targets at least 48 pixels high.
@@ -38,8 +40,9 @@ border-radius:.3rem;margin:0 0 1rem}\
 .moves tr.last{background:#fff6cc}\
 form{margin:.8rem 0}\
 label{display:block;font-weight:600;margin:.4rem 0 .2rem}\
-input[type=text],select{width:100%;min-height:3rem;font-size:1.1rem;padding:.4rem .6rem;\
-border:1px solid #9aa3b2;border-radius:.4rem}\
+input[type=text],input[type=date],input[type=number],select,textarea{width:100%;\
+min-height:3rem;font:inherit;font-size:1.1rem;padding:.4rem .6rem;border:1px solid #9aa3b2;\
+border-radius:.4rem}\
 .check{display:flex;align-items:center;gap:.5rem;font-weight:400;min-height:3rem}\
 .check input{width:1.4rem;height:1.4rem}\
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:.6rem}\
@@ -49,6 +52,11 @@ cursor:pointer;text-decoration:none;display:inline-flex;align-items:center;justi
 button.primary{background:var(--accent);border-color:var(--accent);color:#fff;flex:1 1 12rem}\
 button.danger{border-color:var(--danger);color:var(--danger)}\
 .legal{font-family:ui-monospace,monospace;font-size:.9rem;color:var(--muted);word-spacing:.4rem}\
+.games,.leaves,ol.lines{padding-left:1.2rem}\
+.games li,.leaves li,ol.lines li{margin:.5rem 0}\
+form.inline{display:inline-block;margin:0 0 0 .5rem}\
+.line{font-family:ui-monospace,monospace}\
+.on-leave{font-weight:600;color:#7a4b00}\
 footer{color:var(--muted);font-size:.85rem;text-align:center;padding:1rem}";
 
 /// `text` with the characters that mean something in HTML written as entities, safe in
@@ -101,6 +109,22 @@ pub fn respond(status: StatusCode, title: &str, body: &str) -> Response {
         document(title, body),
     )
         .into_response()
+}
+
+/// `303 See Other` to `location` (a path, relative to the page's), with the headers of
+/// every page; an internal error if `location` is no header value.
+pub fn redirect(location: &str) -> Result<Response, ApiError> {
+    let location = HeaderValue::from_str(location)
+        .map_err(|e| ApiError::internal("the page to go on to has no valid address", e))?;
+    Ok((
+        StatusCode::SEE_OTHER,
+        [
+            (LOCATION, location),
+            (CACHE_CONTROL, HeaderValue::from_static("no-store")),
+            (REFERRER_POLICY, HeaderValue::from_static("no-referrer")),
+        ],
+    )
+        .into_response())
 }
 
 #[cfg(test)]

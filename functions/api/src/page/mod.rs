@@ -1,15 +1,25 @@
 //! The HTML pages people reach from mail: the move page behind a move link
-//! (`/play/{token}`), the invitation pages behind an invitation's links
-//! (`/invitations/{token}/accept` and `/decline`) and a read-only game page (`/games/{id}`).
-//! Server-rendered, usable on a phone and without JavaScript. Errors are pages too, made
-//! from the API's [`ApiError`] (whose statuses and codes come from `crate::error`) by
-//! [`problem`].
+//! (`/play/{token}`, which is also where conditional lines are set while another seat is to
+//! move), the invitation pages behind an invitation's links (`/invitations/{token}/accept`
+//! and `/decline`), the sign-in page behind a sign-in link (`/sign-in?token=...`), a
+//! signed-in player's games and vacation (`/me/{token}`, `/me/{token}/vacation`) and a
+//! read-only game page (`/games/{id}`). Server-rendered, usable on a phone and without
+//! JavaScript; a `GET` never changes anything. Errors are pages too, made from the API's
+//! [`crate::ApiError`] (whose statuses and codes come from `crate::error`) by `problem`.
+//!
+//! Pages keep no session: every page that acts is reached by a link whose path carries a
+//! token for what it may do (see [`link`] and `me`), and acts through the game service like
+//! any client.
 
 mod html;
 mod invitation;
+mod leave;
+mod lines;
 pub mod link;
+mod me;
 mod play;
 mod problem;
+mod sign_in;
 mod view;
 
 use axum::Router;
@@ -20,6 +30,7 @@ use axum::routing::get;
 use missive_domain::GameId;
 
 pub use link::MoveLink;
+pub use me::SESSION_LIFETIME;
 use problem::Problem;
 
 use crate::App;
@@ -35,6 +46,9 @@ pub(crate) fn routes() -> Router<App> {
             "/invitations/{token}/decline",
             get(invitation::ask_decline).post(invitation::decline),
         )
+        .route("/sign-in", get(sign_in::show).post(sign_in::act))
+        .route("/me/{token}", get(me::games))
+        .route("/me/{token}/vacation", get(leave::show).post(leave::act))
         .route("/games/{id}", get(game))
 }
 

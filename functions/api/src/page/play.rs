@@ -2,52 +2,70 @@
 //! messages and the forms, and never changes anything (mail scanners open links);
 //! `POST /play/{token}` acts through the game service as the link's player, for the link's
 //! seat, at the link's ply: a move, a draw offer or acceptance, a resignation, a message.
+//!
+//! A move takes two steps: the form names the move, the answer shows the board after it with
+//! the move marked and asks for a confirmation, and only the confirmation plays it (with a
+//! draw offer if chosen). A resignation is confirmed the same way. While another seat is to
+//! move, the link's page is the seat's conditional lines instead (see [`super::lines`]).
 
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Form, Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use missive_game::{MoveRequest, ServiceError};
+use missive_game::{MoveAccepted, MoveRequest, ServiceError};
+use missive_rules::{MoveError, PlayedMove};
 use serde::Deserialize;
 
 use super::html::{escape, respond};
+use super::lines;
 use super::link::{self, MoveLink};
 use super::problem::Problem;
 use super::view::{self, Shown};
 use crate::{ApiError, App};
 
-/// What the move form sends.
+/// What the forms of the move and lines pages send.
 #[derive(Debug, Default, Deserialize)]
 pub(crate) struct PlayForm {
-    /// `move`, `draw-offer`, `draw-accept`, `resign` or `message`.
+    /// `move`, `draw-offer`, `draw-accept`, `resign`, `message`, `lines` or `delete-line`.
     #[serde(default)]
-    action: String,
+    pub action: String,
     /// The move, in short or long notation.
     #[serde(default, rename = "move")]
-    text: String,
+    pub text: String,
     /// `yes` to offer a draw with the move.
     #[serde(default)]
-    offer_draw: String,
-    /// `yes` once a resignation is confirmed.
+    pub offer_draw: String,
+    /// `yes` once a move or a resignation is confirmed.
     #[serde(default)]
-    confirm: String,
+    pub confirm: String,
     /// A message to the other players.
     #[serde(default)]
-    message: String,
+    pub message: String,
+    /// Conditional lines to add, one a line, moves in turn order.
+    #[serde(default)]
+    pub lines: String,
+    /// The number (from 1) of the conditional line to delete.
+    #[serde(default)]
+    pub line: String,
 }
 
-/// `GET /play/{token}`: the move page, or the page saying why the link cannot be used.
+/// `GET /play/{token}`: the move page (or, while another seat is to move, the conditional
+/// lines page), or the page saying why the link cannot be used.
 pub(crate) async fn show(
     State(app): State<App>,
     Path(token): Path<String>,
 ) -> Result<Response, Problem> {
     let (link, shown) = open(&app, &token).await?;
+    if shown.view.to_move != Some(link.seat) {
+        return Ok(lines::page(StatusCode::OK, &shown, "", ""));
+    }
     let talk = conversation(&app, &link).await?;
     Ok(move_page(StatusCode::OK, &link, &shown, "", "", &talk))
 }
 
-/// `POST /play/{token}`: plays the move, offers or accepts a draw, or resigns (after a
-/// confirmation page), then shows what happened.
+/// `POST /play/{token}`: shows a move to confirm, plays a confirmed one, offers or accepts
+/// a draw, resigns (after a confirmation page), or changes conditional lines; then shows
+/// what happened.
 pub(crate) async fn act(
     State(app): State<App>,
     Path(token): Path<String>,
@@ -60,8 +78,15 @@ pub(crate) async fn act(
             shown,
         ));
     };
+    if matches!(form.action.as_str(), "lines" | "delete-line") {
+        return lines::act(&app, &link, shown, &form).await;
+    }
+    if shown.view.to_move != Some(link.seat) {
+        return Err(Problem::with(ServiceError::NotYourTurn.into(), shown));
+    }
     match form.action.as_str() {
-        "move" => play(&app, &link, shown, &form).await,
+        "move" if form.confirm == "yes" => play(&app, &link, shown, &form).await,
+        "move" => Ok(confirm_move(&link, &shown, &form)),
         "draw-offer" => {
             let ending = app.service.offer_draw(&link.game, &link.handle).await;
             drawn(
@@ -86,6 +111,7 @@ pub(crate) async fn act(
                 &shown,
                 "You resigned",
                 "The other side has been told.",
+                "",
             ))
         }
         "resign" => Ok(confirm_resignation(&shown)),
@@ -134,12 +160,64 @@ async fn open(app: &App, token: &str) -> Result<(MoveLink, Shown), Problem> {
 }
 
 /// The link's game as it stands now, seen from the link's seat.
-async fn reload(app: &App, link: &MoveLink) -> Result<Shown, Problem> {
+pub(super) async fn reload(app: &App, link: &MoveLink) -> Result<Shown, Problem> {
     Ok(view::load(app, &link.game, Some(&link.handle), Some(link.seat)).await?)
 }
 
-/// Plays the form's move at the link's ply: the accepted page, or the move page again with
-/// the legal moves when the rules refuse it.
+/// The first step of a move: the board after the form's move, the move marked, and a form
+/// that confirms it (with the draw offer chosen); the move page again with the legal moves
+/// when the rules refuse it.
+fn confirm_move(link: &MoveLink, shown: &Shown, form: &PlayForm) -> Response {
+    let entered = form.text.trim();
+    let mut after = shown.game.clone();
+    let played = match after.play(entered) {
+        Ok(played) => played,
+        Err(error) => return refused_move(link, shown, &error, entered, ""),
+    };
+    let ends = after
+        .outcome()
+        .map(|outcome| {
+            format!(
+                "<p><strong>This move ends the game: {}.</strong></p>",
+                escape(&outcome.rule.as_str().replace('-', " "))
+            )
+        })
+        .unwrap_or_default();
+    let heading = format!("Play {}?", played.short);
+    let notice = format!(
+        "<div class=\"notice\" data-code=\"confirm\"><p>The board shows the position after \
+         {}. Nothing is played until you confirm.</p>{ends}</div>",
+        escape(&played.short)
+    );
+    let board = view::board(after.as_ref(), Some(link.seat));
+    let form = confirmation_form(&played, form.offer_draw == "yes");
+    respond(
+        StatusCode::OK,
+        &heading,
+        &shown.body_with(&heading, &notice, &board, &form),
+    )
+}
+
+/// The form that plays `played`: the move (long notation), the draw offer to go with it
+/// (`offer_draw` ticked), the confirm button and a way back.
+fn confirmation_form(played: &PlayedMove, offer_draw: bool) -> String {
+    let checked = if offer_draw { " checked" } else { "" };
+    format!(
+        "<form method=\"post\" class=\"confirm\">\
+         <input type=\"hidden\" name=\"action\" value=\"move\">\
+         <input type=\"hidden\" name=\"move\" value=\"{long}\">\
+         <input type=\"hidden\" name=\"confirm\" value=\"yes\">\
+         <label class=\"check\"><input type=\"checkbox\" name=\"offer_draw\" value=\"yes\"\
+         {checked}> Offer a draw with this move</label>\
+         <div class=\"actions\"><button class=\"primary\" id=\"confirm\">Confirm {short}\
+         </button><a class=\"button\" href=\"\">Choose another move</a></div></form>",
+        long = escape(&played.long),
+        short = escape(&played.short),
+    )
+}
+
+/// Plays the form's confirmed move at the link's ply: the page after it, or the move page
+/// again with the legal moves when the rules refuse it.
 async fn play(
     app: &App,
     link: &MoveLink,
@@ -154,37 +232,74 @@ async fn play(
         offer_draw: form.offer_draw == "yes",
     };
     match app.service.submit_move(&link.game, &request).await {
-        Ok(accepted) => {
-            let shown = reload(app, link).await?;
-            let told = format!(
-                "Your move {} is in; the opponent has been told.",
-                accepted.record.short
-            );
-            Ok(done(&shown, "Move played", &told))
-        }
+        Ok(accepted) => played(app, link, &accepted).await,
         Err(ServiceError::Move(error)) => {
-            let notice = format!(
-                "<div class=\"notice problem\" data-code=\"illegal-move\"><p>That move was not \
-                 played: {}.</p><p>Choose one of the legal moves: <span class=\"legal\">{}\
-                 </span></p></div>",
-                escape(&error.to_string()),
-                escape(&shown.view.legal_moves_short.join(" "))
-            );
             let talk = conversation(app, link).await?;
-            Ok(move_page(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                link,
-                &shown,
-                &notice,
-                &request.text,
-                &talk,
-            ))
+            Ok(refused_move(link, &shown, &error, &request.text, &talk))
         }
         Err(error) => {
             let shown = reload(app, link).await?;
             Err(Problem::with(ApiError::from(error), shown))
         }
     }
+}
+
+/// The page after an accepted move: what was played (and answered at once from the other
+/// side's conditional lines), and what the player can do next with a fresh link for the ply
+/// the game is now at: set conditional lines while the others move, or play on when the
+/// turn came back.
+async fn played(app: &App, link: &MoveLink, accepted: &MoveAccepted) -> Result<Response, Problem> {
+    let shown = reload(app, link).await?;
+    let mut told = format!(
+        "Your move {} is in; the opponent has been told.",
+        accepted.record.short
+    );
+    let replies: Vec<&str> = accepted.replies.iter().map(|r| r.short.as_str()).collect();
+    if !replies.is_empty() {
+        told.push_str(&format!(
+            " Played at once from conditional lines: {}.",
+            replies.join(" ")
+        ));
+    }
+    if shown.view.status != missive_domain::Status::Active {
+        return Ok(done(&shown, "Move played", &told, ""));
+    }
+    let fresh = link::fresh(app, link, shown.view.ply, shown.view.deadline)?;
+    let next = match shown.view.to_move == Some(link.seat) {
+        true => format!(
+            "<p>It is your move again.</p><p><a class=\"button\" id=\"next-move\" \
+             href=\"{}\">Play your next move</a></p>",
+            escape(&fresh)
+        ),
+        false => lines::panel(&shown, &fresh, ""),
+    };
+    Ok(done(&shown, "Move played", &told, &next))
+}
+
+/// The move page again after the rules refused `entered`: why, the legal moves, the form
+/// holding what was typed, and `talk` (markup: the game's messages, may be empty) (422).
+fn refused_move(
+    link: &MoveLink,
+    shown: &Shown,
+    error: &MoveError,
+    entered: &str,
+    talk: &str,
+) -> Response {
+    let notice = format!(
+        "<div class=\"notice problem\" data-code=\"illegal-move\"><p>That move was not \
+         played: {}.</p><p>Choose one of the legal moves: <span class=\"legal\">{}\
+         </span></p></div>",
+        escape(&error.to_string()),
+        escape(&shown.view.legal_moves_short.join(" "))
+    );
+    move_page(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        link,
+        shown,
+        &notice,
+        entered,
+        talk,
+    )
 }
 
 /// After a draw offer or acceptance: the result page if the game is drawn, else the move
@@ -198,7 +313,7 @@ async fn drawn(
     let ending = ending.map_err(|e| Problem::from(ApiError::from(e)))?;
     let shown = reload(app, link).await?;
     Ok(match ending {
-        Some(_) => done(&shown, "The game is drawn", said),
+        Some(_) => done(&shown, "The game is drawn", said, ""),
         None => {
             let notice = format!("<div class=\"notice\"><p>{}</p></div>", escape(said));
             let talk = conversation(app, link).await?;
@@ -207,14 +322,15 @@ async fn drawn(
     })
 }
 
-/// The page after an act that used the link: `heading`, `said`, the game as it now stands.
-fn done(shown: &Shown, heading: &str, said: &str) -> Response {
+/// The page after an act that used the link: `heading`, `said`, the game as it now stands,
+/// `next` (markup: what the player may do now, may be empty) and a link to the game.
+fn done(shown: &Shown, heading: &str, said: &str, next: &str) -> Response {
     let notice = format!(
         "<div class=\"notice\" data-code=\"done\"><p>{}</p></div>",
         escape(said)
     );
     let more = format!(
-        "<p><a class=\"button\" href=\"../games/{}\">See the game</a></p>",
+        "{next}<p><a class=\"button\" href=\"../games/{}\">See the game</a></p>",
         escape(&shown.view.id.0)
     );
     respond(
@@ -312,10 +428,11 @@ fn move_form(link: &MoveLink, shown: &Shown, entered: &str) -> String {
          spellcheck=\"false\"><datalist id=\"legal-moves\">{options}</datalist>\
          <label class=\"check\"><input type=\"checkbox\" name=\"offer_draw\" value=\"yes\">\
          Offer a draw with this move</label><div class=\"actions\">\
-         <button class=\"primary\" id=\"play\" name=\"action\" value=\"move\">Play move</button>\
-         {draw}<button class=\"danger\" name=\"action\" value=\"resign\" formnovalidate>\
-         Resign…</button></div></form><details><summary>All {} legal moves</summary>\
-         <p class=\"legal\">{}</p></details>",
+         <button class=\"primary\" id=\"play\" name=\"action\" value=\"move\">Review move…\
+         </button>{draw}<button class=\"danger\" name=\"action\" value=\"resign\" \
+         formnovalidate>Resign…</button></div></form><p class=\"detail\">The next page shows \
+         the board after your move; nothing is played until you confirm it.</p>\
+         <details><summary>All {} legal moves</summary><p class=\"legal\">{}</p></details>",
         escape(entered),
         escape(legal.first().map_or("", String::as_str)),
         legal.len(),

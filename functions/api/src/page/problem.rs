@@ -8,17 +8,35 @@ use super::html::{escape, respond};
 use super::view::Shown;
 use crate::ApiError;
 
-/// A refusal to show as a page: the error, and the game as it stands now if known.
+/// A refusal to show as a page: the error, the game as it stands now if known, and the kind
+/// of link the page was reached by (which the advice speaks of).
 pub struct Problem {
     /// What went wrong; its status is the page's.
     pub error: ApiError,
     /// The game as it stands, shown below the explanation.
-    pub shown: Option<Shown>,
+    pub shown: Option<Box<Shown>>,
+    /// The link the page was reached by.
+    pub via: Via,
+}
+
+/// The kind of link a page is reached by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// A move link (`/play/{token}`), mailed or handed on by a page.
+    MoveLink,
+    /// A sign-in link (`/sign-in?token=...`).
+    SignIn,
+    /// A signed-in player's pages (`/me/{token}`).
+    Session,
 }
 
 impl From<ApiError> for Problem {
     fn from(error: ApiError) -> Problem {
-        Problem { error, shown: None }
+        Problem {
+            error,
+            shown: None,
+            via: Via::MoveLink,
+        }
     }
 }
 
@@ -26,28 +44,55 @@ impl Problem {
     /// The refusal with the game as it stands.
     pub fn with(error: ApiError, shown: Shown) -> Problem {
         Problem {
-            error,
-            shown: Some(shown),
+            shown: Some(Box::new(shown)),
+            ..Problem::from(error)
+        }
+    }
+
+    /// The refusal of a page reached by a link of kind `via`.
+    pub fn via(error: ApiError, via: Via) -> Problem {
+        Problem {
+            via,
+            ..Problem::from(error)
         }
     }
 }
 
-/// A heading and what to do, for each code a move link can meet.
-fn explanation(error: &ApiError) -> (&'static str, &'static str) {
-    match error.code {
-        "token-expired" => (
+/// A heading and what to do about a token that has expired, for each kind of link.
+fn expired(via: Via) -> (&'static str, &'static str) {
+    match via {
+        Via::MoveLink => (
             "This move link has expired",
             "Move links work for a limited time. A fresh link comes with the next mail about \
              this game; you can also sign in to Missive and play from there at any time.",
         ),
+        Via::SignIn => (
+            "This sign-in link has expired",
+            "Sign-in links work for 15 minutes. Ask for a new one and open it soon.",
+        ),
+        Via::Session => (
+            "Your sign-in has expired",
+            "Signing in lasts a day. Ask for a new sign-in link to see your games again.",
+        ),
+    }
+}
+
+/// A heading and what to do, for each code a page can meet.
+fn explanation(error: &ApiError, via: Via) -> (&'static str, &'static str) {
+    match error.code {
+        "token-expired" => expired(via),
         "invalid-token" => (
             "This link is not valid",
             "The link may have been cut short or altered. Open it again from the mail, \
              copying the whole address.",
         ),
         "wrong-token-purpose" => (
-            "This is not a move link",
-            "This link was made for something else. Use the link in your move mail.",
+            "This link is not meant for this",
+            "This link was made for something else. Use the link in your mail.",
+        ),
+        "unauthorized" if via == Via::SignIn => (
+            "This sign-in link was used already",
+            "Each sign-in link works once. Ask for a new one.",
         ),
         "not-seated" => (
             "This link is not for your seat",
@@ -66,6 +111,14 @@ fn explanation(error: &ApiError) -> (&'static str, &'static str) {
             "No such game",
             "The game this link was made for does not exist.",
         ),
+        "player-not-found" => (
+            "No such player",
+            "The player this link was made for is not registered here.",
+        ),
+        "bad-request" => (
+            "That did not work",
+            "The form was incomplete. Nothing was changed.",
+        ),
         "refused" => ("That was refused", "Nothing was changed."),
         "contended" => (
             "The game is busy",
@@ -81,7 +134,7 @@ fn explanation(error: &ApiError) -> (&'static str, &'static str) {
 
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {
-        let (heading, advice) = explanation(&self.error);
+        let (heading, advice) = explanation(&self.error, self.via);
         let notice = format!(
             "<div class=\"notice problem\" data-code=\"{}\"><p>{}</p><p class=\"detail\">{}</p>\
              </div>",

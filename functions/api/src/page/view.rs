@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use missive_domain::{GameId, MoveRecord, Status};
 use missive_game::GameView;
-use missive_rules::Seat;
+use missive_rules::{AnyGame, MoveNumber, MoveNumbering, Seat};
 
 use super::html::escape;
 use crate::{ApiError, App};
@@ -16,6 +16,8 @@ pub struct Shown {
     pub view: GameView,
     /// The board as inline SVG, the viewer's seat at the bottom.
     pub board: String,
+    /// The rules game the board shows, for trying moves on.
+    pub game: Box<dyn AnyGame>,
     /// Every move played.
     pub log: Vec<MoveRecord>,
     /// When the game was read.
@@ -31,17 +33,23 @@ pub async fn load(
     seat: Option<Seat>,
 ) -> Result<Shown, ApiError> {
     let detail = app.service.game_detail(game, viewer).await?;
-    let diagram = detail.game.diagram();
+    Ok(Shown {
+        view: detail.view,
+        board: board(detail.game.as_ref(), seat),
+        game: detail.game,
+        log: detail.moves,
+        now: app.clock.now(),
+    })
+}
+
+/// `game`'s board as inline SVG from `seat`'s side (the first seat's when `None`), its last
+/// move marked.
+pub fn board(game: &dyn AnyGame, seat: Option<Seat>) -> String {
     let options = missive_board::Options {
         seat,
         ..Default::default()
     };
-    Ok(Shown {
-        view: detail.view,
-        board: missive_board::render(&diagram, &options),
-        log: detail.moves,
-        now: app.clock.now(),
-    })
+    missive_board::render(&game.diagram(), &options)
 }
 
 impl Shown {
@@ -97,15 +105,29 @@ impl Shown {
     /// The whole page body: a heading, an optional notice (markup), the board, and a
     /// panel of players, clock, `form` (markup, may be empty) and moves.
     pub fn body(&self, heading: &str, notice: &str, form: &str) -> String {
+        self.body_with(heading, notice, &self.board, form)
+    }
+
+    /// [`Shown::body`] with another picture of the board (`board`, markup).
+    pub fn body_with(&self, heading: &str, notice: &str, board: &str, form: &str) -> String {
         format!(
-            "<h1>{}</h1>{notice}<div class=\"layout\"><section class=\"board\">{}</section>\
+            "<h1>{}</h1>{notice}<div class=\"layout\"><section class=\"board\">{board}</section>\
              <section class=\"panel\">{}{}{form}{}</section></div>",
             escape(heading),
-            self.board,
             self.players(),
             self.state(),
             self.moves()
         )
+    }
+
+    /// The short notation of `moves` (long notation, played in turn from the position
+    /// shown), as far as they are legal.
+    pub fn short_moves(&self, moves: &[String]) -> Vec<String> {
+        let mut game = self.game.clone();
+        moves
+            .iter()
+            .map_while(|long| game.play(long).ok().map(|played| played.short))
+            .collect()
     }
 
     /// The players by seat, the seat to move in bold.
@@ -143,7 +165,7 @@ impl Shown {
             html.push_str(&format!(
                 "<p>{} to move (move {}).</p>",
                 escape(self.seat_name(seat)),
-                self.view.ply + 1
+                self.numbering().1.next(seat)
             ));
         }
         if let Some(deadline) = self.view.deadline {
@@ -151,6 +173,13 @@ impl Shown {
                 "<p class=\"clock\">Time left: {} (until {}).</p>",
                 time_left(deadline - self.now),
                 utc(deadline)
+            ));
+        }
+        for leave in &self.view.on_leave {
+            html.push_str(&format!(
+                "<p class=\"on-leave\">{} is on leave until {}: their clock stands still.</p>",
+                escape(&leave.player),
+                utc(leave.until)
             ));
         }
         for seat in &self.view.draw_offers {
@@ -162,6 +191,19 @@ impl Shown {
         html
     }
 
+    /// The number of each move of the log (rounds: `13.`, `13...`), and the numbering that
+    /// goes on after them. The first move was its mover's; before any, the seat to move's.
+    fn numbering(&self) -> (Vec<MoveNumber>, MoveNumbering) {
+        let first = self
+            .log
+            .first()
+            .map(|record| record.seat)
+            .or(self.view.to_move)
+            .unwrap_or(Seat(0));
+        let seats = self.view.seats.len();
+        MoveNumbering::numbered(first, seats, self.log.iter().map(|record| record.seat))
+    }
+
     /// The move list with dates, the last move marked.
     fn moves(&self) -> String {
         if self.log.is_empty() {
@@ -171,14 +213,14 @@ impl Shown {
             "<h2>Moves</h2><div class=\"moves\"><table><thead><tr><th>#</th><th>side</th>\
              <th>move</th><th>played (UTC)</th></tr></thead><tbody>",
         );
-        for (index, record) in self.log.iter().enumerate() {
+        let (numbers, _) = self.numbering();
+        for (index, (record, number)) in self.log.iter().zip(numbers).enumerate() {
             let class = match index + 1 == self.log.len() {
                 true => " class=\"last\"",
                 false => "",
             };
             html.push_str(&format!(
-                "<tr{class}><td>{}</td><td>{}</td><td>{}{}</td><td class=\"at\">{}</td></tr>",
-                record.ply + 1,
+                "<tr{class}><td>{number}</td><td>{}</td><td>{}{}</td><td class=\"at\">{}</td></tr>",
                 escape(self.seat_name(record.seat)),
                 escape(&record.short),
                 if record.draw_offer { " (draw?)" } else { "" },
@@ -198,7 +240,7 @@ fn description(variant: &str) -> String {
 }
 
 /// A time in UTC, to the minute.
-fn utc(at: DateTime<Utc>) -> String {
+pub fn utc(at: DateTime<Utc>) -> String {
     at.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 

@@ -1,5 +1,5 @@
 //! Move links as the mail would carry them, and a browser's way with the pages behind them:
-//! GET a page, POST its form, read the legal moves it offers.
+//! GET a page, POST its form, read the legal moves it offers, play a move in its two steps.
 
 use missive_domain::{GameId, Seat};
 use missive_notify::links::{MoveLinkFor, move_link};
@@ -81,6 +81,73 @@ pub async fn submit(server: &Server, path: &str, fields: &[(&str, &str)]) -> (St
             .unwrap(),
     )
     .await
+}
+
+/// Plays `text` through the move page at `path` as a person does, with `extra` fields
+/// (a draw offer): names the move, checks that the answer asks for a confirmation with the
+/// move marked on the board, then confirms the move it shows. Returns the confirmation's
+/// answer.
+pub async fn play_through(
+    server: &Server,
+    path: &str,
+    text: &str,
+    extra: &[(&str, &str)],
+) -> (StatusCode, String) {
+    let mut fields = vec![("action", "move"), ("move", text)];
+    fields.extend_from_slice(extra);
+    let (status, asked) = submit(server, path, &fields).await;
+    assert_eq!(status, StatusCode::OK, "{text}: {asked}");
+    assert!(asked.contains("data-code=\"confirm\""), "{text}: {asked}");
+    assert!(
+        asked.contains("class=\"last-move\""),
+        "{text}: the move is marked"
+    );
+    let long = hidden(&asked, "move");
+    let mut fields = vec![
+        ("action", "move"),
+        ("move", long.as_str()),
+        ("confirm", "yes"),
+    ];
+    fields.extend_from_slice(extra);
+    submit(server, path, &fields).await
+}
+
+/// The value of the hidden field `name` in `html`.
+pub fn hidden(html: &str, name: &str) -> String {
+    let marker = format!("type=\"hidden\" name=\"{name}\" value=\"");
+    let start = html
+        .find(&marker)
+        .unwrap_or_else(|| panic!("no {name} in {html}"))
+        + marker.len();
+    html[start..start + html[start..].find('"').unwrap()].replace("&amp;", "&")
+}
+
+/// The target of the first form in `html` that posts elsewhere (`action="..."`), as a path
+/// beside `path` (`/play/{token}`).
+pub fn form_target(html: &str, path: &str) -> String {
+    let start = html.find("action=\"").expect("a form posting elsewhere") + "action=\"".len();
+    let target = &html[start..start + html[start..].find('"').unwrap()];
+    assert!(!target.is_empty(), "{html}");
+    let folder = &path[..path.rfind('/').unwrap() + 1];
+    format!("{folder}{target}")
+}
+
+/// Signs `email`'s player in on the sign-in page with a fresh sign-in link: the path of
+/// their games page (`/me/{token}`) the page sends them on to.
+pub async fn signed_in_pages(server: &Server, email: &str) -> String {
+    server.clock.advance(chrono::Duration::seconds(1));
+    let token = server.sign_in_token(email).await;
+    let answer = server
+        .http_without_redirects()
+        .post(format!("{}/sign-in", server.base))
+        .form(&[("token", token.as_str())])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::SEE_OTHER);
+    let location = answer.headers()["location"].to_str().unwrap();
+    assert!(location.starts_with("me/"), "{location}");
+    format!("/{location}")
 }
 
 /// The moves a page's datalist offers.

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod inbox;
 pub mod links;
 pub mod raw;
 
@@ -50,6 +51,11 @@ impl Default for Options {
             quotas: test_limits(),
         }
     }
+}
+
+/// The key test servers sign their archives with.
+pub fn archive_key() -> missive_archive::KeyPair {
+    missive_archive::KeyPair::from_seed([42; 32])
 }
 
 /// A running server.
@@ -121,7 +127,9 @@ impl Server {
             ..Config::default()
         };
         let app = App {
-            service: GameService::new(Arc::clone(&store.store), clock.clone()).with_config(config),
+            service: GameService::new(Arc::clone(&store.store), clock.clone())
+                .with_config(config)
+                .with_archive_key(archive_key()),
             authority: Arc::new(Authority::new(&key, ISSUER, ISSUER).unwrap()),
             mailer: Arc::new(Outbox::new(&outbox, "missive@example.org")),
             clock: clock.clone(),
@@ -156,6 +164,19 @@ impl Server {
             app,
             _store: store,
         }
+    }
+
+    /// An HTTP client that does not follow redirects.
+    pub fn http_without_redirects(&self) -> reqwest::Client {
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap()
+    }
+
+    /// The newest mail to `email` in the outbox, as written.
+    pub fn newest_mail(&self, email: &str) -> String {
+        self.newest_mail_to(email).expect("a mail for the address")
     }
 
     /// The server's clock.
@@ -271,12 +292,9 @@ impl Server {
 
     /// Every mail in the outbox to `email`, oldest first.
     pub fn mails_to(&self, email: &str) -> Vec<String> {
-        let Ok(entries) = std::fs::read_dir(&self.outbox) else {
-            return Vec::new();
-        };
-        let mut mails: Vec<(PathBuf, String)> = entries
-            .map(|entry| {
-                let path = entry.unwrap().path();
+        let mut mails: Vec<(PathBuf, String)> = inbox::mail_files(&self.outbox)
+            .into_iter()
+            .map(|path| {
                 let text = std::fs::read_to_string(&path).unwrap();
                 (path, text)
             })

@@ -94,6 +94,11 @@ impl Setup {
         self.clock.advance(by);
     }
 
+    /// The service's clock now.
+    pub fn clock_now(&self) -> DateTime<Utc> {
+        missive_game::Clock::now(self.clock.as_ref())
+    }
+
     /// Every game in the store replays to its head.
     pub async fn assert_consistent(&self) {
         let report = self.service.check_all().await.unwrap();

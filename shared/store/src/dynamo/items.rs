@@ -100,6 +100,9 @@ pub(super) fn move_item(game: &GameId, mv: &MoveRecord) -> Item {
     if let Some(key) = &mv.key {
         item.insert("key".into(), s(key));
     }
+    if mv.conditional {
+        item.insert("conditional".into(), AttributeValue::Bool(true));
+    }
     item
 }
 
@@ -113,6 +116,7 @@ pub(super) fn read_move(item: &Item) -> Result<MoveRecord, StoreError> {
         at: millis(get_n(item, "at")?)?,
         key: get_s(item, "key").ok(),
         draw_offer: matches!(item.get("draw_offer"), Some(AttributeValue::Bool(true))),
+        conditional: matches!(item.get("conditional"), Some(AttributeValue::Bool(true))),
         prev_hash: get_s(item, "prev_hash")?,
         hash: get_s(item, "hash")?,
     })

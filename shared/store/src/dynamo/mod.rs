@@ -445,6 +445,77 @@ impl DynamoStore {
         Ok(writes)
     }
 
+    /// The items of a whole game written at once: its entries, and the head with the
+    /// finished entries (written last when the game needs more than one transaction).
+    fn import_items(&self, game: &StoredGame) -> Result<ImportItems, StoreError> {
+        let commit = game.as_first_commit()?;
+        let mut last = vec![self.transact_put(
+            head_item(&commit.head)?,
+            Some("attribute_not_exists(PK)"),
+            None,
+        )?];
+        last.extend(self.finished_puts(&commit)?);
+        let entries = self
+            .log_puts(&commit)?
+            .into_iter()
+            .map(|(item, _)| item)
+            .collect();
+        Ok(ImportItems { entries, last })
+    }
+
+    /// Writes the items of several small games in one transaction. Gives each game back
+    /// with its answer, or with none when it is to be tried again: a game whose condition
+    /// failed (its id is taken) is a conflict; the others of a cancelled transaction, which
+    /// took no part in its failure, go again without it.
+    async fn transact_games(
+        &self,
+        games: Vec<(usize, Vec<TransactWriteItem>)>,
+    ) -> Vec<(
+        usize,
+        Vec<TransactWriteItem>,
+        Option<Result<(), StoreError>>,
+    )> {
+        let all: Vec<TransactWriteItem> = games
+            .iter()
+            .flat_map(|(_, items)| items.iter().cloned())
+            .collect();
+        self.count_write();
+        let sent = self
+            .client
+            .transact_write_items()
+            .set_transact_items(Some(all))
+            .send()
+            .await;
+        let verdicts: Vec<Option<Result<(), StoreError>>> = match sent {
+            Ok(_) => games.iter().map(|_| Some(Ok(()))).collect(),
+            Err(error) => match cancellation_codes(&error) {
+                Some(codes) => {
+                    let mut codes = codes.into_iter();
+                    games
+                        .iter()
+                        .map(|(_, items)| {
+                            let game_codes: Vec<String> =
+                                codes.by_ref().take(items.len()).collect();
+                            verdict_of(&game_codes)
+                        })
+                        .collect()
+                }
+                None => {
+                    let message = sdk(error).to_string();
+                    games
+                        .iter()
+                        .map(|_| Some(Err(StoreError::Backend(message.clone()))))
+                        .collect()
+                }
+            },
+        };
+        games
+            .into_iter()
+            .zip(verdicts)
+            .map(|((index, items), verdict)| (index, items, verdict))
+            .collect()
+    }
+
     /// The heads of the games `ids` names (at most [`MAX_BATCH_GET`]), in any order.
     async fn batch_heads(&self, ids: &[GameId]) -> Result<Vec<Head>, StoreError> {
         let keys: Vec<Item> = ids
@@ -486,6 +557,82 @@ impl DynamoStore {
                 .filter(|left| !left.keys.is_empty());
         }
         Ok(heads)
+    }
+}
+
+/// How often the games of a batched import that lost only to a concurrent transaction or
+/// to another game of their transaction are tried again.
+const IMPORT_ATTEMPTS: usize = 8;
+
+/// The items of a whole game to import.
+struct ImportItems {
+    /// Its moves and events (and their keys).
+    entries: Vec<TransactWriteItem>,
+    /// Its head and the players' finished entries.
+    last: Vec<TransactWriteItem>,
+}
+
+impl ImportItems {
+    /// Every item, for a game that fits one transaction.
+    fn together(self) -> Vec<TransactWriteItem> {
+        let mut all = self.last;
+        all.extend(self.entries);
+        all
+    }
+}
+
+/// Small games packed into transactions of at most [`MAX_TRANSACTION`] items, in order.
+fn packed(
+    games: Vec<(usize, Vec<TransactWriteItem>)>,
+) -> Vec<Vec<(usize, Vec<TransactWriteItem>)>> {
+    let mut batches: Vec<Vec<(usize, Vec<TransactWriteItem>)>> = Vec::new();
+    let mut size = 0;
+    for game in games {
+        if batches.is_empty() || size + game.1.len() > MAX_TRANSACTION {
+            batches.push(Vec::new());
+            size = 0;
+        }
+        size += game.1.len();
+        if let Some(batch) = batches.last_mut() {
+            batch.push(game);
+        }
+    }
+    batches
+}
+
+/// The cancellation reason code of every item of a cancelled transaction, in order
+/// (`None` for items that did not fail); `None` when the transaction failed otherwise.
+fn cancellation_codes<R>(error: &SdkError<TransactWriteItemsError, R>) -> Option<Vec<String>> {
+    match error.as_service_error() {
+        Some(TransactWriteItemsError::TransactionCanceledException(cancelled)) => Some(
+            cancelled
+                .cancellation_reasons()
+                .iter()
+                .map(|reason| reason.code().unwrap_or("None").to_string())
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// What a game of a cancelled transaction gets from its items' reason codes: a conflict if
+/// a condition failed (its id is taken), another try if it only lost a race or was held up
+/// by another game, the failure otherwise.
+fn verdict_of(codes: &[String]) -> Option<Result<(), StoreError>> {
+    let failed: Vec<&str> = codes
+        .iter()
+        .map(String::as_str)
+        .filter(|code| !matches!(*code, "None" | "TransactionConflict"))
+        .collect();
+    match failed.as_slice() {
+        [] => None,
+        codes if codes.iter().all(|code| *code == "ConditionalCheckFailed") => {
+            Some(Err(StoreError::Conflict))
+        }
+        codes => Some(Err(StoreError::Backend(format!(
+            "transaction cancelled: {}",
+            codes.join(", ")
+        )))),
     }
 }
 
@@ -567,33 +714,56 @@ impl Store for DynamoStore {
     }
 
     async fn import_game(&self, game: &StoredGame) -> Result<(), StoreError> {
-        let commit = game.as_first_commit()?;
-        let mut last = vec![self.transact_put(
-            head_item(&commit.head)?,
-            Some("attribute_not_exists(PK)"),
-            None,
-        )?];
-        last.extend(self.finished_puts(&commit)?);
-        let entries: Vec<TransactWriteItem> = self
-            .log_puts(&commit)?
-            .into_iter()
-            .map(|(item, _)| item)
-            .collect();
-        if entries.len() + last.len() <= MAX_TRANSACTION {
-            last.extend(entries);
-            let parts = vec![Part::Other; last.len()];
-            return self.transact(last, &parts).await;
+        let items = self.import_items(game)?;
+        if items.entries.len() + items.last.len() <= MAX_TRANSACTION {
+            let all = items.together();
+            let parts = vec![Part::Other; all.len()];
+            return self.transact(all, &parts).await;
         }
         // Too many for one transaction: the entries first, then the head, which makes the
         // game exist. Until then loads find no head and see nothing.
-        let mut entries = entries.into_iter().peekable();
+        let mut entries = items.entries.into_iter().peekable();
         while entries.peek().is_some() {
             let chunk: Vec<_> = entries.by_ref().take(MAX_TRANSACTION).collect();
             let parts = vec![Part::Other; chunk.len()];
             self.transact(chunk, &parts).await?;
         }
-        let parts = vec![Part::Other; last.len()];
-        self.transact(last, &parts).await
+        let parts = vec![Part::Other; items.last.len()];
+        self.transact(items.last, &parts).await
+    }
+
+    async fn import_games(&self, games: &[StoredGame]) -> Vec<Result<(), StoreError>> {
+        let mut answers: Vec<Option<Result<(), StoreError>>> = Vec::with_capacity(games.len());
+        let mut small = Vec::new();
+        for (index, game) in games.iter().enumerate() {
+            match self.import_items(game) {
+                Ok(items) if items.entries.len() + items.last.len() <= MAX_TRANSACTION => {
+                    small.push((index, items.together()));
+                    answers.push(None);
+                }
+                Ok(_) => answers.push(Some(self.import_game(game).await)),
+                Err(error) => answers.push(Some(Err(error))),
+            }
+        }
+        for _ in 0..IMPORT_ATTEMPTS {
+            if small.is_empty() {
+                break;
+            }
+            let mut again = Vec::new();
+            for batch in packed(std::mem::take(&mut small)) {
+                for (index, items, answer) in self.transact_games(batch).await {
+                    match answer {
+                        Some(answer) => answers[index] = Some(answer),
+                        None => again.push((index, items)),
+                    }
+                }
+            }
+            small = again;
+        }
+        answers
+            .into_iter()
+            .map(|answer| answer.unwrap_or(Err(StoreError::Conflict)))
+            .collect()
     }
 
     async fn waiting_for(
@@ -746,6 +916,26 @@ impl Store for DynamoStore {
                 .map_err(sdk),
         };
         match moved {
+            Ok(()) => Ok(true),
+            Err(StoreError::Conflict) => Ok(false),
+            Err(error) => Err(error),
+        }
+    }
+
+    async fn hasten_wake(&self, game: &GameId, at: DateTime<Utc>) -> Result<bool, StoreError> {
+        self.count_write();
+        let hastened = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(wake_item(game, at)))
+            .condition_expression("wait_deadline > :at")
+            .expression_attribute_values(":at", n(at.timestamp_millis()))
+            .send()
+            .await
+            .map(drop)
+            .map_err(sdk);
+        match hastened {
             Ok(()) => Ok(true),
             Err(StoreError::Conflict) => Ok(false),
             Err(error) => Err(error),

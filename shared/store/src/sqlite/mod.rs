@@ -29,7 +29,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionB
 use tokio::sync::oneshot;
 
 use self::read::{Tally, head_row, millis, rows};
-use self::write::{Write, apply};
+use self::write::{Write, apply_parts};
 use crate::cursor::{encode, page_size, position};
 use crate::{Membership, Store, StoreError, Usage, Wake};
 
@@ -52,10 +52,11 @@ struct Counters {
     bytes: AtomicU64,
 }
 
-/// A write waiting for the writer thread.
+/// A write waiting for the writer thread, and where its answers go: one per part of the
+/// write (one game each for imports, one for any other write).
 struct Job {
     write: Write,
-    reply: oneshot::Sender<Result<(), StoreError>>,
+    reply: oneshot::Sender<Vec<Result<(), StoreError>>>,
 }
 
 impl SqliteStore {
@@ -86,6 +87,14 @@ impl SqliteStore {
     }
 
     async fn write(&self, write: Write) -> Result<(), StoreError> {
+        self.write_parts(write)
+            .await?
+            .pop()
+            .unwrap_or_else(|| Err(StoreError::Backend("the writer gave no answer".into())))
+    }
+
+    /// Hands `write` to the writer thread: the answer of each of its parts, once committed.
+    async fn write_parts(&self, write: Write) -> Result<Vec<Result<(), StoreError>>, StoreError> {
         self.counters.writes.fetch_add(1, Ordering::Relaxed);
         let (reply, answer) = oneshot::channel();
         self.writer
@@ -95,7 +104,7 @@ impl SqliteStore {
             .map_err(|_| StoreError::Backend("the writer thread has stopped".into()))?;
         answer
             .await
-            .map_err(|_| StoreError::Backend("the writer thread dropped a write".into()))?
+            .map_err(|_| StoreError::Backend("the writer thread dropped a write".into()))
     }
 
     /// Runs `read` on a pooled read connection on the blocking thread pool, counting what
@@ -252,21 +261,16 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
     }
 }
 
-/// Applies every write of `group` in one transaction, each in its own savepoint; if the
-/// commit itself fails, every write fails.
-fn apply_group(conn: &mut Connection, group: &[Job]) -> Vec<Result<(), StoreError>> {
+/// Applies every write of `group` in one transaction, each part in its own savepoint; if
+/// the commit itself fails, every part of every write fails.
+fn apply_group(conn: &mut Connection, group: &[Job]) -> Vec<Vec<Result<(), StoreError>>> {
     let outcome = (|| {
         let mut tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(backend)?;
         let mut results = Vec::with_capacity(group.len());
         for job in group {
-            let savepoint = tx.savepoint().map_err(backend)?;
-            let result = apply(&savepoint, &job.write);
-            if result.is_ok() {
-                savepoint.commit().map_err(backend)?;
-            }
-            results.push(result);
+            results.push(apply_parts(&mut tx, &job.write)?);
         }
         tx.commit().map_err(backend)?;
         Ok(results)
@@ -275,7 +279,11 @@ fn apply_group(conn: &mut Connection, group: &[Job]) -> Vec<Result<(), StoreErro
         let message = error.to_string();
         group
             .iter()
-            .map(|_| Err(StoreError::Backend(message.clone())))
+            .map(|job| {
+                (0..job.write.parts())
+                    .map(|_| Err(StoreError::Backend(message.clone())))
+                    .collect()
+            })
             .collect()
     })
 }
@@ -304,7 +312,42 @@ impl Store for SqliteStore {
 
     async fn import_game(&self, game: &StoredGame) -> Result<(), StoreError> {
         let commit = game.as_first_commit()?;
-        self.write(Write::Import(Box::new(commit))).await
+        self.write(Write::Imports(vec![commit])).await
+    }
+
+    async fn import_games(&self, games: &[StoredGame]) -> Vec<Result<(), StoreError>> {
+        let mut answers: Vec<Option<Result<(), StoreError>>> = Vec::with_capacity(games.len());
+        let mut commits = Vec::with_capacity(games.len());
+        for game in games {
+            match game.as_first_commit() {
+                Ok(commit) => {
+                    commits.push(commit);
+                    answers.push(None);
+                }
+                Err(invalid) => answers.push(Some(Err(invalid.into()))),
+            }
+        }
+        let count = commits.len();
+        let mut written = match self.write_parts(Write::Imports(commits)).await {
+            Ok(written) => written.into_iter(),
+            Err(error) => {
+                let message = error.to_string();
+                (0..count)
+                    .map(|_| Err(StoreError::Backend(message.clone())))
+                    .collect::<Vec<_>>()
+                    .into_iter()
+            }
+        };
+        answers
+            .into_iter()
+            .map(|answer| {
+                answer.unwrap_or_else(|| {
+                    written
+                        .next()
+                        .unwrap_or_else(|| Err(StoreError::Backend("no answer".into())))
+                })
+            })
+            .collect()
     }
 
     async fn waiting_for(
@@ -494,6 +537,20 @@ impl Store for SqliteStore {
             })
             .await;
         match moved {
+            Ok(()) => Ok(true),
+            Err(StoreError::Conflict) => Ok(false),
+            Err(error) => Err(error),
+        }
+    }
+
+    async fn hasten_wake(&self, game: &GameId, at: DateTime<Utc>) -> Result<bool, StoreError> {
+        let hastened = self
+            .write(Write::HastenWake {
+                game: game.0.clone(),
+                at: at.timestamp_millis(),
+            })
+            .await;
+        match hastened {
             Ok(()) => Ok(true),
             Err(StoreError::Conflict) => Ok(false),
             Err(error) => Err(error),

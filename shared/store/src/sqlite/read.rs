@@ -59,7 +59,7 @@ pub(super) fn load(
     };
     let moves = rows(
         &tx,
-        "SELECT ply, seat, long, short, at, key, draw_offer, prev_hash, hash
+        "SELECT ply, seat, long, short, at, key, draw_offer, prev_hash, hash, conditional
          FROM moves WHERE game = ?1 ORDER BY ply",
         [&id.0],
         tally,
@@ -114,6 +114,7 @@ fn read_move(row: &Row) -> Result<(MoveRecord, usize), StoreError> {
         draw_offer: row.get(6).map_err(backend)?,
         prev_hash: text(row, 7)?,
         hash: text(row, 8)?,
+        conditional: row.get(9).map_err(backend)?,
     };
     let size = mv.long.len() + mv.short.len() + mv.hash.len() * 2 + 24;
     let size = size + mv.key.as_ref().map_or(0, String::len);

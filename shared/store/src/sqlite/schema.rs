@@ -131,7 +131,9 @@ const MIGRATIONS: &[&str] = &[
          expires_at INTEGER NOT NULL
      );
      CREATE INDEX counters_expiry ON counters (expires_at);",
-    // 7: open challenges (listed newest first while open) and when players want the
+    // 7: whether a move was played from its seat's conditional line.
+    "ALTER TABLE moves ADD COLUMN conditional INTEGER NOT NULL DEFAULT 0;",
+    // 8: open challenges (listed newest first while open) and when players want the
     // messages of their games mailed.
     "CREATE TABLE challenges (
          id TEXT PRIMARY KEY,

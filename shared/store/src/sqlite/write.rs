@@ -13,11 +13,16 @@ use crate::StoreError;
 pub(super) enum Write {
     Create(Box<Head>),
     Commit(Box<Commit>),
-    Import(Box<Commit>),
+    /// Whole games, each in a savepoint of its own (see [`apply_parts`]).
+    Imports(Vec<Commit>),
     MoveWake {
         game: String,
         from: i64,
         to: Option<i64>,
+    },
+    HastenWake {
+        game: String,
+        at: i64,
     },
     Vacation(String, VacationRecord),
     Player(Player),
@@ -44,13 +49,56 @@ pub(super) enum Write {
     },
 }
 
-/// Applies one write.
-pub(super) fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
+impl Write {
+    /// How many parts the write has, each answered on its own.
+    pub(super) fn parts(&self) -> usize {
+        match self {
+            Write::Imports(commits) => commits.len(),
+            _ => 1,
+        }
+    }
+}
+
+/// Applies one write inside the writer's transaction, each of its parts in a savepoint of
+/// its own (rolled back alone when it fails): one answer per part. Only imports have more
+/// than one part, a game each, so one failed game leaves the others of its batch written.
+pub(super) fn apply_parts(
+    tx: &mut rusqlite::Transaction<'_>,
+    write: &Write,
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    match write {
+        Write::Imports(commits) => commits
+            .iter()
+            .map(|commit| in_savepoint(tx, |conn| apply_import(conn, commit)))
+            .collect(),
+        write => Ok(vec![in_savepoint(tx, |conn| apply(conn, write))?]),
+    }
+}
+
+/// Runs `write` in a savepoint of `tx`, kept if it succeeds and rolled back if not; the
+/// outer error is the savepoint's own failure.
+fn in_savepoint(
+    tx: &mut rusqlite::Transaction<'_>,
+    write: impl FnOnce(&Connection) -> Result<(), StoreError>,
+) -> Result<Result<(), StoreError>, StoreError> {
+    let savepoint = tx.savepoint().map_err(backend)?;
+    let result = write(&savepoint);
+    if result.is_ok() {
+        savepoint.commit().map_err(backend)?;
+    }
+    Ok(result)
+}
+
+/// Applies one write of a single part.
+fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
     match write {
         Write::Create(head) => insert_head(conn, head, None),
         Write::Commit(commit) => apply_commit(conn, commit),
-        Write::Import(commit) => apply_import(conn, commit),
+        Write::Imports(_) => Err(StoreError::Invalid(
+            "imports are written game by game".into(),
+        )),
         Write::MoveWake { game, from, to } => move_wake(conn, game, *from, *to),
+        Write::HastenWake { game, at } => hasten_wake(conn, game, *at),
         Write::Vacation(player, record) => put_vacation(conn, player, record),
         Write::Player(player) => insert_player(conn, player),
         Write::Preference(player, preference) => conn
@@ -187,6 +235,19 @@ fn move_wake(conn: &Connection, game: &str, from: i64, to: Option<i64>) -> Resul
     Ok(())
 }
 
+fn hasten_wake(conn: &Connection, game: &str, at: i64) -> Result<(), StoreError> {
+    let changed = conn
+        .execute(
+            "UPDATE games SET wake_at = ?2 WHERE id = ?1 AND wake_at > ?2",
+            params![game, at],
+        )
+        .map_err(backend)?;
+    if changed == 0 {
+        return Err(StoreError::Conflict);
+    }
+    Ok(())
+}
+
 /// Lists the game among its members' current games while it is forming or active.
 fn keep_members(conn: &Connection, head: &Head) -> Result<(), StoreError> {
     conn.execute("DELETE FROM members WHERE game = ?1", [&head.id.0])
@@ -230,8 +291,9 @@ fn append_log(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
 
 fn insert_move(conn: &Connection, game: &str, mv: &MoveRecord) -> Result<(), StoreError> {
     conn.prepare_cached(
-        "INSERT INTO moves (game, ply, seat, long, short, at, key, draw_offer, prev_hash, hash)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "INSERT INTO moves
+             (game, ply, seat, long, short, at, key, draw_offer, prev_hash, hash, conditional)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )
     .map_err(backend)?
     .execute(params![
@@ -245,6 +307,7 @@ fn insert_move(conn: &Connection, game: &str, mv: &MoveRecord) -> Result<(), Sto
         mv.draw_offer,
         mv.prev_hash,
         mv.hash,
+        mv.conditional,
     ])
     .map_err(conflict_or_backend)?;
     let Some(key) = &mv.key else {
