@@ -409,11 +409,7 @@ impl Mail {
 
 /// Every mail in the outbox, oldest first.
 fn outbox(server: &Server) -> Vec<Mail> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&server.outbox)
-        .into_iter()
-        .flatten()
-        .map(|entry| entry.unwrap().path())
-        .collect();
+    let mut paths = common::inbox::mail_files(&server.outbox);
     paths.sort();
     paths.iter().map(|path| Mail::file(path)).collect()
 }
@@ -588,7 +584,12 @@ async fn an_invitee_joins_plays_and_writes_by_mail_alone(kind: Kind) {
     assert_eq!(status, StatusCode::OK, "{page}");
     assert!(page.contains("Hello from my mailbox"), "the page shows it");
     let before = seen(&server);
-    let (status, page) = submit(&server, &play, &[("action", "move"), ("move", "e5")]).await;
+    let (status, page) = submit(
+        &server,
+        &play,
+        &[("action", "move"), ("move", "e5"), ("confirm", "yes")],
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{page}");
     let turn = mail_to(&server, "ann@example.org", "Your move", &before).await;
     assert!(

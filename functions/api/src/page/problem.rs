@@ -11,8 +11,9 @@ use crate::ApiError;
 /// A refusal to show as a page: the error, the game as it stands now if known, and the kind
 /// of link the page was reached by (which the advice speaks of).
 pub struct Problem {
-    /// What went wrong; its status is the page's.
-    pub error: ApiError,
+    /// What went wrong; its status is the page's (boxed: a refusal stays small to pass
+    /// around).
+    pub error: Box<ApiError>,
     /// The game as it stands, shown below the explanation.
     pub shown: Option<Box<Shown>>,
     /// The link the page was reached by.
@@ -33,7 +34,7 @@ pub enum Via {
 impl From<ApiError> for Problem {
     fn from(error: ApiError) -> Problem {
         Problem {
-            error,
+            error: Box::new(error),
             shown: None,
             via: Via::MoveLink,
         }
