@@ -6,7 +6,7 @@ mod common;
 
 use chrono::Duration;
 use common::inbox::sign_in_link;
-use common::links::{get, signed_in_pages, submit};
+use common::links::{get, press_sign_in, signed_in_pages, submit};
 use common::{Server, start_game};
 use missive_store::testing::Kind;
 use reqwest::StatusCode;
@@ -57,16 +57,8 @@ async fn the_mailed_link_signs_in_on_a_page(kind: Kind) {
         assert!(page.contains("Sign in as ann") && page.contains("id=\"sign-in\""));
     }
     let token = path.split("token=").nth(1).unwrap();
-    let answer = server
-        .http_without_redirects()
-        .post(format!("{}/sign-in", server.base))
-        .form(&[("token", token)])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), StatusCode::SEE_OTHER);
-    let location = answer.headers()["location"].to_str().unwrap();
-    let (status, games) = get(&server, &format!("/{location}")).await;
+    let location = press_sign_in(&server, token).await;
+    let (status, games) = get(&server, &location).await;
     assert_eq!(status, StatusCode::OK, "{games}");
     assert!(games.contains("Signed in as ann") && games.contains("45 of 45 days left"));
     let row = |id: &str| {
@@ -98,7 +90,7 @@ async fn the_mailed_link_signs_in_on_a_page(kind: Kind) {
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert!(again.contains("was used already"), "{again}");
     server.clock.advance(Duration::hours(25));
-    let (status, expired) = get(&server, &format!("/{location}")).await;
+    let (status, expired) = get(&server, &location).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert!(expired.contains("Your sign-in has expired"), "{expired}");
 }
@@ -158,16 +150,8 @@ async fn the_sign_up_link_confirms_on_the_page(kind: Kind) {
     let (status, page) = get(&server, &path).await;
     assert_eq!(status, StatusCode::OK, "{page}");
     assert!(page.contains("Confirm and sign in as cat"), "{page}");
-    let answer = server
-        .http_without_redirects()
-        .post(format!("{}/sign-in", server.base))
-        .form(&[("token", token.as_str())])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), StatusCode::SEE_OTHER);
-    let location = answer.headers()["location"].to_str().unwrap();
-    let (status, games) = get(&server, &format!("/{location}")).await;
+    let location = press_sign_in(&server, &token).await;
+    let (status, games) = get(&server, &location).await;
     assert_eq!(status, StatusCode::OK, "{games}");
     assert!(games.contains("Signed in as cat"), "{games}");
     let (status, _) = submit(&server, "/sign-in", &[("token", token.as_str())]).await;

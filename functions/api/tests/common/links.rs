@@ -137,10 +137,16 @@ pub fn form_target(html: &str, path: &str) -> String {
 pub async fn signed_in_pages(server: &Server, email: &str) -> String {
     server.clock.advance(chrono::Duration::seconds(1));
     let token = server.sign_in_token(email).await;
+    press_sign_in(server, &token).await
+}
+
+/// Presses the sign-in page's button for `token` (a sign-in or sign-up link's): the path of
+/// the games page (`/me/{token}`) it sends the player on to with `303 See Other`.
+pub async fn press_sign_in(server: &Server, token: &str) -> String {
     let answer = server
         .http_without_redirects()
         .post(format!("{}/sign-in", server.base))
-        .form(&[("token", token.as_str())])
+        .form(&[("token", token)])
         .send()
         .await
         .unwrap();
