@@ -69,7 +69,7 @@ async fn the_mailed_link_signs_in_on_a_page(kind: Kind) {
     };
     let (mine, theirs) = (row(&to_play), row(&waiting));
     assert!(
-        mine.contains("your move") && mine.contains(">Play<"),
+        mine.contains("your move") && mine.contains(">Play<") && mine.contains("move 1. ·"),
         "{mine}"
     );
     assert!(theirs.contains("bob to move") && theirs.contains("Conditional moves"));

@@ -106,6 +106,9 @@ pub struct GameSummary {
     pub to_move: Option<Seat>,
     /// The player whose turn it is, while the game is on.
     pub player_to_move: Option<String>,
+    /// The number of the move due (`13.`, `13...`; a Three Kingdoms round is three moves),
+    /// while a seat is to move.
+    pub next_move: Option<String>,
     /// The seat to move's deadline (for games waiting for a move, counting the current
     /// turn's vacations).
     pub deadline: Option<DateTime<Utc>>,
@@ -426,6 +429,7 @@ fn summary(head: &Head, vacations: &[Period]) -> GameSummary {
         status: head.doc.status,
         to_move: head.to_move,
         player_to_move: head.player_to_move().map(str::to_string),
+        next_move: head.next_move_number().map(|number| number.to_string()),
         deadline: head
             .waiting
             .as_ref()

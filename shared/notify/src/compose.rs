@@ -313,8 +313,8 @@ pub struct SharedGame {
     pub id: GameId,
     /// The variant id.
     pub variant: String,
-    /// Moves played.
-    pub ply: u32,
+    /// The number of the move due (`13.`, `13...`).
+    pub next_move: String,
 }
 
 /// The mail telling `facts.to` that `facts.player`'s leave began (their clocks stand still
@@ -339,7 +339,7 @@ pub fn leave_mail(facts: &LeaveFacts<'_>) -> Mail {
         .games
         .iter()
         .map(|game| {
-            let line = format!("{} {}, move {}", game.variant, game.id, game.ply + 1);
+            let line = format!("{} {}, move {}", game.variant, game.id, game.next_move);
             (line, format!("{}/games/{}", facts.public_url, game.id))
         })
         .collect();

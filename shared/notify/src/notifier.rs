@@ -636,9 +636,9 @@ impl Notifier {
                     .into_iter()
                     .filter(|game| game.players.iter().flatten().any(|p| p == player))
                     .map(|game| SharedGame {
+                        next_move: game.next_move.unwrap_or_else(|| (game.ply + 1).to_string()),
                         id: game.id,
                         variant: game.variant,
-                        ply: game.ply,
                     }),
             );
             match page.next {

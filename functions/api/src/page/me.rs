@@ -141,7 +141,12 @@ fn active_row(app: &App, me: &str, game: &GameSummary) -> Result<String, Problem
          <a class=\"button\" href=\"../games/{id}\">See the game</a></span></li>",
         escape(&game.variant),
         escape(&opponents(game, me)),
-        game.ply + 1,
+        escape(
+            &game
+                .next_move
+                .clone()
+                .unwrap_or_else(|| (game.ply + 1).to_string())
+        ),
         id = escape(&game.id.0),
         token = escape(&token),
     ))
