@@ -27,6 +27,8 @@ use missive_game::{GameService, ImportOutcome, ImportPermit};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::description::Binary;
+use crate::error::ErrorBody;
 use crate::session::Caller;
 use crate::{ApiError, App};
 
@@ -65,7 +67,14 @@ pub(crate) fn archive_response(body: impl Into<Body>) -> Response {
         .into_response()
 }
 
-#[utoipa::path(get, path = "/v1/players/{handle}/archive", tag = "archive", params(("handle" = String, Path, description = "The player")), responses((status = 200, description = "Every finished game of the player the caller may see (private ones only to their players), oldest first, streamed as one archive text (docs/archive.md)", content_type = "application/x-chess-pgn", body = String), (status = 401, description = "An invalid access token was sent", body = crate::error::ErrorBody), (status = 404, description = "No such player", body = crate::error::ErrorBody)))]
+/// Export a player's games
+///
+/// Every finished game of the player the caller may see (private ones only to their players), oldest first, streamed as one archive text (docs/archive.md).
+#[utoipa::path(get, path = "/v1/players/{handle}/archive", tag = "archive", operation_id = "get_player_archive", security((), ("bearer" = [])), params(("handle" = String, Path, description = "The handle (case does not matter)", pattern = "^[A-Za-z][A-Za-z0-9_-]{1,23}$")), responses(
+    (status = 200, description = "The archive text", content_type = "application/x-chess-pgn", body = String),
+    (status = 401, description = "An invalid access token was sent", body = ErrorBody),
+    (status = 404, description = "No such player (`player-not-found`)", body = ErrorBody),
+))]
 pub(crate) async fn player_archive(
     State(app): State<App>,
     headers: HeaderMap,
@@ -163,7 +172,19 @@ pub(crate) struct ImportAnswer {
     warnings: Vec<String>,
 }
 
-#[utoipa::path(post, path = "/v1/archive", tag = "archive", security(("bearer" = [])), request_body(content = String, description = "Archive or PGN text, UTF-8 (text that is not UTF-8 is read as Windows-1252, with a warning), at most 8 MiB", content_type = "application/x-chess-pgn"), responses((status = 200, description = "At least one game imported; each game's id or error", body = ImportAnswer), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 413, description = "Larger than 8 MiB, or more games than one request may carry (`too-large`, with `limit`)", body = crate::error::ErrorBody), (status = 422, description = "No game imported (`nothing-imported`, with `games`)", body = crate::error::ErrorBody), (status = 429, description = "An import of the player's is running, or the day's bytes or games are used up (`limit-reached`, with `limit` and `Retry-After`)", body = crate::error::ErrorBody)))]
+/// Import games
+///
+/// Archive or PGN text, UTF-8 (text that is not UTF-8 is read as Windows-1252, with a warning), at most 8 MiB; any content type is read as that text. Each game is imported or refused on its own.
+#[utoipa::path(post, path = "/v1/archive", tag = "archive", operation_id = "import_archive", security(("bearer" = [])), request_body(description = "Archive or PGN text, at most 8 MiB", content(
+        (String = "application/x-chess-pgn"),
+        (String = "text/plain"),
+        (Binary = "application/octet-stream"),
+    )), responses(
+    (status = 200, description = "At least one game imported; each game's id or error", body = ImportAnswer),
+    (status = 413, description = "Larger than 8 MiB, or more games than one request may carry (`too-large`, with `limit`)", body = ErrorBody),
+    (status = 422, description = "No game imported (`nothing-imported`, with `games`)", body = ErrorBody),
+    (status = 429, description = "An import of the player's is running, or the day's bytes or games are used up (`limit-reached`, with `limit`), or too many requests (`rate-limited`)", body = ErrorBody, headers(("Retry-After" = u64, description = "Seconds to wait"))),
+))]
 pub(crate) async fn import(
     State(app): State<App>,
     Caller(me): Caller,
@@ -270,7 +291,13 @@ pub(crate) struct ArchiveKey {
     key: String,
 }
 
-#[utoipa::path(get, path = "/v1/archive/key", tag = "archive", responses((status = 200, description = "The public key of the server's archive signatures (the `Signature` tag, docs/archive.md)", body = ArchiveKey), (status = 404, description = "The server signs no archives (`no-archive-key`)", body = crate::error::ErrorBody)))]
+/// Read the archive signing key
+///
+/// The public key of the server's archive signatures (the `Signature` tag, docs/archive.md).
+#[utoipa::path(get, path = "/v1/archive/key", tag = "archive", operation_id = "get_archive_key", security(()), responses(
+    (status = 200, description = "The public key", body = ArchiveKey),
+    (status = 404, description = "The server signs no archives (`no-archive-key`)", body = ErrorBody),
+))]
 pub(crate) async fn archive_key(State(app): State<App>) -> Result<Json<ArchiveKey>, ApiError> {
     let key = app.service.archive_public_key().ok_or_else(|| {
         ApiError::new(

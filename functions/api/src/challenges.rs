@@ -11,6 +11,7 @@ use missive_game::{ChallengeAccepted, ChallengeView, NewChallenge};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
+use crate::error::ErrorBody;
 use crate::games::{MAX_PAGE, OptionalJson, PAGE, Page};
 use crate::session::Caller;
 use crate::{ApiError, App, JsonBody};
@@ -24,22 +25,32 @@ pub(crate) fn routes() -> Router<App> {
 
 /// A challenge to publish.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct Publish {
+    #[schema(value_type = missive_game::schema::VariantId)]
     variant: String,
+    /// The variant's options as `key=value` pairs joined by `,`; the defaults if empty.
     #[serde(default)]
     options: String,
     time_control: TimeControl,
+    /// Whether the result counts for ratings.
     #[serde(default)]
     rated: bool,
     /// The creator's seat (0 for the first); a random one if absent.
+    #[schema(maximum = 2)]
     seat: Option<u8>,
     /// The least rating an accepting player needs, once ratings exist (kept, not checked
     /// yet).
     min_rating: Option<u32>,
 }
 
-#[utoipa::path(post, path = "/v1/challenges", tag = "challenges", security(("bearer" = [])), request_body = Publish, responses((status = 201, description = "Published; open for 14 days", body = missive_game::ChallengeView), (status = 400, description = "Malformed request or setup", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: time control, seat", body = crate::error::ErrorBody)))]
+/// Publish an open challenge
+///
+/// Listed for anyone to accept until every seat is taken, it is withdrawn, or 14 days pass.
+#[utoipa::path(post, path = "/v1/challenges", tag = "challenges", operation_id = "publish_challenge", security(("bearer" = [])), request_body = Publish, responses(
+    (status = 201, description = "Published; open for 14 days", body = ChallengeView),
+    (status = 400, description = "Malformed request, or a setup the variant refuses (`invalid-setup`)", body = ErrorBody),
+    (status = 422, description = "Refused: time control, seat (`refused`)", body = ErrorBody),
+))]
 pub(crate) async fn publish(
     State(app): State<App>,
     Caller(me): Caller,
@@ -63,18 +74,28 @@ pub(crate) async fn publish(
 /// Which open challenges to list.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct ListQuery {
     /// Only this variant.
+    #[param(value_type = Option<missive_game::schema::VariantId>)]
     variant: Option<String>,
     /// Only this time control: `days-per-move:3`, or `iccf:10/50` (ten moves in fifty
     /// days).
+    #[param(pattern = "^(days-per-move:[0-9]+|iccf:[0-9]+/[0-9]+)$")]
     time_control: Option<String>,
+    /// Challenges per page, 1 to 200 (50 if absent).
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<usize>,
+    /// The `next_cursor` of the page before.
     cursor: Option<String>,
 }
 
-#[utoipa::path(get, path = "/v1/challenges", tag = "challenges", params(ListQuery), responses((status = 200, description = "A page of open challenges, newest first", body = Page<missive_game::ChallengeView>), (status = 400, description = "Bad filter or cursor", body = crate::error::ErrorBody)))]
+/// List open challenges
+///
+/// Newest first, filtered by variant and time control, paged with an opaque cursor.
+#[utoipa::path(get, path = "/v1/challenges", tag = "challenges", operation_id = "list_challenges", security(()), params(ListQuery), responses(
+    (status = 200, description = "A page of open challenges, newest first", body = Page<ChallengeView>),
+    (status = 400, description = "Bad filter or cursor (`bad-request`, `invalid-cursor`)", body = ErrorBody),
+))]
 pub(crate) async fn list(
     State(app): State<App>,
     Query(query): Query<ListQuery>,
@@ -103,7 +124,11 @@ pub(crate) async fn list(
     Ok(Json(page.into()))
 }
 
-#[utoipa::path(get, path = "/v1/challenges/{id}", tag = "challenges", params(("id" = String, Path, description = "The challenge id")), responses((status = 200, description = "The challenge: open, accepted (with its game), withdrawn or expired", body = missive_game::ChallengeView), (status = 404, description = "No such challenge", body = crate::error::ErrorBody)))]
+/// Read a challenge
+#[utoipa::path(get, path = "/v1/challenges/{id}", tag = "challenges", operation_id = "get_challenge", security(()), params(("id" = String, Path, description = "The challenge id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), responses(
+    (status = 200, description = "The challenge: open, accepted (with its game), withdrawn or expired", body = ChallengeView),
+    (status = 404, description = "No such challenge (`challenge-not-found`)", body = ErrorBody),
+))]
 pub(crate) async fn view(
     State(app): State<App>,
     Path(id): Path<String>,
@@ -113,12 +138,22 @@ pub(crate) async fn view(
 
 /// The seat wanted (the first open one if absent).
 #[derive(Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct Accept {
+    /// The seat's index in the variant's seat order.
+    #[schema(maximum = 2)]
     seat: Option<u8>,
 }
 
-#[utoipa::path(post, path = "/v1/challenges/{id}/accept", tag = "challenges", security(("bearer" = [])), params(("id" = String, Path, description = "The challenge id")), request_body(content = Accept, description = "Optional: the seat wanted"), responses((status = 200, description = "Seated; with the game once every seat is taken", body = missive_game::ChallengeAccepted), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 404, description = "No such challenge", body = crate::error::ErrorBody), (status = 409, description = "Withdrawn (challenge-withdrawn), every seat taken (challenge-taken), the seat wanted taken (taken)", body = crate::error::ErrorBody), (status = 410, description = "Expired (challenge-expired)", body = crate::error::ErrorBody), (status = 422, description = "Your own challenge, or a seat already yours", body = crate::error::ErrorBody)))]
+/// Accept a challenge
+///
+/// Takes a seat (the one asked for, else the first open one); the game is created when every seat is taken.
+#[utoipa::path(post, path = "/v1/challenges/{id}/accept", tag = "challenges", operation_id = "accept_challenge", security(("bearer" = [])), params(("id" = String, Path, description = "The challenge id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body(content = Accept, description = "Optional: the seat wanted"), responses(
+    (status = 200, description = "Seated; with the game once every seat is taken", body = ChallengeAccepted),
+    (status = 404, description = "No such challenge (`challenge-not-found`)", body = ErrorBody),
+    (status = 409, description = "Withdrawn (`challenge-withdrawn`), every seat taken (`challenge-taken`), the seat wanted taken (`taken`)", body = ErrorBody),
+    (status = 410, description = "Expired (`challenge-expired`)", body = ErrorBody),
+    (status = 422, description = "Your own challenge, or a seat already yours (`refused`)", body = ErrorBody),
+))]
 pub(crate) async fn accept(
     State(app): State<App>,
     Caller(me): Caller,
@@ -132,7 +167,13 @@ pub(crate) async fn accept(
     Ok(Json(accepted))
 }
 
-#[utoipa::path(delete, path = "/v1/challenges/{id}", tag = "challenges", security(("bearer" = [])), params(("id" = String, Path, description = "The challenge id")), responses((status = 204, description = "Withdrawn"), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 403, description = "Not your challenge (not-creator)", body = crate::error::ErrorBody), (status = 404, description = "No such challenge", body = crate::error::ErrorBody), (status = 409, description = "Accepted already, or withdrawn", body = crate::error::ErrorBody)))]
+/// Withdraw a challenge
+#[utoipa::path(delete, path = "/v1/challenges/{id}", tag = "challenges", operation_id = "withdraw_challenge", security(("bearer" = [])), params(("id" = String, Path, description = "The challenge id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), responses(
+    (status = 204, description = "Withdrawn"),
+    (status = 403, description = "Not your challenge (`not-creator`)", body = ErrorBody),
+    (status = 404, description = "No such challenge (`challenge-not-found`)", body = ErrorBody),
+    (status = 409, description = "Accepted already, or withdrawn (`challenge-taken`, `challenge-withdrawn`)", body = ErrorBody),
+))]
 pub(crate) async fn withdraw(
     State(app): State<App>,
     Caller(me): Caller,

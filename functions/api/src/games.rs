@@ -10,8 +10,10 @@ use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use missive_domain::{ConditionalLine, Cursor, Ending, GameId, MoveRecord, Seat, TimeControl};
-use missive_game::{GameSummary, Membership, MoveRequest, NewGame, SeatRequest};
+use missive_domain::{ConditionalLine, Cursor, Ending, GameId, Seat, TimeControl};
+use missive_game::{
+    EndingView, GameSummary, GameView, Membership, MoveRequest, MoveView, NewGame, SeatRequest,
+};
 use missive_rules::Claim;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -19,6 +21,8 @@ use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::archives::archive_response;
+use crate::description::Binary;
+use crate::error::ErrorBody;
 use crate::session::Caller;
 use crate::{ApiError, App, JsonBody};
 
@@ -47,12 +51,18 @@ pub(crate) fn routes() -> Router<App> {
 
 /// A game to create.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct CreateGame {
+    #[schema(value_type = missive_game::schema::VariantId)]
     variant: String,
+    /// The variant's options as `key=value` pairs joined by `,` (GET /v1/variants lists
+    /// them); the defaults if empty.
     #[serde(default)]
     options: String,
+    /// The position to start from, in the variant's position text; the standard start if
+    /// absent.
     start_position: Option<String>,
+    /// Who sits in each seat, in the variant's seat order.
+    #[schema(min_items = 2, max_items = 3)]
     seats: Vec<SeatRequest>,
     time_control: TimeControl,
     #[serde(default)]
@@ -63,12 +73,20 @@ pub(crate) struct CreateGame {
     private: bool,
 }
 
+/// The game created.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Created {
     id: GameId,
 }
 
-#[utoipa::path(post, path = "/v1/games", tag = "games", security(("bearer" = [])), request_body = CreateGame, responses((status = 201, description = "Created; each invitee mailed accept and decline links", body = Created), (status = 400, description = "Malformed request or setup", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: seats, time control", body = crate::error::ErrorBody)))]
+/// Create a game
+///
+/// Seats the caller where the request says, invites players by handle or by address (each is mailed accept and decline links) and leaves the other seats open. The game starts when every seat is taken.
+#[utoipa::path(post, path = "/v1/games", tag = "games", operation_id = "create_game", security(("bearer" = [])), request_body = CreateGame, responses(
+    (status = 201, description = "Created; each invitee mailed accept and decline links", body = Created),
+    (status = 400, description = "Malformed request, or a setup the variant refuses (`invalid-setup`)", body = ErrorBody),
+    (status = 422, description = "Refused: the seats (one for the creator, invitees that exist), the time control (`refused`)", body = ErrorBody),
+))]
 pub(crate) async fn create(
     State(app): State<App>,
     Caller(me): Caller,
@@ -108,18 +126,49 @@ pub(crate) async fn create(
 /// `player=H&status=finished`.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct ListQuery {
-    waiting: Option<String>,
+    /// `me`: the games where the caller is to move.
+    #[param(inline)]
+    waiting: Option<Me>,
+    /// `me`, or a handle (with `status=finished` only).
+    #[param(pattern = "^(me|[A-Za-z][A-Za-z0-9_-]{1,23})$")]
     player: Option<String>,
-    status: Option<String>,
+    /// With `player`: which of the player's games.
+    #[param(inline)]
+    status: Option<ListStatus>,
+    /// Games per page, 1 to 200 (50 if absent).
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<usize>,
+    /// The `next_cursor` of the page before.
     cursor: Option<String>,
+}
+
+/// The caller, in a list filter.
+#[derive(Clone, Copy, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Me {
+    Me,
+}
+
+/// Which of a player's games to list.
+#[derive(Clone, Copy, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum ListStatus {
+    /// Invitations not answered yet (the caller's only).
+    Invited,
+    /// Games the caller sits in that have not started (the caller's only).
+    Forming,
+    /// Games in play, by the deadline of whoever is to move (the caller's only).
+    Active,
+    /// Games over, newest first.
+    Finished,
 }
 
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Page<T> {
+    /// The page's items.
     items: Vec<T>,
+    /// Where the next page starts; absent on the last page.
     next_cursor: Option<String>,
 }
 
@@ -132,7 +181,14 @@ impl<T> From<missive_domain::Page<T>> for Page<T> {
     }
 }
 
-#[utoipa::path(get, path = "/v1/games", tag = "games", params(ListQuery), responses((status = 200, description = "A page of games", body = Page<missive_game::GameSummary>), (status = 400, description = "Bad query or cursor", body = crate::error::ErrorBody), (status = 401, description = "waiting=me and player=me need an access token", body = crate::error::ErrorBody)))]
+/// List games
+///
+/// The caller's games by status, the games waiting for the caller's move, or a player's finished games; paged with an opaque cursor.
+#[utoipa::path(get, path = "/v1/games", tag = "games", operation_id = "list_games", security((), ("bearer" = [])), params(ListQuery), responses(
+    (status = 200, description = "A page of games: by deadline for `waiting=me` and `status=active`, newest first otherwise", body = Page<GameSummary>),
+    (status = 400, description = "A combination of filters that is not one of the lists, or a bad cursor (`bad-request`, `invalid-cursor`)", body = ErrorBody),
+    (status = 401, description = "`waiting=me` and `player=me` need an access token; an invalid one was sent", body = ErrorBody),
+))]
 pub(crate) async fn list(
     State(app): State<App>,
     headers: HeaderMap,
@@ -142,26 +198,20 @@ pub(crate) async fn list(
     let cursor = query.cursor.map(Cursor);
     let cursor = cursor.as_ref();
     let me = || Caller::from_headers(&headers, &app).map(|Caller(me)| me);
-    let games = match (
-        &query.waiting,
-        query.player.as_deref(),
-        query.status.as_deref(),
-    ) {
-        (Some(who), None, None) if who == "me" => {
-            app.service.waiting_for(&me()?, cursor, limit).await?
-        }
-        (None, Some("me"), Some("invited")) => {
+    let games = match (query.waiting, query.player.as_deref(), query.status) {
+        (Some(Me::Me), None, None) => app.service.waiting_for(&me()?, cursor, limit).await?,
+        (None, Some("me"), Some(ListStatus::Invited)) => {
             app.service.invitations_of(&me()?, cursor, limit).await?
         }
-        (None, Some("me"), Some(status @ ("active" | "forming"))) => {
+        (None, Some("me"), Some(status @ (ListStatus::Active | ListStatus::Forming))) => {
             let membership = match status {
-                "active" => Membership::Active,
+                ListStatus::Active => Membership::Active,
                 _ => Membership::Forming,
             };
             let me = me()?;
             app.service.games_of(&me, membership, cursor, limit).await?
         }
-        (None, Some(player), Some("finished")) => {
+        (None, Some(player), Some(ListStatus::Finished)) => {
             let viewer = Caller::optional(&headers, &app)?;
             let player = match player {
                 "me" => me()?,
@@ -201,7 +251,15 @@ pub(crate) fn read_cursor(cursor: &str) -> Result<usize, ApiError> {
         .ok_or_else(|| ApiError::bad_request("invalid cursor"))
 }
 
-#[utoipa::path(get, path = "/v1/games/{id}", tag = "games", params(("id" = String, Path, description = "The game id")), responses((status = 200, description = "The game; ETag set", body = missive_game::GameView), (status = 304, description = "Unchanged since If-None-Match"), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
+/// Read a game
+///
+/// The game as the caller sees it (legal moves, deadline, offers; the caller's own conditional lines). Send the `ETag` back as `If-None-Match` to be told 304 when nothing changed.
+#[utoipa::path(get, path = "/v1/games/{id}", tag = "games", operation_id = "get_game", security((), ("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$"), ("If-None-Match" = Option<String>, Header, description = "An `ETag` of an earlier answer: 304 if the game is unchanged")), responses(
+    (status = 200, description = "The game", body = GameView, headers(("ETag" = String, description = "The state's tag, for `If-None-Match`"))),
+    (status = 304, description = "Unchanged since `If-None-Match`", headers(("ETag" = String, description = "The state's tag"))),
+    (status = 401, description = "An invalid access token was sent", body = ErrorBody),
+    (status = 404, description = "No such game, or a private game of others (`game-not-found`)", body = ErrorBody),
+))]
 pub(crate) async fn view(
     State(app): State<App>,
     headers: HeaderMap,
@@ -241,7 +299,6 @@ pub(crate) async fn view(
 /// How to draw the board.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct BoardQuery {
     /// The seat to view the board from, by name (`white`, `black`, `wu`, ...); the first
     /// seat if absent.
@@ -254,7 +311,6 @@ pub(crate) struct BoardQuery {
 /// How to draw the board as PNG.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct BoardPngQuery {
     /// The seat to view the board from, by name (`white`, `black`, `wu`, ...); the first
     /// seat if absent.
@@ -264,6 +320,7 @@ pub(crate) struct BoardPngQuery {
     letters: bool,
     /// Image pixels per pixel of the SVG's own size, from 0.5 to 2 (the default, sharp on
     /// phones); a large board is drawn smaller so the image stays within 2.5 million pixels.
+    #[param(minimum = 0.5, maximum = 2.0)]
     scale: Option<f32>,
 }
 
@@ -318,7 +375,13 @@ fn picture_response(content_type: &'static str, body: impl IntoResponse) -> Resp
         .into_response()
 }
 
-#[utoipa::path(get, path = "/v1/games/{id}/board.svg", tag = "games", params(("id" = String, Path, description = "The game id"), BoardQuery), responses((status = 200, description = "The current position as SVG", content_type = "image/svg+xml", body = String), (status = 400, description = "Unknown seat", body = crate::error::ErrorBody), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
+/// Draw the board as SVG
+#[utoipa::path(get, path = "/v1/games/{id}/board.svg", tag = "games", operation_id = "get_board_svg", security((), ("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$"), BoardQuery), responses(
+    (status = 200, description = "The current position as SVG", content_type = "image/svg+xml", body = String),
+    (status = 400, description = "Unknown seat", body = ErrorBody),
+    (status = 401, description = "An invalid access token was sent", body = ErrorBody),
+    (status = 404, description = "No such game, or a private game of others (`game-not-found`)", body = ErrorBody),
+))]
 pub(crate) async fn board(
     State(app): State<App>,
     headers: HeaderMap,
@@ -333,7 +396,13 @@ pub(crate) async fn board(
     ))
 }
 
-#[utoipa::path(get, path = "/v1/games/{id}/board.png", tag = "games", params(("id" = String, Path, description = "The game id"), BoardPngQuery), responses((status = 200, description = "The current position as PNG, drawn as board.svg draws it", content_type = "image/png", body = String), (status = 400, description = "Unknown seat, or a scale out of range", body = crate::error::ErrorBody), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
+/// Draw the board as PNG
+#[utoipa::path(get, path = "/v1/games/{id}/board.png", tag = "games", operation_id = "get_board_png", security((), ("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$"), BoardPngQuery), responses(
+    (status = 200, description = "The current position as PNG, drawn as board.svg draws it", content_type = "image/png", body = Binary),
+    (status = 400, description = "Unknown seat, or a scale out of range", body = ErrorBody),
+    (status = 401, description = "An invalid access token was sent", body = ErrorBody),
+    (status = 404, description = "No such game, or a private game of others (`game-not-found`)", body = ErrorBody),
+))]
 pub(crate) async fn board_png(
     State(app): State<App>,
     headers: HeaderMap,
@@ -364,33 +433,67 @@ pub(crate) async fn board_png(
     Ok(picture_response("image/png", png.data))
 }
 
-#[utoipa::path(get, path = "/v1/games/{id}/archive", tag = "games", params(("id" = String, Path, description = "The game id")), responses((status = 200, description = "The game in the archive format (docs/archive.md): every move and event, signed with the server's archive key when it has one", content_type = "application/x-chess-pgn", body = String), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
+/// Export a game
+///
+/// The game in the archive format (docs/archive.md): every move with its time and every event, signed with the server's archive key when it has one.
+#[utoipa::path(get, path = "/v1/games/{id}/archive", tag = "games", operation_id = "get_game_archive", security((), ("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$"), ArchiveQuery), responses(
+    (status = 200, description = "The game's archive text", content_type = "application/x-chess-pgn", body = String),
+    (status = 401, description = "An invalid access token was sent, or none with `messages=true`", body = ErrorBody),
+    (status = 403, description = "`messages=true` from someone not seated in the game (`not-seated`)", body = ErrorBody),
+    (status = 404, description = "No such game, or a private game of others (`game-not-found`)", body = ErrorBody),
+))]
 pub(crate) async fn archive(
     State(app): State<App>,
     headers: HeaderMap,
     Path(id): Path<String>,
+    Query(query): Query<ArchiveQuery>,
 ) -> Result<Response, ApiError> {
-    let viewer = Caller::optional(&headers, &app)?;
-    let text = app
-        .service
-        .archive_text(&GameId(id), viewer.as_deref())
-        .await?;
+    let id = GameId(id);
+    let text = if query.messages {
+        let Caller(me) = Caller::from_headers(&headers, &app)?;
+        app.service.players_archive_text(&id, &me).await?
+    } else {
+        let viewer = Caller::optional(&headers, &app)?;
+        app.service.archive_text(&id, viewer.as_deref()).await?
+    };
     Ok(archive_response(text))
+}
+
+/// What a game's archive holds.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct ArchiveQuery {
+    /// With the messages the game's players wrote each other, as comments outside the
+    /// signed content (docs/archive.md): for the game's players only (an access token of
+    /// one of them).
+    #[serde(default)]
+    messages: bool,
 }
 
 /// A seat to take (any free one if absent).
 #[derive(Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct Join {
+    /// The seat's index in the variant's seat order.
+    #[schema(maximum = 2)]
     seat: Option<u8>,
 }
 
+/// The seat taken.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Seated {
+    /// The seat's index in the variant's seat order.
+    #[schema(maximum = 2)]
     seat: u8,
 }
 
-#[utoipa::path(post, path = "/v1/games/{id}/join", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), request_body(content = Join, description = "Optional: the seat wanted"), responses((status = 200, description = "Seated", body = Seated), (status = 404, description = "No such game", body = crate::error::ErrorBody), (status = 409, description = "Not forming", body = crate::error::ErrorBody), (status = 422, description = "No free seat", body = crate::error::ErrorBody)))]
+/// Take a seat
+///
+/// Takes the seat asked for (or any free one): an open seat, or the one the caller was invited to.
+#[utoipa::path(post, path = "/v1/games/{id}/join", tag = "games", operation_id = "join_game", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body(content = Join, description = "Optional: the seat wanted"), responses(
+    (status = 200, description = "Seated", body = Seated),
+    (status = 409, description = "The game is not forming (`not-active`), or the seat is taken (`taken`)", body = ErrorBody),
+    (status = 422, description = "No free seat, or one kept for someone else (`refused`)", body = ErrorBody),
+))]
 pub(crate) async fn join(
     State(app): State<App>,
     Caller(me): Caller,
@@ -404,7 +507,14 @@ pub(crate) async fn join(
     Ok(Json(Seated { seat: seat.0 }))
 }
 
-#[utoipa::path(post, path = "/v1/games/{id}/decline", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), responses((status = 204, description = "Declined: the game is cancelled and its creator told by mail"), (status = 404, description = "No such game", body = crate::error::ErrorBody), (status = 409, description = "Not forming", body = crate::error::ErrorBody), (status = 422, description = "No invitation", body = crate::error::ErrorBody)))]
+/// Decline an invitation
+///
+/// The game is cancelled and its creator told by mail.
+#[utoipa::path(post, path = "/v1/games/{id}/decline", tag = "games", operation_id = "decline_invitation", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), responses(
+    (status = 204, description = "Declined: the game is cancelled and its creator told by mail"),
+    (status = 409, description = "The game is not forming (`not-active`)", body = ErrorBody),
+    (status = 422, description = "The caller is not invited (`refused`)", body = ErrorBody),
+))]
 pub(crate) async fn decline(
     State(app): State<App>,
     Caller(me): Caller,
@@ -418,23 +528,38 @@ pub(crate) async fn decline(
 
 /// A move to submit.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct Move {
+    /// The move in long or short notation (the game's `legal_moves`, `legal_moves_short`).
     #[serde(rename = "move")]
+    #[schema(min_length = 1)]
     text: String,
+    /// The game's `ply` as the client saw it.
     expected_ply: u32,
+    /// Offer a draw with the move.
     #[serde(default)]
     offer_draw: bool,
 }
 
+/// A move accepted.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Played {
+    /// The move.
     #[serde(rename = "move")]
-    record: MoveRecord,
-    replies: Vec<MoveRecord>,
+    record: MoveView,
+    /// The conditional replies it triggered, played at once.
+    replies: Vec<MoveView>,
 }
 
-#[utoipa::path(post, path = "/v1/games/{id}/moves", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id"), ("Idempotency-Key" = Option<String>, Header, description = "A retry with the same key gets the first answer")), request_body = Move, responses((status = 201, description = "Accepted, with conditional replies", body = Played), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 404, description = "No such game", body = crate::error::ErrorBody), (status = 409, description = "Stale ply (current_ply given), not your turn, not active, time ran out", body = crate::error::ErrorBody), (status = 422, description = "Illegal move", body = crate::error::ErrorBody), (status = 429, description = "Too busy, retry", body = crate::error::ErrorBody)))]
+/// Play a move
+///
+/// The move is stored only if the game is still at `expected_ply` (else 409 `stale-ply` with `current_ply`). Conditional replies it triggers are played at once and returned.
+#[utoipa::path(post, path = "/v1/games/{id}/moves", tag = "games", operation_id = "play_move", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$"), ("Idempotency-Key" = Option<String>, Header, description = "1 to 128 visible characters: a retry with the same key gets the first answer", min_length = 1, max_length = 128)), request_body = Move, responses(
+    (status = 201, description = "Accepted, with the conditional replies it triggered", body = Played),
+    (status = 400, description = "Malformed request or Idempotency-Key", body = ErrorBody),
+    (status = 403, description = "Not seated (`not-seated`), or not an access token", body = ErrorBody),
+    (status = 409, description = "Stale ply (`stale-ply`, with `current_ply`), not your turn, not active, time ran out", body = ErrorBody),
+    (status = 422, description = "Illegal move (`illegal-move`), or a key used for another move (`idempotency-key-reused`)", body = ErrorBody),
+))]
 pub(crate) async fn play(
     State(app): State<App>,
     Caller(me): Caller,
@@ -471,8 +596,8 @@ pub(crate) async fn play(
     Ok((
         StatusCode::CREATED,
         Json(Played {
-            record: accepted.record,
-            replies: accepted.replies,
+            record: MoveView::from(&accepted.record),
+            replies: accepted.replies.iter().map(MoveView::from).collect(),
         }),
     ))
 }
@@ -480,19 +605,28 @@ pub(crate) async fn play(
 /// Which moves to list: a page from the cursor (from the first move if absent).
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct MovesQuery {
+    /// The `next_cursor` of the page before.
     cursor: Option<String>,
+    /// Moves per page, 1 to 200 (200 if absent).
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<usize>,
 }
 
-#[utoipa::path(get, path = "/v1/games/{id}/moves", tag = "games", params(("id" = String, Path, description = "The game id"), MovesQuery), responses((status = 200, description = "A page of the move log", body = Page<missive_domain::MoveRecord>), (status = 404, description = "No such game", body = crate::error::ErrorBody)))]
+/// List the moves
+///
+/// A page of the move log, oldest first, each move with the time it was accepted.
+#[utoipa::path(get, path = "/v1/games/{id}/moves", tag = "games", operation_id = "list_moves", security((), ("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$"), MovesQuery), responses(
+    (status = 200, description = "A page of the move log", body = Page<MoveView>),
+    (status = 401, description = "An invalid access token was sent", body = ErrorBody),
+    (status = 404, description = "No such game, or a private game of others (`game-not-found`)", body = ErrorBody),
+))]
 pub(crate) async fn moves(
     State(app): State<App>,
     headers: HeaderMap,
     Path(id): Path<String>,
     Query(query): Query<MovesQuery>,
-) -> Result<Json<Page<MoveRecord>>, ApiError> {
+) -> Result<Json<Page<MoveView>>, ApiError> {
     let limit = query.limit.unwrap_or(MAX_PAGE).clamp(1, MAX_PAGE);
     let offset = match &query.cursor {
         Some(cursor) => read_cursor(cursor)?,
@@ -500,12 +634,12 @@ pub(crate) async fn moves(
     };
     let viewer = Caller::optional(&headers, &app)?;
     let log = app.service.move_log(&GameId(id), viewer.as_deref()).await?;
+    let log = log.iter().map(MoveView::from).collect();
     Ok(Json(page(log, offset, limit)))
 }
 
 /// A draw action.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct Draw {
     action: DrawAction,
 }
@@ -523,10 +657,25 @@ pub(crate) enum DrawAction {
 /// The game after an act that may end it.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Ended {
-    ending: Option<Ending>,
+    /// How the game ended; absent while it goes on.
+    ending: Option<EndingView>,
 }
 
-#[utoipa::path(post, path = "/v1/games/{id}/draw", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), request_body = Draw, responses((status = 200, description = "The ending, if the draw is agreed", body = Ended), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 409, description = "Not active", body = crate::error::ErrorBody), (status = 422, description = "No offer to answer or withdraw", body = crate::error::ErrorBody)))]
+impl Ended {
+    /// The answer for an act that ended the game with `ending`, or not (`None`).
+    fn with(ending: Option<Ending>) -> Json<Ended> {
+        Json(Ended {
+            ending: ending.as_ref().map(EndingView::from),
+        })
+    }
+}
+
+/// Offer, withdraw, accept or decline a draw
+#[utoipa::path(post, path = "/v1/games/{id}/draw", tag = "games", operation_id = "answer_draw", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body = Draw, responses(
+    (status = 200, description = "The ending, if the draw is agreed", body = Ended),
+    (status = 409, description = "Not active (`not-active`)", body = ErrorBody),
+    (status = 422, description = "No offer to answer or withdraw (`refused`)", body = ErrorBody),
+))]
 pub(crate) async fn draw(
     State(app): State<App>,
     Caller(me): Caller,
@@ -546,17 +695,33 @@ pub(crate) async fn draw(
             None
         }
     };
-    Ok(Json(Ended { ending }))
+    Ok(Ended::with(ending))
 }
 
-/// A claim: a draw rule (`threefold-repetition`, `fifty-moves`) or `timeout`.
+/// A claim: a draw rule or a win on time.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct ClaimRequest {
-    claim: String,
+    claim: ClaimKind,
 }
 
-#[utoipa::path(post, path = "/v1/games/{id}/claim", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), request_body = ClaimRequest, responses((status = 200, description = "The ending", body = Ended), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 409, description = "Not active", body = crate::error::ErrorBody), (status = 422, description = "The claim does not hold", body = crate::error::ErrorBody)))]
+/// What is claimed.
+#[derive(Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum ClaimKind {
+    /// The opponent to move ran out of time.
+    Timeout,
+    /// The position occurred three times.
+    ThreefoldRepetition,
+    /// Fifty moves by each side without a capture or pawn move.
+    FiftyMoves,
+}
+
+/// Claim a draw or a win on time
+#[utoipa::path(post, path = "/v1/games/{id}/claim", tag = "games", operation_id = "claim", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body = ClaimRequest, responses(
+    (status = 200, description = "The ending", body = Ended),
+    (status = 409, description = "Not active (`not-active`)", body = ErrorBody),
+    (status = 422, description = "The claim does not hold (`claim-refused`)", body = ErrorBody),
+))]
 pub(crate) async fn claim(
     State(app): State<App>,
     Caller(me): Caller,
@@ -564,35 +729,38 @@ pub(crate) async fn claim(
     JsonBody(request): JsonBody<ClaimRequest>,
 ) -> Result<Json<Ended>, ApiError> {
     let id = GameId(id);
-    let ending = if request.claim == "timeout" {
-        app.service.claim_timeout(&id, &me).await?
-    } else {
-        let claim = [Claim::ThreefoldRepetition, Claim::FiftyMoves]
-            .into_iter()
-            .find(|c| c.rule().as_str() == request.claim)
-            .ok_or_else(|| {
-                ApiError::bad_request("claim timeout, threefold-repetition or fifty-moves")
-            })?;
-        app.service.claim_draw(&id, &me, claim).await?
+    let ending = match request.claim {
+        ClaimKind::Timeout => app.service.claim_timeout(&id, &me).await?,
+        ClaimKind::ThreefoldRepetition => {
+            app.service
+                .claim_draw(&id, &me, Claim::ThreefoldRepetition)
+                .await?
+        }
+        ClaimKind::FiftyMoves => app.service.claim_draw(&id, &me, Claim::FiftyMoves).await?,
     };
-    Ok(Json(Ended {
-        ending: Some(ending),
-    }))
+    Ok(Ended::with(Some(ending)))
 }
 
-#[utoipa::path(post, path = "/v1/games/{id}/resign", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), responses((status = 200, description = "The ending", body = Ended), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 409, description = "Not active", body = crate::error::ErrorBody)))]
+/// Resign
+#[utoipa::path(post, path = "/v1/games/{id}/resign", tag = "games", operation_id = "resign", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), responses(
+    (status = 200, description = "The ending", body = Ended),
+    (status = 409, description = "Not active (`not-active`)", body = ErrorBody),
+))]
 pub(crate) async fn resign(
     State(app): State<App>,
     Caller(me): Caller,
     Path(id): Path<String>,
 ) -> Result<Json<Ended>, ApiError> {
     let ending = app.service.resign(&GameId(id), &me).await?;
-    Ok(Json(Ended {
-        ending: Some(ending),
-    }))
+    Ok(Ended::with(Some(ending)))
 }
 
-#[utoipa::path(post, path = "/v1/games/{id}/abort", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), responses((status = 204, description = "Aborted"), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 409, description = "Not active", body = crate::error::ErrorBody), (status = 422, description = "Moves were played", body = crate::error::ErrorBody)))]
+/// Abort a game before its first move
+#[utoipa::path(post, path = "/v1/games/{id}/abort", tag = "games", operation_id = "abort_game", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), responses(
+    (status = 204, description = "Aborted"),
+    (status = 409, description = "Not active (`not-active`)", body = ErrorBody),
+    (status = 422, description = "Moves were played (`refused`)", body = ErrorBody),
+))]
 pub(crate) async fn abort(
     State(app): State<App>,
     Caller(me): Caller,
@@ -604,17 +772,26 @@ pub(crate) async fn abort(
 
 /// The caller's conditional lines, replacing any they had.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct Conditional {
+    /// Each line: moves in turn order from the game's current ply, the caller's own and
+    /// the replies expected.
     lines: Vec<Vec<String>>,
 }
 
+/// The caller's conditional lines as stored.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Lines {
     lines: Vec<ConditionalLine>,
 }
 
-#[utoipa::path(put, path = "/v1/games/{id}/conditional-moves", tag = "games", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), request_body = Conditional, responses((status = 200, description = "The lines as stored", body = Lines), (status = 403, description = "Not seated", body = crate::error::ErrorBody), (status = 409, description = "Not active", body = crate::error::ErrorBody), (status = 422, description = "Illegal or ambiguous lines", body = crate::error::ErrorBody)))]
+/// Set conditional moves
+///
+/// Replaces the caller's conditional lines: moves played for the caller at once when the game follows a line.
+#[utoipa::path(put, path = "/v1/games/{id}/conditional-moves", tag = "games", operation_id = "set_conditional_moves", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body = Conditional, responses(
+    (status = 200, description = "The lines as stored", body = Lines),
+    (status = 409, description = "Not active (`not-active`)", body = ErrorBody),
+    (status = 422, description = "Illegal or ambiguous lines (`illegal-move`, `refused`)", body = ErrorBody),
+))]
 pub(crate) async fn conditional(
     State(app): State<App>,
     Caller(me): Caller,

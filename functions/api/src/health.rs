@@ -12,6 +12,7 @@ use axum::{Json, Router};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::error::ErrorBody;
 use crate::{ApiError, App};
 
 /// How long readiness waits for the store.
@@ -27,15 +28,32 @@ pub(crate) fn routes() -> Router<App> {
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Health {
     /// `ok`.
+    #[schema(schema_with = ok)]
     status: &'static str,
 }
 
-#[utoipa::path(get, path = "/v1/health", tag = "meta", responses((status = 200, description = "The process answers (the store is not touched)", body = Health)))]
+/// The one status a health answer has.
+fn ok() -> utoipa::openapi::schema::Schema {
+    missive_game::schema::words(["ok"], "The process (or its store) answers")
+}
+
+/// Liveness
+///
+/// The process answers; the store is not touched.
+#[utoipa::path(get, path = "/v1/health", tag = "meta", operation_id = "health", security(()), responses(
+    (status = 200, description = "The process answers", body = Health),
+))]
 pub(crate) async fn health() -> Json<Health> {
     Json(Health { status: "ok" })
 }
 
-#[utoipa::path(get, path = "/v1/ready", tag = "meta", responses((status = 200, description = "The store answered a read", body = Health), (status = 503, description = "The store did not answer in time or failed", body = crate::error::ErrorBody)))]
+/// Readiness
+///
+/// The store answered one cheap read within 2 seconds.
+#[utoipa::path(get, path = "/v1/ready", tag = "meta", operation_id = "ready", security(()), responses(
+    (status = 200, description = "The store answered a read", body = Health),
+    (status = 503, description = "The store did not answer in time or failed (`not-ready`)", body = ErrorBody),
+))]
 pub(crate) async fn ready(State(app): State<App>) -> Result<Json<Health>, ApiError> {
     let reason = match tokio::time::timeout(READY_TIMEOUT, app.service.store().player("")).await {
         Ok(Ok(_)) => return Ok(Json(Health { status: "ok" })),

@@ -21,6 +21,7 @@
 
 pub mod archives;
 mod challenges;
+pub mod description;
 pub mod error;
 mod games;
 pub mod health;
@@ -57,6 +58,7 @@ use tower_http::request_id::{
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
+pub use description::{ApiDoc, openapi_text};
 pub use error::ApiError;
 pub use limits::{Rate, RateLimiter, TrustedProxies, TrustedProxy};
 pub use session::{Caller, access_token};
@@ -149,7 +151,10 @@ impl App {
             .merge(health::routes())
             .merge(challenges::routes())
             .merge(messages::routes())
-            .route("/v1/openapi.json", axum::routing::get(openapi_json))
+            .route(
+                "/v1/openapi.json",
+                axum::routing::get(description::openapi_json),
+            )
             .fallback(|| async { ApiError::not_found("no such resource") })
             .with_state(self)
             .layer(throttle)
@@ -299,95 +304,4 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
             }
         }
     }
-}
-
-/// The API's OpenAPI 3.1 description, generated from the routes and types above.
-#[derive(utoipa::OpenApi)]
-#[openapi(
-    info(
-        title = "Missive",
-        description = "Correspondence chess for every Missive variant: players, challenges, invitations, games, moves, messages, ends.",
-        license(name = "MIT")
-    ),
-    paths(
-        players::sign_up,
-        players::player,
-        players::take_vacation,
-        players::vacation_balance,
-        players::end_vacation,
-        session::login,
-        session::exchange,
-        games::create,
-        games::list,
-        games::view,
-        games::board,
-        games::board_png,
-        games::archive,
-        games::join,
-        games::decline,
-        games::play,
-        games::moves,
-        games::draw,
-        games::claim,
-        games::resign,
-        games::abort,
-        games::conditional,
-        challenges::publish,
-        challenges::list,
-        challenges::view,
-        challenges::accept,
-        challenges::withdraw,
-        messages::write,
-        messages::list,
-        messages::delivery,
-        messages::set_delivery,
-        archives::player_archive,
-        archives::import,
-        archives::archive_key,
-        health::health,
-        health::ready,
-        rules::variants,
-        rules::legal_moves,
-        openapi_json,
-    ),
-    modifiers(&BearerAuth)
-)]
-pub struct ApiDoc;
-
-/// Declares the bearer access token scheme.
-struct BearerAuth;
-
-impl utoipa::Modify for BearerAuth {
-    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-        let components = doc.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(
-                HttpBuilder::new()
-                    .scheme(HttpAuthScheme::Bearer)
-                    .bearer_format("JWT")
-                    .build(),
-            ),
-        );
-    }
-}
-
-/// The API description as JSON text, as served and as committed in `docs/openapi.json`.
-pub fn openapi_text() -> String {
-    use utoipa::OpenApi;
-    let mut text = ApiDoc::openapi()
-        .to_pretty_json()
-        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    text.push('\n');
-    text
-}
-
-#[utoipa::path(get, path = "/v1/openapi.json", tag = "meta", responses((status = 200, description = "This description")))]
-pub(crate) async fn openapi_json() -> Response {
-    (
-        [(CONTENT_TYPE, HeaderValue::from_static("application/json"))],
-        openapi_text(),
-    )
-        .into_response()
 }

@@ -10,6 +10,7 @@ use missive_game::MessageView;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::error::ErrorBody;
 use crate::games::{MAX_PAGE, Page, page, read_cursor};
 use crate::session::Caller;
 use crate::{ApiError, App, JsonBody};
@@ -25,14 +26,24 @@ pub(crate) fn routes() -> Router<App> {
 
 /// A message to write.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct Write {
     /// Plain text, 1 to 2000 characters (line breaks kept as line feeds, control
     /// characters dropped).
+    #[schema(min_length = 1, max_length = 2000)]
     text: String,
 }
 
-#[utoipa::path(post, path = "/v1/games/{id}/messages", tag = "messages", security(("bearer" = [])), params(("id" = String, Path, description = "The game id")), request_body = Write, responses((status = 201, description = "Written; mailed to the other players", body = missive_game::MessageView), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 403, description = "Not seated in this game", body = crate::error::ErrorBody), (status = 404, description = "No such game (or a private one of others)", body = crate::error::ErrorBody), (status = 409, description = "The game has not started, or was cancelled", body = crate::error::ErrorBody), (status = 422, description = "Empty, or longer than 2000 characters (too-long)", body = crate::error::ErrorBody), (status = 429, description = "Too many messages in this game today (rate-limited, Retry-After)", body = crate::error::ErrorBody)))]
+/// Write a message to the other players
+///
+/// Mailed to them with their next turn mail, or at once (their choice); never shown to anyone else.
+#[utoipa::path(post, path = "/v1/games/{id}/messages", tag = "messages", operation_id = "write_message", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body = Write, responses(
+    (status = 201, description = "Written; mailed to the other players", body = MessageView),
+    (status = 403, description = "Not seated in this game (`not-seated`)", body = ErrorBody),
+    (status = 404, description = "No such game, or a private one of others (`game-not-found`)", body = ErrorBody),
+    (status = 409, description = "The game has not started, or was cancelled (`not-active`)", body = ErrorBody),
+    (status = 422, description = "Empty, or longer than 2000 characters (`too-long`)", body = ErrorBody),
+    (status = 429, description = "Too many messages in this game today (`rate-limited`)", body = ErrorBody, headers(("Retry-After" = u64, description = "Seconds to wait"))),
+))]
 pub(crate) async fn write(
     State(app): State<App>,
     Caller(me): Caller,
@@ -49,13 +60,22 @@ pub(crate) async fn write(
 /// Which messages to list: a page from the cursor (from the first if absent).
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct ListQuery {
+    /// The `next_cursor` of the page before.
     cursor: Option<String>,
+    /// Messages per page, 1 to 200 (200 if absent).
+    #[param(minimum = 1, maximum = 200)]
     limit: Option<usize>,
 }
 
-#[utoipa::path(get, path = "/v1/games/{id}/messages", tag = "messages", security(("bearer" = [])), params(("id" = String, Path, description = "The game id"), ListQuery), responses((status = 200, description = "A page of the game's messages, oldest first", body = Page<missive_game::MessageView>), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 403, description = "Not seated in this game", body = crate::error::ErrorBody), (status = 404, description = "No such game (or a private one of others)", body = crate::error::ErrorBody)))]
+/// List a game's messages
+///
+/// Oldest first; for the game's players only.
+#[utoipa::path(get, path = "/v1/games/{id}/messages", tag = "messages", operation_id = "list_messages", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$"), ListQuery), responses(
+    (status = 200, description = "A page of the game's messages, oldest first", body = Page<MessageView>),
+    (status = 403, description = "Not seated in this game (`not-seated`)", body = ErrorBody),
+    (status = 404, description = "No such game, or a private one of others (`game-not-found`)", body = ErrorBody),
+))]
 pub(crate) async fn list(
     State(app): State<App>,
     Caller(me): Caller,
@@ -73,14 +93,16 @@ pub(crate) async fn list(
 
 /// When the caller wants messages mailed.
 #[derive(Deserialize, Serialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct Delivery {
     /// `with-turn` (the default: with their next turn mail, or at once when it is their
     /// turn) or `at-once`.
     delivery: MessageMail,
 }
 
-#[utoipa::path(get, path = "/v1/players/me/message-mail", tag = "messages", security(("bearer" = [])), responses((status = 200, description = "When the caller's messages are mailed", body = Delivery), (status = 401, description = "No valid access token", body = crate::error::ErrorBody)))]
+/// Read when the caller's messages are mailed
+#[utoipa::path(get, path = "/v1/players/me/message-mail", tag = "messages", operation_id = "get_message_mail", security(("bearer" = [])), responses(
+    (status = 200, description = "When the caller's messages are mailed", body = Delivery),
+))]
 pub(crate) async fn delivery(
     State(app): State<App>,
     Caller(me): Caller,
@@ -89,7 +111,10 @@ pub(crate) async fn delivery(
     Ok(Json(Delivery { delivery }))
 }
 
-#[utoipa::path(put, path = "/v1/players/me/message-mail", tag = "messages", security(("bearer" = [])), request_body = Delivery, responses((status = 200, description = "Saved", body = Delivery), (status = 400, description = "Not a choice", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody)))]
+/// Choose when the caller's messages are mailed
+#[utoipa::path(put, path = "/v1/players/me/message-mail", tag = "messages", operation_id = "set_message_mail", security(("bearer" = [])), request_body = Delivery, responses(
+    (status = 200, description = "Saved", body = Delivery),
+))]
 pub(crate) async fn set_delivery(
     State(app): State<App>,
     Caller(me): Caller,

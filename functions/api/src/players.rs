@@ -19,6 +19,7 @@ use missive_mail::Mail;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::error::ErrorBody;
 use crate::limits::ClientAddress;
 use crate::session::{self, Caller};
 use crate::{ApiError, App, JsonBody};
@@ -36,16 +37,22 @@ pub(crate) fn routes() -> Router<App> {
 
 /// A sign-up.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct SignUp {
+    /// The handle wanted: 2 to 24 letters, digits, `_` or `-`, starting with a letter.
+    #[schema(schema_with = missive_game::schema::handle)]
     handle: String,
+    /// The address the confirmation link is mailed to.
+    #[schema(schema_with = missive_game::schema::email)]
     email: String,
 }
 
 /// A player as others see them (no e-mail address).
 #[derive(Serialize, ToSchema)]
 pub(crate) struct PublicPlayer {
+    /// The handle.
+    #[schema(schema_with = missive_game::schema::handle)]
     handle: String,
+    /// When the player signed up.
     created_at: DateTime<Utc>,
 }
 
@@ -60,13 +67,23 @@ impl From<Player> for PublicPlayer {
 
 /// A vacation to take.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct Vacation {
+    /// The first instant: now or later.
     start: DateTime<Utc>,
+    /// Whole days, at least 1.
+    #[schema(minimum = 1)]
     days: u32,
 }
 
-#[utoipa::path(post, path = "/v1/players", tag = "players", request_body = SignUp, responses((status = 202, description = "A mail is on its way to the address: a confirmation link, or (if the address has an account) a sign-in link"), (status = 400, description = "Malformed request", body = crate::error::ErrorBody), (status = 409, description = "Handle taken (without regard to case)", body = crate::error::ErrorBody), (status = 422, description = "Invalid or reserved handle, or not one plain address", body = crate::error::ErrorBody), (status = 429, description = "Too many mails asked for this address or from this client (`limit-reached`, with `limit` and `Retry-After`)", body = crate::error::ErrorBody)))]
+/// Sign up
+///
+/// Mails the address a confirmation link; the player exists once its token is redeemed at POST /v1/auth/token. An address with an account is mailed a sign-in link instead.
+#[utoipa::path(post, path = "/v1/players", tag = "players", operation_id = "sign_up", security(()), request_body = SignUp, responses(
+    (status = 202, description = "A mail is on its way to the address: a confirmation link, or (if the address has an account) a sign-in link"),
+    (status = 409, description = "Handle taken, without regard to case (`taken`)", body = ErrorBody),
+    (status = 422, description = "Invalid or reserved handle, or not one plain address (`refused`)", body = ErrorBody),
+    (status = 429, description = "Too many mails asked for this address or from this client (`limit-reached`, with `limit` and `Retry-After`), or too many requests (`rate-limited`)", body = ErrorBody, headers(("Retry-After" = u64, description = "Seconds to wait"))),
+))]
 pub(crate) async fn sign_up(
     State(app): State<App>,
     ClientAddress(client): ClientAddress,
@@ -122,7 +139,11 @@ fn confirmation_mail(app: &App, headers: &HeaderMap, request: &SignUp) -> Result
     ))
 }
 
-#[utoipa::path(get, path = "/v1/players/{handle}", tag = "players", params(("handle" = String, Path, description = "The handle")), responses((status = 200, description = "The player", body = PublicPlayer), (status = 404, description = "No such player", body = crate::error::ErrorBody)))]
+/// Read a player
+#[utoipa::path(get, path = "/v1/players/{handle}", tag = "players", operation_id = "get_player", security(()), params(("handle" = String, Path, description = "The handle (case does not matter)", pattern = "^[A-Za-z][A-Za-z0-9_-]{1,23}$")), responses(
+    (status = 200, description = "The player", body = PublicPlayer),
+    (status = 404, description = "No such player (`player-not-found`)", body = ErrorBody),
+))]
 pub(crate) async fn player(
     State(app): State<App>,
     Path(handle): Path<String>,
@@ -130,7 +151,13 @@ pub(crate) async fn player(
     Ok(Json(app.service.player(&handle).await?.into()))
 }
 
-#[utoipa::path(put, path = "/v1/players/me/vacation", tag = "players", security(("bearer" = [])), request_body = Vacation, responses((status = 200, description = "Every period taken, and the balance of the year", body = VacationBalance), (status = 400, description = "Malformed request", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: overlap, past, over the allowance", body = crate::error::ErrorBody)))]
+/// Take a vacation
+///
+/// Whole days from a start not in the past; the player's clocks stand still in every game meanwhile.
+#[utoipa::path(put, path = "/v1/players/me/vacation", tag = "players", operation_id = "take_vacation", security(("bearer" = [])), request_body = Vacation, responses(
+    (status = 200, description = "Every period taken, and the balance of the year", body = VacationBalance),
+    (status = 422, description = "Refused: overlap, past, over the allowance (`refused`)", body = ErrorBody),
+))]
 pub(crate) async fn take_vacation(
     State(app): State<App>,
     Caller(me): Caller,
@@ -142,7 +169,10 @@ pub(crate) async fn take_vacation(
     Ok(Json(app.service.vacation_balance(&me).await?))
 }
 
-#[utoipa::path(get, path = "/v1/players/me/vacation", tag = "players", security(("bearer" = [])), responses((status = 200, description = "Every period taken, and the days used and left this year", body = VacationBalance), (status = 401, description = "No valid access token", body = crate::error::ErrorBody)))]
+/// Read the caller's vacations
+#[utoipa::path(get, path = "/v1/players/me/vacation", tag = "players", operation_id = "get_vacation", security(("bearer" = [])), responses(
+    (status = 200, description = "Every period taken, and the days used and left this year", body = VacationBalance),
+))]
 pub(crate) async fn vacation_balance(
     State(app): State<App>,
     Caller(me): Caller,
@@ -150,17 +180,23 @@ pub(crate) async fn vacation_balance(
     Ok(Json(app.service.vacation_balance(&me).await?))
 }
 
-#[utoipa::path(delete, path = "/v1/players/me/vacation/{start}", tag = "players", security(("bearer" = [])), params(("start" = i64, Path, description = "The leave's start, in milliseconds since the epoch, as the balance lists it")), responses((status = 200, description = "The leave cancelled (before its start) or ended now (under way); the balance after it", body = VacationBalance), (status = 400, description = "Not a time", body = crate::error::ErrorBody), (status = 401, description = "No valid access token", body = crate::error::ErrorBody), (status = 422, description = "Refused: no leave starts then, or it is over", body = crate::error::ErrorBody)))]
+/// Cancel or end a vacation
+///
+/// A leave not started yet is cancelled; one under way ends now. The days not used are given back.
+#[utoipa::path(delete, path = "/v1/players/me/vacation/{start}", tag = "players", operation_id = "end_vacation", security(("bearer" = [])), params(("start" = String, Path, format = DateTime, description = "The leave's start, RFC 3339, as the balance lists it")), responses(
+    (status = 200, description = "The leave cancelled (before its start) or ended now (under way); the balance after it", body = VacationBalance),
+    (status = 400, description = "Not an RFC 3339 time", body = ErrorBody),
+    (status = 404, description = "The player is unknown (`player-not-found`)", body = ErrorBody),
+    (status = 422, description = "Refused: no leave starts then, or it is over (`refused`)", body = ErrorBody),
+))]
 pub(crate) async fn end_vacation(
     State(app): State<App>,
     Caller(me): Caller,
     Path(start): Path<String>,
 ) -> Result<Json<VacationBalance>, ApiError> {
-    let start = start
-        .parse::<i64>()
-        .ok()
-        .and_then(DateTime::<Utc>::from_timestamp_millis)
-        .ok_or_else(|| ApiError::bad_request("the leave is named by its start in milliseconds"))?;
+    let start = DateTime::parse_from_rfc3339(&start)
+        .map(|start| start.with_timezone(&Utc))
+        .map_err(|_| ApiError::bad_request("the leave is named by its start, in RFC 3339"))?;
     app.service.end_vacation(&me, start).await?;
     Ok(Json(app.service.vacation_balance(&me).await?))
 }

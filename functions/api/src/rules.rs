@@ -8,6 +8,7 @@ use missive_rules::{Notation, registry};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::error::ErrorBody;
 use crate::{ApiError, App, JsonBody};
 
 /// Most moves an analysis request may replay.
@@ -35,7 +36,12 @@ pub(crate) struct OptionInfo {
     description: &'static str,
 }
 
-#[utoipa::path(get, path = "/v1/variants", tag = "rules", responses((status = 200, description = "The variants on offer", body = Vec<VariantInfo>)))]
+/// List the variants
+///
+/// Each variant's id, seats and options.
+#[utoipa::path(get, path = "/v1/variants", tag = "rules", operation_id = "list_variants", security(()), responses(
+    (status = 200, description = "The variants on offer", body = Vec<VariantInfo>),
+))]
 pub(crate) async fn variants() -> Json<Vec<VariantInfo>> {
     Json(
         registry::variants()
@@ -62,13 +68,18 @@ pub(crate) async fn variants() -> Json<Vec<VariantInfo>> {
 /// A position to analyse: a variant, options, a start position (the standard one if
 /// absent) and moves played from it.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct Analysis {
+    #[schema(value_type = missive_game::schema::VariantId)]
     variant: String,
+    /// The variant's options as `key=value` pairs joined by `,`; the defaults if empty.
     #[serde(default)]
     options: String,
+    /// The position to start from, in the variant's position text; the standard start if
+    /// absent.
     position: Option<String>,
+    /// Moves played from it, in long or short notation, at most 2000.
     #[serde(default)]
+    #[schema(max_items = 2000)]
     moves: Vec<String>,
 }
 
@@ -88,7 +99,14 @@ pub(crate) struct OutcomeInfo {
     results: Vec<&'static str>,
 }
 
-#[utoipa::path(post, path = "/v1/analysis/legal-moves", tag = "rules", request_body = Analysis, responses((status = 200, description = "The position and its legal moves", body = Analysed), (status = 400, description = "Unknown variant, bad options or position", body = crate::error::ErrorBody), (status = 422, description = "An illegal move", body = crate::error::ErrorBody)))]
+/// Analyse a position
+///
+/// Plays the moves from the start (or the position given) and answers the position reached, its legal moves and its outcome, if any. Nothing is stored.
+#[utoipa::path(post, path = "/v1/analysis/legal-moves", tag = "rules", operation_id = "analyse_position", security(()), request_body = Analysis, responses(
+    (status = 200, description = "The position and its legal moves", body = Analysed),
+    (status = 400, description = "Unknown variant, bad options or position, more than 2000 moves", body = ErrorBody),
+    (status = 422, description = "An illegal move (`illegal-move`)", body = ErrorBody),
+))]
 pub(crate) async fn legal_moves(
     State(_): State<App>,
     JsonBody(request): JsonBody<Analysis>,

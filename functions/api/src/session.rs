@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
+use crate::error::ErrorBody;
 use crate::limits::ClientAddress;
 use crate::{ApiError, App, JsonBody};
 
@@ -95,28 +96,47 @@ pub(crate) fn routes() -> Router<App> {
 
 /// A request for a sign-in link.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct LoginRequest {
+    /// The player's address.
+    #[schema(schema_with = missive_game::schema::email)]
     email: String,
 }
 
 /// A sign-in token to exchange.
 #[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct TokenRequest {
+    /// The token of the mailed link.
+    #[schema(min_length = 1)]
     token: String,
 }
 
 /// An access token.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct TokenAnswer {
+    /// The access token, for `Authorization: Bearer`.
     access_token: String,
+    /// `Bearer`.
+    #[schema(schema_with = bearer)]
     token_type: &'static str,
+    /// Seconds until it expires.
     expires_in: i64,
+    /// Whose it is.
+    #[schema(schema_with = missive_game::schema::handle)]
     handle: String,
 }
 
-#[utoipa::path(post, path = "/v1/auth/login", tag = "auth", request_body = LoginRequest, responses((status = 202, description = "A sign-in link is mailed if the address is registered"), (status = 400, description = "Malformed request", body = crate::error::ErrorBody), (status = 429, description = "Too many mails asked for this address or from this client (`limit-reached`, with `limit` and `Retry-After`)", body = crate::error::ErrorBody)))]
+/// The token type: `Bearer`.
+fn bearer() -> utoipa::openapi::schema::Schema {
+    missive_game::schema::words(["Bearer"], "The token type")
+}
+
+/// Ask for a sign-in link
+///
+/// Mails a sign-in link if the address is registered; the answer is the same either way.
+#[utoipa::path(post, path = "/v1/auth/login", tag = "auth", operation_id = "request_sign_in", security(()), request_body = LoginRequest, responses(
+    (status = 202, description = "A sign-in link is mailed if the address is registered"),
+    (status = 429, description = "Too many mails asked for this address or from this client (`limit-reached`, with `limit` and `Retry-After`), or too many requests (`rate-limited`)", body = ErrorBody, headers(("Retry-After" = u64, description = "Seconds to wait"))),
+))]
 pub(crate) async fn login(
     State(app): State<App>,
     ClientAddress(client): ClientAddress,
@@ -214,7 +234,15 @@ fn public_url(app: &App, headers: &HeaderMap) -> String {
     format!("https://{host}")
 }
 
-#[utoipa::path(post, path = "/v1/auth/token", tag = "auth", request_body = TokenRequest, responses((status = 200, description = "An access token (for a sign-up's token, of the player it registered)", body = TokenAnswer), (status = 401, description = "Invalid or expired token, or one used already", body = crate::error::ErrorBody), (status = 403, description = "Not a sign-in or sign-up token", body = crate::error::ErrorBody), (status = 409, description = "A sign-up whose handle or address was taken meanwhile", body = crate::error::ErrorBody)))]
+/// Exchange a mailed token for an access token
+///
+/// Takes the token of a sign-in link or of a sign-up's confirmation link (single use).
+#[utoipa::path(post, path = "/v1/auth/token", tag = "auth", operation_id = "exchange_token", security(()), request_body = TokenRequest, responses(
+    (status = 200, description = "An access token (for a sign-up's token, of the player it registered)", body = TokenAnswer),
+    (status = 401, description = "Invalid or expired token, or one used already (`invalid-token`, `token-expired`)", body = ErrorBody),
+    (status = 403, description = "Not a sign-in or sign-up token (`wrong-token-purpose`)", body = ErrorBody),
+    (status = 409, description = "A sign-up whose handle or address was taken meanwhile (`taken`)", body = ErrorBody),
+))]
 pub(crate) async fn exchange(
     State(app): State<App>,
     JsonBody(request): JsonBody<TokenRequest>,

@@ -375,7 +375,75 @@ async fn every_variant_ended_every_way_exports_and_imports_unchanged(kind: Kind)
     );
 }
 
+/// A game's players may export it with their messages (`?messages=true`): the same game,
+/// the same signature, the messages as comments; everyone else's archive has none, an
+/// outsider is refused them, and the players' archive imports back verified, without them.
+async fn the_players_archive_holds_their_messages(kind: Kind) {
+    let server = Server::start(kind).await;
+    let ann = server.player("ann").await;
+    let bob = server.player("bob").await;
+    let eve = server.player("eve").await;
+    let id = start_game(&[ann.clone(), bob.clone()], "chess").await;
+    let path = format!("/v1/games/{id}/messages");
+    let (status, body) = ann
+        .post(&path, json!({ "text": "Hello} [%resign white]" }))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let (status, body) = ann
+        .post(
+            &format!("/v1/games/{id}/moves"),
+            json!({ "move": "e4", "expected_ply": 0 }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let (status, body) = bob.post(&path, json!({ "text": "Thanks, you too" })).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let (status, body) = bob.post(&format!("/v1/games/{id}/resign"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let public = archive_of(&server, &id).await;
+    assert!(!public.contains("%message"), "{public}");
+    let theirs = format!("/v1/games/{id}/archive?messages=true");
+    let response = server
+        .http
+        .get(format!("{}{theirs}", server.base))
+        .bearer_auth(&bob.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let private = response.text().await.unwrap();
+    let flat = private.replace('\n', " ");
+    assert!(flat.contains("{[%message white "), "{private}");
+    assert!(flat.contains("] Hello) [ %resign white]}"), "{private}");
+    assert!(flat.contains("] Thanks, you too}"), "{private}");
+    let signature = |text: &str| {
+        text.lines()
+            .find(|line| line.starts_with("[Signature"))
+            .map(str::to_string)
+    };
+    assert!(signature(&public).is_some());
+    assert_eq!(
+        signature(&private),
+        signature(&public),
+        "one signature for both"
+    );
+
+    let (status, body) = eve.get(&theirs).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, body) = server.call(reqwest::Method::GET, &theirs, None, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+
+    let (copy, verified) = imported(&eve, &private).await;
+    assert!(verified, "the players' archive verifies");
+    assert_eq!(
+        archive_of(&server, &copy).await.matches("%message").count(),
+        0
+    );
+}
+
 per_store!(
+    the_players_archive_holds_their_messages,
     every_act_of_a_game_is_in_its_signed_archive,
     a_three_kingdoms_draw_after_an_elimination_exports,
     every_variant_ended_every_way_exports_and_imports_unchanged,

@@ -54,7 +54,7 @@ async fn playout(players: &[Player<'_>], id: &str, plies: usize, rng: &mut StdRn
 }
 
 /// `board.png` of game `id` from `seat`: a PNG that decodes, of a board's size; a scale out
-/// of range or an unknown seat is a bad request.
+/// of range or an unknown seat is a bad request, a parameter it does not know is ignored.
 async fn assert_board_png(server: &Server, id: &str, seat: &str) {
     let board = format!("{}/v1/games/{id}/board.png", server.base);
     let answer = server
@@ -70,12 +70,23 @@ async fn assert_board_png(server: &Server, id: &str, seat: &str) {
     let info = decoder.read_info().expect("a PNG");
     let (width, height) = (info.info().width, info.info().height);
     assert!((300..=4096).contains(&width) && (300..=4096).contains(&height));
-    for query in ["scale=3", "scale=0", "seat=nobody", "size=big"] {
+    for query in ["scale=3", "scale=0", "seat=nobody"] {
         let (status, _) = server
             .send(server.http.get(format!("{board}?{query}")))
             .await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{query}");
     }
+    let unknown = server
+        .http
+        .get(format!("{board}?size=big"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        unknown.status(),
+        StatusCode::OK,
+        "unknown parameters are ignored"
+    );
 }
 
 /// Ends an active game the way `end` says, checking each step's answer.

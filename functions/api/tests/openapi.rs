@@ -21,3 +21,41 @@ fn the_committed_description_matches_the_code() {
         assert!(doc["paths"][path].is_object(), "{path} is described");
     }
 }
+
+/// Every operation says who may call it and declares the answers every route can give; a
+/// secured one declares 401; no time is a number.
+#[test]
+fn every_operation_declares_its_security_and_common_answers() {
+    let doc: serde_json::Value = serde_json::from_str(&missive_api::openapi_text()).unwrap();
+    let mut ids = std::collections::BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let name = format!("{method} {path}");
+            let id = operation["operationId"].as_str().expect(&name);
+            assert!(
+                ids.insert(id.to_string()),
+                "{name}: operation id {id} twice"
+            );
+            assert!(operation["summary"].is_string(), "{name}: no summary");
+            let security = operation["security"].as_array().expect(&name);
+            let responses = &operation["responses"];
+            for status in ["429", "500"] {
+                assert!(responses[status].is_object(), "{name}: no {status}");
+            }
+            if security.iter().any(|s| s.get("bearer").is_some()) {
+                assert!(responses["401"].is_object(), "{name}: secured without 401");
+            }
+        }
+    }
+    for (name, schema) in doc["components"]["schemas"].as_object().unwrap() {
+        for field in ["at", "start", "end", "created_at", "expires_at", "deadline"] {
+            let property = &schema["properties"][field];
+            if property.is_object() {
+                assert_eq!(
+                    property["format"], "date-time",
+                    "{name}.{field} is RFC 3339"
+                );
+            }
+        }
+    }
+}

@@ -31,7 +31,7 @@ use std::sync::mpsc::{Receiver, TrySendError, sync_channel};
 pub use decode::EncodingWarning;
 pub use error::{ExportError, ImportError, Reason, VerifyError};
 pub use record::{
-    Argument, Entry, Event, EventKind, GameRecord, GameResult, MoveEntry, TimeControl,
+    Argument, Entry, Event, EventKind, GameRecord, GameResult, MessageEntry, MoveEntry, TimeControl,
 };
 pub use replay::{Imported, SealPlaces};
 pub use rules::{Registry, Rules};

@@ -42,6 +42,21 @@ pub enum Entry {
     Move(MoveEntry),
     /// Something that happened between moves.
     Event(Event),
+    /// A message a player wrote to the others: written only into archives given to the
+    /// game's players, outside the canonical content (never digested or signed), and
+    /// dropped on import like every comment.
+    Message(MessageEntry),
+}
+
+/// A message of a game's players, as its archive writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MessageEntry {
+    /// The seat whose player wrote it.
+    pub seat: Seat,
+    /// When it was written.
+    pub at: DateTime<Utc>,
+    /// The text: plain, line feeds kept.
+    pub text: String,
 }
 
 /// One move with the time it reached the server.
@@ -327,7 +342,7 @@ impl GameRecord {
     pub fn moves(&self) -> impl Iterator<Item = &MoveEntry> {
         self.entries.iter().filter_map(|entry| match entry {
             Entry::Move(mv) => Some(mv),
-            Entry::Event(_) => None,
+            Entry::Event(_) | Entry::Message(_) => None,
         })
     }
 }

@@ -181,6 +181,7 @@ fn in_order(latest: Option<DateTime<Utc>>, entry: &Entry) -> Result<Option<DateT
         Entry::Move(mv) => mv.received,
         Entry::Event(event) if event.kind.is_timed_ahead() => None,
         Entry::Event(event) => event.at,
+        Entry::Message(message) => Some(message.at),
     };
     match (latest, time) {
         (Some(before), Some(now)) if whole(now) < whole(before) => Err(Reason::Order(format!(

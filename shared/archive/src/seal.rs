@@ -79,6 +79,7 @@ impl Canonical {
                     }
                     let _ = writeln!(play, " {}", time_text(event.at));
                 }
+                Entry::Message(_) => {}
             }
         }
         let result = match &record.result {

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use missive_rules::{AnyGame, MoveNumbering, Notation, PlayedMove, Seat};
 
 use crate::error::{ExportError, Reason};
-use crate::record::{Entry, Event, GameRecord, MoveEntry};
+use crate::record::{Entry, Event, GameRecord, MessageEntry, MoveEntry};
 use crate::replay::{check_result, is_derived_tag, non_standard_start};
 use crate::rules::{CHESS, Rules, new_game};
 use crate::seal::{Canonical, KeyPair};
@@ -100,6 +100,15 @@ fn replay(record: &GameRecord, rules: &dyn Rules) -> Result<Replayed, Reason> {
                     )));
                 }
                 event.at = event.at.map(whole_seconds);
+            }
+            Entry::Message(message) => {
+                if message.seat.index() >= seats {
+                    return Err(Reason::Event(format!(
+                        "a message of {} in a game of {seats} seats",
+                        message.seat
+                    )));
+                }
+                message.at = whole_seconds(message.at);
             }
         }
     }
@@ -272,7 +281,13 @@ fn movetext(replayed: &Replayed, options: ExportOptions) -> Vec<String> {
                 lines.push(event_comment(event, seat_names));
                 after_comment = true;
             }
-            Entry::Event(_) => {}
+            Entry::Message(message) if options.format == Format::Archive => {
+                for token in message_tokens(message, seat_names) {
+                    lines.push(token);
+                }
+                after_comment = true;
+            }
+            Entry::Event(_) | Entry::Message(_) => {}
         }
     }
     lines.push(result_text(&replayed.normal));
@@ -307,6 +322,37 @@ fn event_comment(event: &Event, seat_names: &[&str]) -> String {
     }
     command.push_str("]}");
     command
+}
+
+/// A message's comment as tokens a line may break between: `{[%message seat time]`, its
+/// words, and `}` after the last. The text can neither end the comment nor hold a command
+/// a reader would act on: a `}` is written `)`, a `[%` as `[ %`. No token starts with `%`
+/// (which would make an escape line at the start of a line): such a word stays with the one
+/// before it, and a line feed before a `%` gets a space after it.
+fn message_tokens(message: &MessageEntry, seat_names: &[&str]) -> Vec<String> {
+    let text = message
+        .text
+        .replace('}', ")")
+        .replace("[%", "[ %")
+        .replace("\n%", "\n %");
+    let mut tokens = vec![format!(
+        "{{[%message {} {}]",
+        seat_names[message.seat.index()],
+        ccsnt_text(message.at)
+    )];
+    for word in text.split(' ').filter(|word| !word.is_empty()) {
+        match tokens.last_mut() {
+            Some(last) if word.starts_with('%') => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => tokens.push(word.to_string()),
+        }
+    }
+    if let Some(last) = tokens.last_mut() {
+        last.push('}');
+    }
+    tokens
 }
 
 /// Movetext lines being filled token by token.

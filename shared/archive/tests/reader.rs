@@ -238,6 +238,7 @@ fn reads_events() {
         .map(|e| match e {
             Entry::Move(_) => "move",
             Entry::Event(event) => event.kind.name(),
+            Entry::Message(_) => "message",
         })
         .collect();
     assert_eq!(
@@ -271,6 +272,7 @@ fn reads_the_events_of_the_server_and_conditional_replies() {
             Entry::Move(mv) if mv.conditional => format!("{} conditional", mv.text),
             Entry::Move(mv) => mv.text.clone(),
             Entry::Event(event) => event.kind.name().to_string(),
+            Entry::Message(_) => "message".to_string(),
         })
         .collect();
     assert_eq!(

@@ -5,12 +5,17 @@
 
 use chrono::DateTime;
 use missive_archive::{
-    Entry, ExportOptions, GameRecord, GameResult, KeyPair, MoveEntry, Reason, Registry, Sealed,
-    Section, VerifyError, check_seal, export, read, sign, verify,
+    Entry, ExportOptions, GameRecord, GameResult, KeyPair, MessageEntry, MoveEntry, Reason,
+    Registry, Sealed, Section, VerifyError, check_seal, export, read, sign, verify,
 };
+use missive_rules::Seat;
 use missive_rules::SeatResult;
 
 fn signed_game(key: &KeyPair) -> String {
+    export(&signed_record(key), ExportOptions::default(), &Registry).expect("exports")
+}
+
+fn signed_record(key: &KeyPair) -> GameRecord {
     let moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"];
     let mut record = GameRecord {
         variant: "chess".into(),
@@ -35,7 +40,7 @@ fn signed_game(key: &KeyPair) -> String {
         signature: None,
     };
     sign(&mut record, key, &Registry).expect("signs");
-    export(&record, ExportOptions::default(), &Registry).expect("exports")
+    record
 }
 
 fn failures(text: &str, key: &KeyPair) -> Vec<VerifyError> {
@@ -162,4 +167,42 @@ fn import_trusts_only_the_keys_it_is_given() {
         .map(|line| format!("{line}\n"))
         .collect();
     assert_eq!(sealed(&unsealed, &[]), Ok(Sealed::Unsealed));
+}
+
+/// Messages are written as comments outside the seal: the archive with them verifies with
+/// the signature made without them, the text can neither close the comment early nor slip a
+/// command in, no line starts with `%`, and reading drops them.
+#[test]
+fn messages_are_outside_the_seal() {
+    let key = KeyPair::from_seed([1; 32]);
+    let mut record = signed_record(&key);
+    let message = |seat: u8, day: i64, text: &str| {
+        Entry::Message(MessageEntry {
+            seat: Seat(seat),
+            at: DateTime::from_timestamp(1_800_000_000 + day * 86_400 + 600, 0).unwrap(),
+            text: text.into(),
+        })
+    };
+    record
+        .entries
+        .insert(1, message(1, 0, "Good luck} {[%resign white]}"));
+    let long = format!("{} 100% sure\n%not an escape", "word ".repeat(30));
+    record.entries.insert(3, message(0, 1, &long));
+    let text = export(&record, ExportOptions::default(), &Registry).expect("exports");
+    let flat = text.replace('\n', " ");
+    assert!(
+        flat.contains("{[%message black 2027.01.15,08:10:00] Good luck) {[ %resign white])}"),
+        "{text}"
+    );
+    assert!(text.lines().all(|line| !line.starts_with('%')), "{text}");
+    assert_eq!(failures(&text, &key), []);
+    let game = read(text.as_bytes()).next().unwrap().unwrap();
+    assert_eq!(game.record.moves().count(), 6);
+    assert!(
+        game.record
+            .entries
+            .iter()
+            .all(|e| !matches!(e, Entry::Message(_)))
+    );
+    assert!(game.record.result.is_some());
 }

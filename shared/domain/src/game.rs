@@ -15,22 +15,27 @@ use crate::GameId;
 #[serde(tag = "state", rename_all = "kebab-case")]
 pub enum SeatDoc {
     /// Any player may take the seat.
+    #[cfg_attr(feature = "openapi", schema(title = "OpenSeat"))]
     Open,
     /// Kept for one invited player until they join or decline.
+    #[cfg_attr(feature = "openapi", schema(title = "InvitedSeat"))]
     Invited {
         /// The invited player.
         player: String,
     },
     /// Taken by a player.
+    #[cfg_attr(feature = "openapi", schema(title = "TakenSeat"))]
     Taken {
         /// The player sitting there.
         player: String,
     },
     /// Kept for a player invited by e-mail address who has not signed up yet: only the
     /// invitation mailed to that address takes it (the address is in the mail, not here).
+    #[cfg_attr(feature = "openapi", schema(title = "ReservedSeat"))]
     Reserved,
     /// In an imported game: the name the archive gives, which need not be a registered
     /// player's handle (nobody acts or is listed for it).
+    #[cfg_attr(feature = "openapi", schema(title = "NamedSeat"))]
     Named {
         /// The name in the archive.
         name: String,
@@ -72,11 +77,13 @@ impl SeatDoc {
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum TimeControl {
     /// A fixed number of days for every move.
+    #[cfg_attr(feature = "openapi", schema(title = "DaysPerMove"))]
     DaysPerMove {
         /// Days per move.
         days: u16,
     },
     /// ICCF style: `days` for every `moves` moves, unused time carried over.
+    #[cfg_attr(feature = "openapi", schema(title = "IccfTimeControl"))]
     Iccf {
         /// Moves per period.
         moves: u16,
@@ -229,22 +236,17 @@ impl<'de> Deserialize<'de> for Reason {
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Ending {
     /// When it ended.
-    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
     #[serde(with = "chrono::serde::ts_milliseconds")]
     pub at: DateTime<Utc>,
     /// The rule in kebab case: a rules end (`checkmate`, `timeout`, ...) or `aborted`,
     /// `declined` for cancelled games.
-    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub rule: Reason,
     /// Each seat's result (`win`, `shared-win`, `draw`, `loss`) in seat order; empty when
     /// the game was cancelled.
-    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
     pub results: Vec<SeatResult>,
     /// The seat whose act ended it (resigned, ran out of time, aborted, declined), if any.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<u8>))]
     pub by: Option<Seat>,
 }
 

@@ -19,19 +19,16 @@ pub fn hex_sha256(text: &str) -> String {
 
 /// A move in the log: written once, never changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MoveRecord {
     /// Moves before this one: the first move has ply 0.
     pub ply: u32,
     /// The seat that played it.
-    #[cfg_attr(feature = "openapi", schema(value_type = u8))]
     pub seat: Seat,
     /// Long (canonical) notation.
     pub long: String,
     /// Short notation.
     pub short: String,
     /// When the service accepted it.
-    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
     #[serde(with = "chrono::serde::ts_milliseconds")]
     pub at: DateTime<Utc>,
     /// The client's idempotency key; `None` for moves the service played (conditional).

@@ -5,14 +5,11 @@ use serde::{Deserialize, Serialize};
 
 /// A period during which a player's clocks stand still.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Period {
     /// The first instant.
-    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
     #[serde(with = "chrono::serde::ts_milliseconds")]
     pub start: DateTime<Utc>,
     /// The first instant after it.
-    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
     #[serde(with = "chrono::serde::ts_milliseconds")]
     pub end: DateTime<Utc>,
 }

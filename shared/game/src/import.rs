@@ -303,6 +303,8 @@ impl Log {
                     log.play(game, &mv.text, received, offer, mv.conditional)?;
                 }
                 Entry::Event(event) => log.record(event)?,
+                // An imported game has no messages (docs/archive.md): readers drop them.
+                Entry::Message(_) => {}
             }
         }
         Ok(log)

@@ -93,6 +93,8 @@ mod notices;
 mod play;
 mod players;
 mod record;
+#[cfg(feature = "openapi")]
+pub mod schema;
 mod service;
 pub mod timing;
 mod vacation;
@@ -115,5 +117,5 @@ pub use play::{MoveAccepted, MoveRequest};
 pub use players::{SignUpCheck, check_email, check_handle};
 pub use record::record_of;
 pub use service::{Catalog, Changes, Config, GameService, replay};
-pub use vacation::{OnLeave, Seated, VacationBalance, leave_at, on_leave};
-pub use views::{GameDetail, GameSummary, GameView};
+pub use vacation::{OnLeave, PeriodView, Seated, VacationBalance, leave_at, on_leave};
+pub use views::{EndingView, GameDetail, GameSummary, GameView, MoveView};

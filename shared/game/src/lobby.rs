@@ -17,20 +17,26 @@ use crate::{GameService, ServiceError};
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum SeatRequest {
     /// The creator sits here.
+    #[cfg_attr(feature = "openapi", schema(title = "CreatorSeat"))]
     Creator,
     /// Kept for this player.
+    #[cfg_attr(feature = "openapi", schema(title = "InviteSeat"))]
     Invite {
         /// The invited player.
+        #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::handle))]
         player: String,
     },
     /// Kept for whoever holds this e-mail address: the registered player with it (as if
     /// invited by handle), else reserved for the address until its owner signs up through
     /// the invitation mailed there.
+    #[cfg_attr(feature = "openapi", schema(title = "InviteEmailSeat"))]
     InviteEmail {
         /// The invited address.
+        #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::email))]
         email: String,
     },
     /// Anyone may take it.
+    #[cfg_attr(feature = "openapi", schema(title = "OpenSeatRequest"))]
     Open,
 }
 

@@ -2,14 +2,14 @@
 //! exports, every move and every event of its log, signed with the server's archive key.
 
 use missive_archive::{
-    Entry, Event, EventKind, ExportOptions, GameRecord, GameResult, MoveEntry, Registry,
-    TimeControl as ArchiveClock, export, export_signed,
+    Entry, Event, EventKind, ExportOptions, GameRecord, GameResult, MessageEntry, MoveEntry,
+    Registry, TimeControl as ArchiveClock, export, export_signed,
 };
 use missive_domain::{
     EventRecord, GameDoc, GameEvent, GameId, LogEntry, MoveRecord, StoredGame, TimeControl,
 };
 
-use crate::service::Catalog;
+use crate::service::{Catalog, seat_of};
 use crate::{GameService, ServiceError};
 
 /// The tag naming a game's id: on the server that played it.
@@ -44,6 +44,20 @@ impl GameService {
         self.sealed_text(game, &record)
     }
 
+    /// `game` as archive text for one of its players, `player`: the archive anyone may
+    /// read, with the messages its players wrote each other (outside the signed content,
+    /// so it verifies with the same signature). Refused unless `player` is seated in it.
+    pub async fn players_archive_text(
+        &self,
+        game: &GameId,
+        player: &str,
+    ) -> Result<String, ServiceError> {
+        let stored = self.stored_for(game, Some(player)).await?;
+        seat_of(&stored.head.doc, player)?;
+        let record = record_with(self.catalog, &stored, Messages::Included)?;
+        self.sealed_text(game, &record)
+    }
+
     /// `game` as archive text for the operator's tools (any game, private ones too), signed
     /// as [`GameService::archive_text`] signs it.
     pub async fn operator_archive_text(&self, game: &GameId) -> Result<String, ServiceError> {
@@ -69,13 +83,40 @@ impl GameService {
 /// The archive record of a stored game, its options those it is played under (its edition's
 /// readings included, so the archive names the rules of its time).
 pub fn record_of(catalog: Catalog, stored: &StoredGame) -> Result<GameRecord, ServiceError> {
+    record_with(catalog, stored, Messages::LeftOut)
+}
+
+/// Whether an archive holds the messages of the game's players.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Messages {
+    /// Left out: the archive anyone allowed to see the game may read.
+    LeftOut,
+    /// Written as comments: an archive given to one of the game's players.
+    Included,
+}
+
+/// The archive record of `stored`, with or without its players' `messages`.
+fn record_with(
+    catalog: Catalog,
+    stored: &StoredGame,
+    messages: Messages,
+) -> Result<GameRecord, ServiceError> {
     let doc = &stored.head.doc;
     let options = catalog(&doc.variant)?.edition_options(doc.edition, &doc.options)?;
     let mut entries = Vec::with_capacity(stored.moves.len() + stored.events.len());
     for entry in stored.entries() {
         match entry {
             LogEntry::Move(mv) => push_move(&mut entries, mv),
-            LogEntry::Event(event) => entries.extend(archive_event(event).map(Entry::Event)),
+            LogEntry::Event(event) => match (&event.event, event.seat, messages) {
+                (GameEvent::Message { text }, Some(seat), Messages::Included) => {
+                    entries.push(Entry::Message(MessageEntry {
+                        seat,
+                        at: event.at,
+                        text: text.clone(),
+                    }));
+                }
+                _ => entries.extend(archive_event(event).map(Entry::Event)),
+            },
         }
     }
     let result = doc.ending.as_ref().and_then(|ending| {

@@ -32,9 +32,28 @@ pub struct VacationBalance {
     /// Days of the year still to take.
     pub left: u32,
     /// The leave under way now, if any.
-    pub current: Option<Period>,
+    pub current: Option<PeriodView>,
     /// Every leave taken or booked, in order (past ones too).
-    pub periods: Vec<Period>,
+    pub periods: Vec<PeriodView>,
+}
+
+/// A leave, as clients read it: from its first instant to the first instant after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PeriodView {
+    /// The first instant.
+    pub start: DateTime<Utc>,
+    /// The first instant after it.
+    pub end: DateTime<Utc>,
+}
+
+impl From<Period> for PeriodView {
+    fn from(period: Period) -> PeriodView {
+        PeriodView {
+            start: period.start,
+            end: period.end,
+        }
+    }
 }
 
 /// A seated player's vacations.
@@ -152,8 +171,8 @@ impl GameService {
             allowance,
             used,
             left: allowance.saturating_sub(used),
-            current: leave_at(&periods, now),
-            periods,
+            current: leave_at(&periods, now).map(PeriodView::from),
+            periods: periods.into_iter().map(PeriodView::from).collect(),
         })
     }
 

@@ -5,10 +5,10 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    ConditionalLine, Cursor, Ending, GameId, Head, MoveRecord, Page, Period, Seat, SeatDoc, Status,
-    TimeControl,
+    ConditionalLine, Cursor, Ending, GameId, Head, MoveRecord, Page, Period, Reason, Seat, SeatDoc,
+    Status, TimeControl,
 };
-use missive_rules::{AnyGame, Notation};
+use missive_rules::{AnyGame, Notation, SeatResult};
 use missive_store::Membership;
 use serde::Serialize;
 
@@ -39,6 +39,7 @@ pub struct GameView {
     /// The game.
     pub id: GameId,
     /// The variant id.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::schema::VariantId))]
     pub variant: String,
     /// Canonical options.
     pub options: String,
@@ -74,9 +75,10 @@ pub struct GameView {
     #[cfg_attr(feature = "openapi", schema(value_type = Vec<u8>))]
     pub draw_offers: Vec<Seat>,
     /// Draws the player to move may claim now (kebab-case rule names).
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::claims))]
     pub claimable: Vec<String>,
     /// How the game ended.
-    pub ending: Option<Ending>,
+    pub ending: Option<EndingView>,
     /// The viewer's own conditional lines (nobody else's).
     pub conditional: Vec<ConditionalLine>,
     /// Whether only the game's players may see it.
@@ -94,6 +96,7 @@ pub struct GameSummary {
     /// The game.
     pub id: GameId,
     /// The variant id.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::schema::VariantId))]
     pub variant: String,
     /// The players in seat order (`None` for seats not taken).
     pub players: Vec<Option<String>>,
@@ -113,7 +116,76 @@ pub struct GameSummary {
     /// turn's vacations).
     pub deadline: Option<DateTime<Utc>>,
     /// How it ended.
-    pub ending: Option<Ending>,
+    pub ending: Option<EndingView>,
+}
+
+/// How a game ended, as clients read it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct EndingView {
+    /// When it ended.
+    pub at: DateTime<Utc>,
+    /// The rule that ended it, or why it was called off.
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::end_reason))]
+    pub rule: Reason,
+    /// Each seat's result in seat order; empty when the game was called off.
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::seat_results))]
+    pub results: Vec<SeatResult>,
+    /// The seat whose act ended it (resigned, ran out of time, aborted, declined), if any.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<u8>, minimum = 0, maximum = 2))]
+    pub by: Option<Seat>,
+}
+
+impl From<&Ending> for EndingView {
+    fn from(ending: &Ending) -> EndingView {
+        EndingView {
+            at: ending.at,
+            rule: ending.rule.clone(),
+            results: ending.results.clone(),
+            by: ending.by,
+        }
+    }
+}
+
+/// A move of the log, as clients read it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct MoveView {
+    /// Moves before this one: the first move has ply 0.
+    pub ply: u32,
+    /// The seat that played it.
+    #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
+    pub seat: Seat,
+    /// Long (canonical) notation.
+    pub long: String,
+    /// Short notation.
+    pub short: String,
+    /// When the server accepted it.
+    pub at: DateTime<Utc>,
+    /// Whether a draw was offered with the move.
+    pub draw_offer: bool,
+    /// Whether the server played it for its seat, from the seat's conditional line.
+    pub conditional: bool,
+    /// The previous move's hash (empty for the first): the log is a hash chain.
+    pub prev_hash: String,
+    /// SHA-256 in hex over the previous hash and this move.
+    pub hash: String,
+}
+
+impl From<&MoveRecord> for MoveView {
+    fn from(record: &MoveRecord) -> MoveView {
+        MoveView {
+            ply: record.ply,
+            seat: record.seat,
+            long: record.long.clone(),
+            short: record.short.clone(),
+            at: record.at,
+            draw_offer: record.draw_offer,
+            conditional: record.conditional,
+            prev_hash: record.prev_hash.clone(),
+            hash: record.hash.clone(),
+        }
+    }
 }
 
 impl GameService {
@@ -207,7 +279,7 @@ impl GameService {
             } else {
                 Vec::new()
             },
-            ending: doc.ending.clone(),
+            ending: doc.ending.as_ref().map(EndingView::from),
             conditional: doc
                 .conditional
                 .iter()
@@ -434,6 +506,6 @@ fn summary(head: &Head, vacations: &[Period]) -> GameSummary {
             .waiting
             .as_ref()
             .map(|waiting| Turn::waiting(waiting).deadline(vacations)),
-        ending: head.doc.ending.clone(),
+        ending: head.doc.ending.as_ref().map(EndingView::from),
     }
 }

@@ -231,6 +231,9 @@ pub enum Claim {
 }
 
 impl Claim {
+    /// Every claim.
+    pub const ALL: [Claim; 2] = [Claim::ThreefoldRepetition, Claim::FiftyMoves];
+
     /// The rule that ends the game when this claim is upheld.
     pub fn rule(self) -> EndRule {
         match self {

@@ -8,7 +8,7 @@ use axum::extract::{Form, Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
-use missive_domain::Period;
+use missive_game::PeriodView;
 use missive_game::VacationBalance;
 use serde::Deserialize;
 
@@ -101,7 +101,7 @@ async fn take(app: &App, me: &str, form: &LeaveForm) -> Result<String, ApiError>
     let periods = app.service.take_vacation(me, start, days).await?;
     let taken = periods.iter().find(|p| p.start == start).copied();
     Ok(match taken {
-        Some(period) => format!("Your leave {} is booked.", span(&period)),
+        Some(period) => format!("Your leave {} is booked.", span(&PeriodView::from(period))),
         None => "Your leave is booked.".into(),
     })
 }
@@ -125,7 +125,7 @@ async fn end(app: &App, me: &str, form: &LeaveForm) -> Result<String, ApiError> 
 }
 
 /// `from … until …` of a leave.
-fn span(period: &Period) -> String {
+fn span(period: &PeriodView) -> String {
     format!("from {} until {}", utc(period.start), utc(period.end))
 }
 
@@ -195,7 +195,7 @@ fn page(
 }
 
 /// The form that cancels or ends `leave`, its button `id` and `label`.
-fn end_form(leave: &Period, id: &str, label: &str) -> String {
+fn end_form(leave: &PeriodView, id: &str, label: &str) -> String {
     format!(
         "<form method=\"post\" class=\"inline\"><input type=\"hidden\" name=\"action\" \
          value=\"end\"><input type=\"hidden\" name=\"leave\" value=\"{}\"><button \
