@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use chrono::TimeDelta;
-use common::links::{get, submit};
+use common::links::{form_target, get, submit};
 use common::{Player, Server, start_game};
 use missive_store::testing::Kind;
 use reqwest::{Method, StatusCode};
@@ -591,6 +591,7 @@ async fn an_invitee_joins_plays_and_writes_by_mail_alone(kind: Kind) {
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{page}");
+    let waiting = form_target(&page, &play);
     let turn = mail_to(&server, "ann@example.org", "Your move", &before).await;
     assert!(
         turn.text.contains("> Hello from my mailbox"),
@@ -599,6 +600,25 @@ async fn an_invitee_joins_plays_and_writes_by_mail_alone(kind: Kind) {
     );
     let (_, page) = ann.get(&format!("/v1/games/{game}/messages")).await;
     assert_eq!(page["items"][0]["text"], "Hello from my mailbox");
+    let (status, page) = get(&server, &waiting).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        page.contains("id=\"send-message\""),
+        "while waiting too: {page}"
+    );
+    let (status, page) = submit(
+        &server,
+        &waiting,
+        &[
+            ("action", "message"),
+            ("message", "Your move, take your time"),
+        ],
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(page.contains("Your move, take your time"), "{page}");
+    let (_, page) = ann.get(&format!("/v1/games/{game}/messages")).await;
+    assert_eq!(page["items"][1]["text"], "Your move, take your time");
 
     let cyd = server.player("cyd").await;
     let (_, body) = ann

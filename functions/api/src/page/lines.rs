@@ -10,21 +10,28 @@ use missive_game::ServiceError;
 
 use super::html::{escape, respond};
 use super::link::MoveLink;
-use super::play::{PlayForm, reload};
+use super::play::{PlayForm, conversation, reload};
 use super::problem::Problem;
 use super::view::Shown;
 use crate::{ApiError, App};
 
 /// The lines page: the game, `notice` (markup), the seat's lines and the form to add some,
-/// with `entered` in it.
-pub(super) fn page(status: StatusCode, shown: &Shown, notice: &str, entered: &str) -> Response {
+/// with `entered` in it, then `talk` (markup: the game's messages and the form that writes
+/// one).
+pub(super) fn page(
+    status: StatusCode,
+    shown: &Shown,
+    notice: &str,
+    entered: &str,
+    talk: &str,
+) -> Response {
     let waiting_for = shown
         .view
         .to_move
         .and_then(|seat| shown.player(seat))
         .unwrap_or("the other side");
     let heading = format!("Waiting for {waiting_for}");
-    let panel = panel(shown, "", entered);
+    let panel = format!("{}{talk}", panel(shown, "", entered));
     respond(
         status,
         &shown.title(),
@@ -122,7 +129,8 @@ pub(super) async fn act(
         Ok(_) => {
             let shown = reload(app, link).await?;
             let notice = format!("<div class=\"notice\" data-code=\"saved\"><p>{said}</p></div>");
-            Ok(page(StatusCode::OK, &shown, &notice, ""))
+            let talk = conversation(app, link).await?;
+            Ok(page(StatusCode::OK, &shown, &notice, "", &talk))
         }
         Err(error @ (ServiceError::Move(_) | ServiceError::Refused(_))) => {
             let error = ApiError::from(error);
@@ -132,11 +140,13 @@ pub(super) async fn act(
                 error.code,
                 escape(&error.message)
             );
+            let talk = conversation(app, link).await?;
             Ok(page(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 &shown,
                 &notice,
                 &form.lines,
+                &talk,
             ))
         }
         Err(error) => {

@@ -56,11 +56,8 @@ pub(crate) async fn show(
     Path(token): Path<String>,
 ) -> Result<Response, Problem> {
     let (link, shown) = open(&app, &token).await?;
-    if shown.view.to_move != Some(link.seat) {
-        return Ok(lines::page(StatusCode::OK, &shown, "", ""));
-    }
     let talk = conversation(&app, &link).await?;
-    Ok(move_page(StatusCode::OK, &link, &shown, "", "", &talk))
+    Ok(turn_page(&link, &shown, "", &talk))
 }
 
 /// `POST /play/{token}`: shows a move to confirm, plays a confirmed one, offers or accepts
@@ -80,6 +77,9 @@ pub(crate) async fn act(
     };
     if matches!(form.action.as_str(), "lines" | "delete-line") {
         return lines::act(&app, &link, shown, &form).await;
+    }
+    if form.action == "message" {
+        return write(&app, &link, shown, &form).await;
     }
     if shown.view.to_move != Some(link.seat) {
         return Err(Problem::with(ServiceError::NotYourTurn.into(), shown));
@@ -115,19 +115,6 @@ pub(crate) async fn act(
             ))
         }
         "resign" => Ok(confirm_resignation(&shown)),
-        "message" => {
-            let written = app
-                .service
-                .post_message(&link.game, &link.handle, &form.message)
-                .await;
-            if let Err(error) = written {
-                return Err(Problem::with(ApiError::from(error), shown));
-            }
-            let talk = conversation(&app, &link).await?;
-            let notice = "<div class=\"notice\" data-code=\"message-sent\"><p>Your message is \
-                          sent; the other side gets it by mail.</p></div>";
-            Ok(move_page(StatusCode::OK, &link, &shown, notice, "", &talk))
-        }
         _ => Err(Problem::with(
             ApiError::bad_request("choose a move, a draw or resignation"),
             shown,
@@ -372,9 +359,39 @@ fn move_page(
     respond(status, &shown.title(), &shown.body(&heading, notice, &form))
 }
 
+/// Writes the form's message to the other players, whoever is to move, and shows the page
+/// of the turn again with it.
+async fn write(
+    app: &App,
+    link: &MoveLink,
+    shown: Shown,
+    form: &PlayForm,
+) -> Result<Response, Problem> {
+    let written = app
+        .service
+        .post_message(&link.game, &link.handle, &form.message)
+        .await;
+    if let Err(error) = written {
+        return Err(Problem::with(ApiError::from(error), shown));
+    }
+    let talk = conversation(app, link).await?;
+    let notice = "<div class=\"notice\" data-code=\"message-sent\"><p>Your message is sent; \
+                  the other side gets it by mail.</p></div>";
+    Ok(turn_page(link, &shown, notice, &talk))
+}
+
+/// The move page while the link's seat is to move, else the conditional lines page; with
+/// `notice` (markup) and `talk` (the game's messages and the form that writes one).
+fn turn_page(link: &MoveLink, shown: &Shown, notice: &str, talk: &str) -> Response {
+    match shown.view.to_move == Some(link.seat) {
+        true => move_page(StatusCode::OK, link, shown, notice, "", talk),
+        false => lines::page(StatusCode::OK, shown, notice, "", talk),
+    }
+}
+
 /// The game's messages as the link's player reads them, oldest first, and the form that
 /// writes one: every text escaped, line breaks kept.
-async fn conversation(app: &App, link: &MoveLink) -> Result<String, Problem> {
+pub(super) async fn conversation(app: &App, link: &MoveLink) -> Result<String, Problem> {
     let messages = app
         .service
         .messages(&link.game, &link.handle)
