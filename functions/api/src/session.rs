@@ -20,7 +20,6 @@ use missive_auth::{Claims, Grant, Purpose};
 use missive_domain::Player;
 use missive_mail::Mail;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use crate::error::ErrorBody;
@@ -216,10 +215,7 @@ fn token_id(claims: &Claims) -> String {
         text.push('\n');
         text.push_str(email);
     }
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    missive_domain::hex_sha256(&text)
 }
 
 /// The configured public URL, else `https://` and the request's host.

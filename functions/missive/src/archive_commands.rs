@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand, ValueEnum};
 use missive_archive::{
-    ExportOptions, Format, Imported, KeyPair, PublicKey, Reader, Registry, export, sign, verify,
+    ExportOptions, Format, ImportError, Imported, KeyPair, PublicKey, Reader, Registry, export,
+    sign, verify,
 };
 use missive_domain::{Cursor, GameId};
-use missive_game::GameService;
+use missive_game::{GameService, ImportOutcome};
 
 use crate::import_bench::{self, ImportBenchArgs};
 use crate::rules_commands::NotationArg;
@@ -44,6 +45,53 @@ pub enum ArchiveCommand {
 
 /// Games the import stores with one write.
 pub(crate) const IMPORT_BATCH: usize = 500;
+
+/// Imports batch after batch, preparing each (reading and replaying: the processor's
+/// work) while the store writes the one before.
+pub(crate) struct ImportPipeline<'a> {
+    runtime: &'a tokio::runtime::Runtime,
+    service: GameService,
+    player: Option<String>,
+    writing: Option<tokio::task::JoinHandle<Vec<ImportOutcome>>>,
+}
+
+impl<'a> ImportPipeline<'a> {
+    /// A pipeline storing with `service` on `runtime`, for `player`.
+    pub(crate) fn new(
+        runtime: &'a tokio::runtime::Runtime,
+        service: &GameService,
+        player: Option<&str>,
+    ) -> ImportPipeline<'a> {
+        ImportPipeline {
+            runtime,
+            service: service.clone(),
+            player: player.map(str::to_string),
+            writing: None,
+        }
+    }
+
+    /// Prepares `batch` and starts storing it: the outcomes of the batch stored before.
+    pub(crate) fn push(&mut self, batch: Vec<Result<Imported, ImportError>>) -> Vec<ImportOutcome> {
+        let prepared = self.service.prepare_imports(self.player.as_deref(), batch);
+        let done = self.finish();
+        let service = self.service.clone();
+        self.writing = Some(
+            self.runtime
+                .spawn(async move { service.store_imports(prepared).await }),
+        );
+        done
+    }
+
+    /// Waits for the batch being stored: its outcomes (none if no batch is).
+    pub(crate) fn finish(&mut self) -> Vec<ImportOutcome> {
+        let Some(writing) = self.writing.take() else {
+            return Vec::new();
+        };
+        self.runtime
+            .block_on(writing)
+            .expect("storing a batch of imports does not panic")
+    }
+}
 
 /// Arguments of `missive archive import`.
 #[derive(Args)]
@@ -178,12 +226,10 @@ fn verify_file(args: &VerifyArgs) -> Result<(), String> {
 fn import(args: &ImportArgs) -> Result<(), String> {
     let runtime = runtime()?;
     let service = runtime.block_on(open(&args.store))?;
-    let player = args.player.as_deref();
+    let mut pipeline = ImportPipeline::new(&runtime, &service, args.player.as_deref());
     let mut refused = 0;
-    let mut batch = Vec::with_capacity(IMPORT_BATCH);
-    let mut store_batch = |batch: &mut Vec<Imported>| {
-        let games = std::mem::take(batch).into_iter().map(Ok).collect();
-        for outcome in runtime.block_on(service.import_games(player, games)) {
+    let mut report = |outcomes: Vec<ImportOutcome>| {
+        for outcome in outcomes {
             if outcome.id.is_some() {
                 println!("{outcome}");
             } else {
@@ -192,14 +238,16 @@ fn import(args: &ImportArgs) -> Result<(), String> {
             }
         }
     };
+    let mut batch = Vec::with_capacity(IMPORT_BATCH);
     let read = each_game(&args.file, |game| {
-        batch.push(game);
+        batch.push(Ok(game));
         if batch.len() == IMPORT_BATCH {
-            store_batch(&mut batch);
+            report(pipeline.push(std::mem::take(&mut batch)));
         }
         Ok(())
     })?;
-    store_batch(&mut batch);
+    report(pipeline.push(batch));
+    report(pipeline.finish());
     Summary {
         done: read.done - refused,
         failed: read.failed + refused,

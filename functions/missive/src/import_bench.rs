@@ -13,8 +13,9 @@ use std::time::Instant;
 use clap::Args;
 use missive_archive::{ExportOptions, Reader, Registry, export, sample::random_record};
 
-use crate::archive_commands::IMPORT_BATCH;
+use crate::archive_commands::{IMPORT_BATCH, ImportPipeline};
 use crate::store_commands::{StoreArgs, open, runtime};
+use missive_game::ImportOutcome;
 
 /// Arguments of `missive archive bench`.
 #[derive(Args)]
@@ -64,18 +65,23 @@ pub fn run(args: &ImportBenchArgs) -> Result<(), String> {
         refused: 0,
     };
     let mut reader = Reader::pipelined(Cursor::new(text.clone()), &Registry);
-    loop {
-        let batch: Vec<_> = reader.by_ref().take(IMPORT_BATCH).collect();
-        if batch.is_empty() {
-            break;
-        }
-        for outcome in runtime.block_on(service.import_games(None, batch)) {
+    let mut pipeline = ImportPipeline::new(&runtime, &service, None);
+    let mut count = |outcomes: Vec<ImportOutcome>| {
+        for outcome in outcomes {
             match outcome.error {
                 None => pass.done += 1,
                 Some(_) => pass.refused += 1,
             }
         }
+    };
+    loop {
+        let batch: Vec<_> = reader.by_ref().take(IMPORT_BATCH).collect();
+        if batch.is_empty() {
+            break;
+        }
+        count(pipeline.push(batch));
     }
+    count(pipeline.finish());
     pass.seconds = started.elapsed().as_secs_f64();
     println!(
         "{games} games, {:.1} MB, into {}",

@@ -11,10 +11,13 @@ use crate::{GameId, Head, Status};
 
 /// SHA-256 of `text` in lower-case hex.
 pub fn hex_sha256(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut hex = String::with_capacity(64);
+    for byte in Sha256::digest(text.as_bytes()) {
+        hex.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        hex.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+    }
+    hex
 }
 
 /// A move in the log: written once, never changed.
@@ -367,5 +370,22 @@ impl Commit {
             .as_ref()
             .map(|ending| ending.at)
             .ok_or_else(|| InvalidCommit("a finishing commit needs an ending".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hex_sha256;
+
+    #[test]
+    fn hex_sha256_is_the_standard_digest_in_lower_case_hex() {
+        assert_eq!(
+            hex_sha256("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(
+            hex_sha256(""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
     }
 }

@@ -119,6 +119,14 @@ impl ImportOutcome {
     }
 }
 
+/// Games of an archive ready for the store ([`GameService::prepare_imports`]): each one's
+/// stored form, or the outcome that already refuses it.
+pub struct PreparedImports {
+    read: Vec<Result<Imported, ImportError>>,
+    slots: Vec<Result<usize, ImportOutcome>>,
+    stored: Vec<StoredGame>,
+}
+
 impl GameService {
     /// Stores one game of an archive (as the archive's reader gave it) for `importer` (the
     /// player importing it, if any): all of it or nothing.
@@ -140,8 +148,20 @@ impl GameService {
         importer: Option<&str>,
         read: Vec<Result<Imported, ImportError>>,
     ) -> Vec<ImportOutcome> {
+        let prepared = self.prepare_imports(importer, read);
+        self.store_imports(prepared).await
+    }
+
+    /// The first half of [`GameService::import_games`], the work of the processor alone:
+    /// each game of `read` checked, replayed and made into its stored form for `importer`.
+    /// A caller with many batches prepares the next while the store writes the last.
+    pub fn prepare_imports(
+        &self,
+        importer: Option<&str>,
+        read: Vec<Result<Imported, ImportError>>,
+    ) -> PreparedImports {
         let mut stored = Vec::with_capacity(read.len());
-        let slots: Vec<Result<usize, ImportOutcome>> = read
+        let slots = read
             .iter()
             .map(|game| {
                 let prepared = self.prepared(importer, game)?;
@@ -149,6 +169,21 @@ impl GameService {
                 Ok(stored.len() - 1)
             })
             .collect();
+        PreparedImports {
+            read,
+            slots,
+            stored,
+        }
+    }
+
+    /// The second half of [`GameService::import_games`]: stores the games `prepared`, with
+    /// one write of the store, each all of it or nothing. One outcome per game, in order.
+    pub async fn store_imports(&self, prepared: PreparedImports) -> Vec<ImportOutcome> {
+        let PreparedImports {
+            read,
+            slots,
+            stored,
+        } = prepared;
         let answers = self.store.import_games(&stored).await;
         read.iter()
             .zip(slots)

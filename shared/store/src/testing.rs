@@ -122,6 +122,7 @@ impl TestStore {
                      DROP TABLE counters;
                      DROP TABLE challenges;
                      DROP TABLE message_mail;
+                     DROP TABLE closed_logs;
                      ALTER TABLE moves DROP COLUMN conditional;
                      PRAGMA user_version = 5;",
                 )

@@ -1439,3 +1439,29 @@ contract_tests!(
     a_vacation_record_starts_at_revision_one,
     an_unreadable_time_is_corrupt,
 );
+
+/// On SQLite, the moves of an imported game that is over take one row of `closed_logs`
+/// (none of `moves`), which can be neither changed nor deleted; the game loads whole.
+#[tokio::test]
+async fn a_finished_import_is_one_append_only_row_on_sqlite() {
+    let file = missive_store::testing::temp_db_path();
+    let test = TestStore::sqlite_at(file.clone());
+    let game = whole_game("one-row", 40);
+    test.store.import_game(&game).await.unwrap();
+    assert_eq!(test.store.load(&game.head.id).await.unwrap(), Some(game));
+    let conn = rusqlite::Connection::open(&file).unwrap();
+    let count = |table: &str| -> i64 {
+        conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |row| {
+            row.get(0)
+        })
+        .unwrap()
+    };
+    assert_eq!((count("moves"), count("closed_logs")), (0, 1));
+    for change in [
+        "UPDATE closed_logs SET moves = '[]'",
+        "DELETE FROM closed_logs",
+    ] {
+        let refused = conn.execute(change, []).unwrap_err().to_string();
+        assert!(refused.contains("append-only"), "{change}: {refused}");
+    }
+}

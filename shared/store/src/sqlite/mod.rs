@@ -29,7 +29,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionB
 use tokio::sync::oneshot;
 
 use self::read::{Tally, head_row, millis, rows};
-use self::write::{Write, apply_parts};
+use self::write::{Import, Write, apply_parts};
 use crate::cursor::{encode, page_size, position};
 use crate::{Membership, Store, StoreError, Usage, Wake};
 
@@ -58,6 +58,9 @@ struct Job {
     write: Write,
     reply: oneshot::Sender<Vec<Result<(), StoreError>>>,
 }
+
+/// Prepared statements a connection keeps.
+const STATEMENT_CACHE: usize = 64;
 
 impl SqliteStore {
     /// Opens (creating if needed) the database at `path`, brings its schema up to date and
@@ -232,6 +235,9 @@ fn values<const N: usize>(values: [rusqlite::types::Value; N]) -> Vec<rusqlite::
 fn configure(conn: &Connection) -> Result<(), StoreError> {
     conn.busy_timeout(std::time::Duration::from_secs(5))
         .map_err(backend)?;
+    // Room for every statement the writer runs (rusqlite keeps 16 by default): a statement
+    // pushed out is prepared again on its next use.
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     let mode: String = conn
         .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
         .map_err(backend)?;
@@ -311,24 +317,23 @@ impl Store for SqliteStore {
     }
 
     async fn import_game(&self, game: &StoredGame) -> Result<(), StoreError> {
-        let commit = game.as_first_commit()?;
-        self.write(Write::Imports(vec![commit])).await
+        self.write(Write::Imports(vec![Import::of(game)?])).await
     }
 
     async fn import_games(&self, games: &[StoredGame]) -> Vec<Result<(), StoreError>> {
         let mut answers: Vec<Option<Result<(), StoreError>>> = Vec::with_capacity(games.len());
-        let mut commits = Vec::with_capacity(games.len());
+        let mut imports = Vec::with_capacity(games.len());
         for game in games {
-            match game.as_first_commit() {
-                Ok(commit) => {
-                    commits.push(commit);
+            match Import::of(game) {
+                Ok(import) => {
+                    imports.push(import);
                     answers.push(None);
                 }
-                Err(invalid) => answers.push(Some(Err(invalid.into()))),
+                Err(invalid) => answers.push(Some(Err(invalid))),
             }
         }
-        let count = commits.len();
-        let mut written = match self.write_parts(Write::Imports(commits)).await {
+        let count = imports.len();
+        let mut written = match self.write_parts(Write::Imports(imports)).await {
             Ok(written) => written.into_iter(),
             Err(error) => {
                 let message = error.to_string();

@@ -57,14 +57,21 @@ pub(super) fn load(
     let Some(head) = head(&tx, id, tally)? else {
         return Ok(None);
     };
-    let moves = rows(
-        &tx,
-        "SELECT ply, seat, long, short, at, key, draw_offer, prev_hash, hash, conditional
-         FROM moves WHERE game = ?1 ORDER BY ply",
-        [&id.0],
-        tally,
-        read_move,
-    )?;
+    let closed = match head.doc.imported {
+        true => closed_log(&tx, id, tally)?,
+        false => None,
+    };
+    let moves = match closed {
+        Some(moves) => moves,
+        None => rows(
+            &tx,
+            "SELECT ply, seat, long, short, at, key, draw_offer, prev_hash, hash, conditional
+             FROM moves WHERE game = ?1 ORDER BY ply",
+            [&id.0],
+            tally,
+            read_move,
+        )?,
+    };
     let events = rows(
         &tx,
         "SELECT seq, ply, seat, at, event, prev_hash, hash
@@ -78,6 +85,24 @@ pub(super) fn load(
         moves,
         events,
     }))
+}
+
+/// The moves of game `id` kept in one row (an imported game that is over), if they are.
+fn closed_log(
+    conn: &Connection,
+    id: &GameId,
+    tally: &mut Tally,
+) -> Result<Option<Vec<MoveRecord>>, StoreError> {
+    let moves: Option<String> = conn
+        .prepare_cached("SELECT moves FROM closed_logs WHERE game = ?1")
+        .and_then(|mut select| select.query_row([&id.0], |row| row.get(0)).optional())
+        .map_err(backend)?;
+    moves
+        .map(|moves| {
+            tally.row(moves.len());
+            serde_json::from_str(&moves).map_err(StoreError::from)
+        })
+        .transpose()
 }
 
 /// Every row `sql` selects with `params`, read by `read` (which gives the value and its size).

@@ -150,6 +150,16 @@ const MIGRATIONS: &[&str] = &[
          player TEXT PRIMARY KEY,
          choice TEXT NOT NULL
      );",
+    // 9: the moves of an imported game that is over (none will ever follow), all in one
+    // row: a JSON array of the move records, in order. Append-only like the moves table.
+    "CREATE TABLE closed_logs (
+         game TEXT PRIMARY KEY REFERENCES games (id),
+         moves TEXT NOT NULL
+     );
+     CREATE TRIGGER closed_logs_no_update BEFORE UPDATE ON closed_logs
+         BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END;
+     CREATE TRIGGER closed_logs_no_delete BEFORE DELETE ON closed_logs
+         BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END;",
 ];
 
 /// The schema version this code writes.

@@ -2,7 +2,7 @@
 
 use missive_domain::{
     Challenge, ChallengeState, Commit, EventRecord, Head, MailPreference, MessageMail, MoveRecord,
-    Notice, Player, Status, VacationRecord, WakeChange,
+    Notice, Player, Status, StoredGame, VacationRecord, WakeChange,
 };
 use rusqlite::{Connection, params};
 
@@ -14,7 +14,7 @@ pub(super) enum Write {
     Create(Box<Head>),
     Commit(Box<Commit>),
     /// Whole games, each in a savepoint of its own (see [`apply_parts`]).
-    Imports(Vec<Commit>),
+    Imports(Vec<Import>),
     MoveWake {
         game: String,
         from: i64,
@@ -49,6 +49,27 @@ pub(super) enum Write {
     },
 }
 
+/// A whole game to import: its first commit and, for a game that is over, its moves as
+/// the one row of `closed_logs` (no move will ever follow, and one row costs the writer far
+/// less than a row a move).
+pub(super) struct Import {
+    commit: Commit,
+    closed_log: Option<String>,
+}
+
+impl Import {
+    /// The import of `game`, refused when its log breaks the log's invariants.
+    pub(super) fn of(game: &StoredGame) -> Result<Import, StoreError> {
+        let commit = game.as_first_commit()?;
+        let over = matches!(commit.head.doc.status, Status::Finished | Status::Cancelled);
+        let closed_log = match over && !commit.moves.is_empty() {
+            true => Some(serde_json::to_string(&commit.moves)?),
+            false => None,
+        };
+        Ok(Import { commit, closed_log })
+    }
+}
+
 impl Write {
     /// How many parts the write has, each answered on its own.
     pub(super) fn parts(&self) -> usize {
@@ -69,23 +90,31 @@ pub(super) fn apply_parts(
     match write {
         Write::Imports(commits) => commits
             .iter()
-            .map(|commit| in_savepoint(tx, |conn| apply_import(conn, commit)))
+            .map(|import| in_savepoint(tx, |conn| apply_import(conn, import)))
             .collect(),
         write => Ok(vec![in_savepoint(tx, |conn| apply(conn, write))?]),
     }
 }
 
 /// Runs `write` in a savepoint of `tx`, kept if it succeeds and rolled back if not; the
-/// outer error is the savepoint's own failure.
+/// outer error is the savepoint's own failure. The savepoint's statements are cached: an
+/// import runs one per game.
 fn in_savepoint(
     tx: &mut rusqlite::Transaction<'_>,
     write: impl FnOnce(&Connection) -> Result<(), StoreError>,
 ) -> Result<Result<(), StoreError>, StoreError> {
-    let savepoint = tx.savepoint().map_err(backend)?;
-    let result = write(&savepoint);
-    if result.is_ok() {
-        savepoint.commit().map_err(backend)?;
+    let run = |sql: &str| {
+        tx.prepare_cached(sql)
+            .and_then(|mut statement| statement.execute([]))
+            .map(drop)
+            .map_err(backend)
+    };
+    run("SAVEPOINT part")?;
+    let result = write(tx);
+    if result.is_err() {
+        run("ROLLBACK TO part")?;
     }
+    run("RELEASE part")?;
     Ok(result)
 }
 
@@ -154,20 +183,21 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
 
 fn insert_head(conn: &Connection, head: &Head, wake: Option<i64>) -> Result<(), StoreError> {
     let (player, deadline) = waiting_columns(head);
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO games (id, revision, ply, wait_player, wait_deadline, status, wake_at, body)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![
-            head.id.0,
-            head.revision as i64,
-            head.ply,
-            player,
-            deadline,
-            head.doc.status.as_str(),
-            wake,
-            serde_json::to_string(head)?
-        ],
     )
+    .map_err(backend)?
+    .execute(params![
+        head.id.0,
+        head.revision as i64,
+        head.ply,
+        player,
+        deadline,
+        head.doc.status.as_str(),
+        wake,
+        serde_json::to_string(head)?
+    ])
     .map_err(conflict_or_backend)?;
     keep_members(conn, head)
 }
@@ -177,22 +207,23 @@ fn apply_commit(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
     let head = &commit.head;
     let (player, deadline) = waiting_columns(head);
     let changed = conn
-        .execute(
+        .prepare_cached(
             "UPDATE games SET revision = ?2, ply = ?3, wait_player = ?4, wait_deadline = ?5,
                  status = ?6, body = ?7
              WHERE id = ?1 AND revision = ?8 AND ply = ?9",
-            params![
-                head.id.0,
-                head.revision as i64,
-                head.ply,
-                player,
-                deadline,
-                head.doc.status.as_str(),
-                serde_json::to_string(head)?,
-                commit.expected_revision as i64,
-                commit.expected_ply,
-            ],
         )
+        .map_err(backend)?
+        .execute(params![
+            head.id.0,
+            head.revision as i64,
+            head.ply,
+            player,
+            deadline,
+            head.doc.status.as_str(),
+            serde_json::to_string(head)?,
+            commit.expected_revision as i64,
+            commit.expected_ply,
+        ])
         .map_err(backend)?;
     if changed == 0 {
         return Err(StoreError::Conflict);
@@ -202,10 +233,18 @@ fn apply_commit(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
     append_log(conn, commit)
 }
 
-/// Inserts a whole game: its head, then the rest as a commit's.
-fn apply_import(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
+/// Inserts a whole game: its head, then the rest as a commit's, the moves of a game that is
+/// over in one row.
+fn apply_import(conn: &Connection, import: &Import) -> Result<(), StoreError> {
+    let commit = &import.commit;
     insert_head(conn, &commit.head, None)?;
-    append_log(conn, commit)
+    let Some(moves) = &import.closed_log else {
+        return append_log(conn, commit);
+    };
+    conn.prepare_cached("INSERT INTO closed_logs (game, moves) VALUES (?1, ?2)")
+        .and_then(|mut insert| insert.execute(params![commit.head.id.0, moves]))
+        .map_err(conflict_or_backend)?;
+    append_events(conn, commit)
 }
 
 fn set_wake(conn: &Connection, game: &str, wake: WakeChange) -> Result<(), StoreError> {
@@ -250,7 +289,8 @@ fn hasten_wake(conn: &Connection, game: &str, at: i64) -> Result<(), StoreError>
 
 /// Lists the game among its members' current games while it is forming or active.
 fn keep_members(conn: &Connection, head: &Head) -> Result<(), StoreError> {
-    conn.execute("DELETE FROM members WHERE game = ?1", [&head.id.0])
+    conn.prepare_cached("DELETE FROM members WHERE game = ?1")
+        .and_then(|mut delete| delete.execute([&head.id.0]))
         .map_err(backend)?;
     if !matches!(head.doc.status, Status::Forming | Status::Active) {
         return Ok(());
@@ -269,21 +309,25 @@ fn keep_members(conn: &Connection, head: &Head) -> Result<(), StoreError> {
 /// Inserts the commit's moves (with their keys) and events and, if it finishes the game,
 /// the players' finished entries.
 fn append_log(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
-    let game = &commit.head.id.0;
     for mv in &commit.moves {
-        insert_move(conn, game, mv)?;
+        insert_move(conn, &commit.head.id.0, mv)?;
     }
+    append_events(conn, commit)
+}
+
+/// Inserts the commit's events and, if it finishes the game, the players' finished entries.
+fn append_events(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
+    let game = &commit.head.id.0;
     for event in &commit.events {
         insert_event(conn, game, event)?;
     }
     if commit.finishes {
         let at = commit.finished_at()?.timestamp_millis();
-        for player in commit.head.doc.players() {
-            conn.execute(
-                "INSERT OR IGNORE INTO finished (player, at, game) VALUES (?1, ?2, ?3)",
-                params![player, at, game],
-            )
+        let mut insert = conn
+            .prepare_cached("INSERT OR IGNORE INTO finished (player, at, game) VALUES (?1, ?2, ?3)")
             .map_err(backend)?;
+        for player in commit.head.doc.players() {
+            insert.execute(params![player, at, game]).map_err(backend)?;
         }
     }
     Ok(())
