@@ -4,8 +4,9 @@
 //! Each route declares what is particular to it (its summary and id, its body, the answers
 //! it alone can give); [`CommonAnswers`] adds what follows from the route's shape, the same
 //! way everywhere: 400 for a query or a body, 401 and 403 for an access token, 404 for a
-//! path naming something, 413 and 415 for a body, 429 and 500 for every route, 503 for the
-//! routes that use the store; and the `X-Request-Id` header on every answer.
+//! path naming something, 413 and 415 for a body; for every route 408 (too slow), 414 and
+//! 431 (too long a target or head), 429, 500 and 503 (the store, or too many connections);
+//! and the `X-Request-Id` header on every answer.
 
 use axum::http::header::{CONTENT_TYPE, HeaderValue};
 use axum::response::{IntoResponse, Response};
@@ -138,15 +139,6 @@ impl Modify for BearerAuth {
     }
 }
 
-/// Operations that never touch the store, so never answer 503.
-const STORELESS: &[&str] = &[
-    "health",
-    "get_openapi",
-    "list_variants",
-    "analyse_position",
-    "get_archive_key",
-];
-
 /// Adds the answers every route gives by its shape (see the module's documentation).
 struct CommonAnswers;
 
@@ -194,6 +186,24 @@ const UNSUPPORTED: Common = Common {
     description: "A JSON body without `Content-Type: application/json` (`unsupported-media-type`)",
     retry_after: false,
 };
+const TIMEOUT: Common = Common {
+    name: "Timeout",
+    status: "408",
+    description: "The request took longer than the server allows (30 s by default), or its head did not arrive in time (`timeout`)",
+    retry_after: false,
+};
+const URI_TOO_LONG: Common = Common {
+    name: "UriTooLong",
+    status: "414",
+    description: "The path and query are longer than 8 KiB (`uri-too-long`)",
+    retry_after: false,
+};
+const HEADERS_TOO_LARGE: Common = Common {
+    name: "HeadersTooLarge",
+    status: "431",
+    description: "The request head is larger than the server allows, 64 KiB by default (`headers-too-large`)",
+    retry_after: false,
+};
 const RATE_LIMITED: Common = Common {
     name: "RateLimited",
     status: "429",
@@ -209,7 +219,7 @@ const INTERNAL: Common = Common {
 const UNAVAILABLE: Common = Common {
     name: "Unavailable",
     status: "503",
-    description: "The store is unavailable for the moment: the same request may succeed after `Retry-After` seconds (`store-unavailable`, `not-ready`)",
+    description: "The store is unavailable for the moment, or (`missive serve`) too many connections are open: the same request may succeed after `Retry-After` seconds (`store-unavailable`, `not-ready`, `unavailable`)",
     retry_after: true,
 };
 
@@ -236,6 +246,9 @@ impl Modify for CommonAnswers {
             &NOT_FOUND,
             &TOO_LARGE,
             &UNSUPPORTED,
+            &TIMEOUT,
+            &URI_TOO_LONG,
+            &HEADERS_TOO_LARGE,
             &RATE_LIMITED,
             &INTERNAL,
             &UNAVAILABLE,
@@ -275,10 +288,6 @@ fn add_common_answers(operation: &mut Operation) {
     let secured = security
         .as_array()
         .is_some_and(|list| list.iter().any(|r| r.get("bearer").is_some()));
-    let touches_store = !operation
-        .operation_id
-        .as_deref()
-        .is_some_and(|id| STORELESS.contains(&id));
     let wanted = [
         (&BAD_REQUEST, has_query || has_body || has_path),
         (&UNAUTHORIZED, secured),
@@ -286,9 +295,12 @@ fn add_common_answers(operation: &mut Operation) {
         (&NOT_FOUND, has_path),
         (&TOO_LARGE, has_body),
         (&UNSUPPORTED, has_body && is_json(operation)),
+        (&TIMEOUT, true),
+        (&URI_TOO_LONG, true),
+        (&HEADERS_TOO_LARGE, true),
         (&RATE_LIMITED, true),
         (&INTERNAL, true),
-        (&UNAVAILABLE, touches_store),
+        (&UNAVAILABLE, true),
     ];
     let answers = &mut operation.responses.responses;
     for answer in answers.values_mut() {
