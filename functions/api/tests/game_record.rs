@@ -118,7 +118,13 @@ async fn every_act_of_a_game_is_in_its_signed_archive(kind: Kind) {
     minutes(180);
     let played = ann.play(&id, "g1f3", 2).await;
     assert_eq!(played["replies"].as_array().unwrap().len(), 1, "{played}");
-    minutes(60);
+    minutes(30);
+    let leave = format!("/v1/players/me/vacation/{}", start.to_rfc3339());
+    let (status, body) = server
+        .call(reqwest::Method::DELETE, &leave, Some(&bob.token), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "ended early: {body}");
+    minutes(30);
     let (status, body) = ann.post(&format!("/v1/games/{id}/resign"), json!({})).await;
     assert_eq!(status, StatusCode::OK, "{body}");
 
@@ -133,6 +139,7 @@ async fn every_act_of_a_game_is_in_its_signed_archive(kind: Kind) {
         "[%vacation black 7 2026.03.01,15:05:00]",
         "2. Nf3 {[%ccsnt 2026.03.01,16:05:00]}",
         "2... Nc6 {[%ccsnt 2026.03.01,16:05:00] [%conditional]}",
+        "[%vacation-end black 2026.03.01,16:35:00]",
         "[%resign white 2026.03.01,17:05:00]",
         "[TimeControl \"1/3\"]",
         "[EndDate \"2026.03.01\"]",
@@ -153,7 +160,8 @@ async fn every_act_of_a_game_is_in_its_signed_archive(kind: Kind) {
         .next()
         .unwrap()
         .unwrap();
-    assert!(missive_archive::verify(&game, Some(&key)).is_empty());
+    let failures = missive_archive::verify(&game, Some(&key));
+    assert!(failures.is_empty(), "{failures:?}\n{text}");
     let stranger = missive_archive::KeyPair::from_seed([1; 32]).public();
     assert!(!missive_archive::verify(&game, Some(&stranger)).is_empty());
 

@@ -123,6 +123,9 @@ pub enum EventKind {
         /// Length of the vacation in days.
         days: u32,
     },
+    /// The seat's vacation ended at the event's time, before it was over (one that had not
+    /// started yet was called off).
+    VacationEnded,
     /// The seat (a nation of a three-seat game) is out of the game, and its army passed to
     /// `heir`, the nation that had just moved.
     Eliminated {
@@ -179,6 +182,7 @@ impl EventKind {
             EventKind::Aborted => "abort",
             EventKind::InvitationDeclined => "invitation-decline",
             EventKind::Vacation { .. } => "vacation",
+            EventKind::VacationEnded => "vacation-end",
             EventKind::Eliminated { .. } => "eliminated",
         }
     }
@@ -225,6 +229,7 @@ impl EventKind {
             "timeout" => plain(EventKind::TimedOut),
             "abort" => plain(EventKind::Aborted),
             "invitation-decline" => plain(EventKind::InvitationDeclined),
+            "vacation-end" => plain(EventKind::VacationEnded),
             "claim" => rule(EventKind::Claimed),
             "claim-refused" => rule(EventKind::ClaimRefused),
             "vacation" => argument
@@ -257,6 +262,7 @@ impl EventKind {
         "abort",
         "invitation-decline",
         "vacation",
+        "vacation-end",
         "eliminated",
     ];
 }

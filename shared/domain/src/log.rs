@@ -127,6 +127,9 @@ pub enum GameEvent {
         #[serde(with = "chrono::serde::ts_milliseconds")]
         to: DateTime<Utc>,
     },
+    /// The seat's player ended their vacation at the event's time, before it was over (one
+    /// that had not started yet was called off): their clock runs again from then.
+    VacationEnded,
     /// The seat (a nation of a three-seat game) is out, and its army passed to `heir`.
     Eliminated {
         /// The seat that took the army over: the one that had just moved.

@@ -466,6 +466,7 @@ fn log_event(kind: &EventKind) -> Result<GameEvent, ServiceError> {
         EventKind::TimedOut => GameEvent::TimedOut,
         EventKind::Aborted => GameEvent::Aborted,
         EventKind::InvitationDeclined => GameEvent::InvitationDeclined,
+        EventKind::VacationEnded => GameEvent::VacationEnded,
         EventKind::Vacation { .. } | EventKind::Eliminated { .. } => {
             return Err(ServiceError::refused(
                 "a vacation or elimination out of place",

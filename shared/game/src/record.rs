@@ -175,6 +175,7 @@ fn archive_event(record: &EventRecord) -> Option<Event> {
             let days = (*to - *from).num_days().max(0) as u32;
             (EventKind::Vacation { days }, *from)
         }
+        GameEvent::VacationEnded => (EventKind::VacationEnded, record.at),
         GameEvent::Eliminated { heir } => (EventKind::Eliminated { heir: *heir }, record.at),
     };
     Some(Event {

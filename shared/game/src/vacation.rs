@@ -150,6 +150,7 @@ impl GameService {
                 Ok(())
             })
             .await?;
+        self.record_vacation_end(player).await?;
         self.wake_games_of(player, now).await?;
         Ok(record.periods)
     }
