@@ -23,7 +23,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use missive_archive::{ImportError, Imported, Reader, Registry};
 use missive_domain::{Cursor, GameId};
-use missive_game::{GameService, ImportOutcome, ImportPermit};
+use missive_game::{GameService, ImportOutcome, ImportPermit, ImportPipeline};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -210,19 +210,22 @@ async fn import_with(
         .count_import_games(permit, read.games.len() as u64)
         .await?;
     let mut games = Vec::with_capacity(read.games.len());
+    let mut pipeline = ImportPipeline::new(&app.service, Some(me));
     let mut pending = read.games.into_iter().peekable();
     while pending.peek().is_some() {
         let batch: Vec<_> = pending.by_ref().take(IMPORT_BATCH).collect();
         if permit.time().is_up() {
+            games.extend(pipeline.finish().await);
             games.extend(
                 batch
                     .iter()
                     .map(|game| ImportOutcome::unstored(game, &TIME_UP)),
             );
         } else {
-            games.extend(app.service.import_games(Some(me), batch).await);
+            games.extend(pipeline.push(batch).await);
         }
     }
+    games.extend(pipeline.finish().await);
     let imported = games.iter().filter(|g| g.id.is_some()).count();
     let answer = ImportAnswer {
         imported,

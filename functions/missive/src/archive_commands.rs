@@ -7,11 +7,10 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand, ValueEnum};
 use missive_archive::{
-    ExportOptions, Format, ImportError, Imported, KeyPair, PublicKey, Reader, Registry, export,
-    sign, verify,
+    ExportOptions, Format, Imported, KeyPair, PublicKey, Reader, Registry, export, sign, verify,
 };
 use missive_domain::{Cursor, GameId};
-use missive_game::{GameService, ImportOutcome};
+use missive_game::{GameService, ImportOutcome, ImportPipeline};
 
 use crate::import_bench::{self, ImportBenchArgs};
 use crate::rules_commands::NotationArg;
@@ -45,53 +44,6 @@ pub enum ArchiveCommand {
 
 /// Games the import stores with one write.
 pub(crate) const IMPORT_BATCH: usize = 500;
-
-/// Imports batch after batch, preparing each (reading and replaying: the processor's
-/// work) while the store writes the one before.
-pub(crate) struct ImportPipeline<'a> {
-    runtime: &'a tokio::runtime::Runtime,
-    service: GameService,
-    player: Option<String>,
-    writing: Option<tokio::task::JoinHandle<Vec<ImportOutcome>>>,
-}
-
-impl<'a> ImportPipeline<'a> {
-    /// A pipeline storing with `service` on `runtime`, for `player`.
-    pub(crate) fn new(
-        runtime: &'a tokio::runtime::Runtime,
-        service: &GameService,
-        player: Option<&str>,
-    ) -> ImportPipeline<'a> {
-        ImportPipeline {
-            runtime,
-            service: service.clone(),
-            player: player.map(str::to_string),
-            writing: None,
-        }
-    }
-
-    /// Prepares `batch` and starts storing it: the outcomes of the batch stored before.
-    pub(crate) fn push(&mut self, batch: Vec<Result<Imported, ImportError>>) -> Vec<ImportOutcome> {
-        let prepared = self.service.prepare_imports(self.player.as_deref(), batch);
-        let done = self.finish();
-        let service = self.service.clone();
-        self.writing = Some(
-            self.runtime
-                .spawn(async move { service.store_imports(prepared).await }),
-        );
-        done
-    }
-
-    /// Waits for the batch being stored: its outcomes (none if no batch is).
-    pub(crate) fn finish(&mut self) -> Vec<ImportOutcome> {
-        let Some(writing) = self.writing.take() else {
-            return Vec::new();
-        };
-        self.runtime
-            .block_on(writing)
-            .expect("storing a batch of imports does not panic")
-    }
-}
 
 /// Arguments of `missive archive import`.
 #[derive(Args)]
@@ -226,7 +178,7 @@ fn verify_file(args: &VerifyArgs) -> Result<(), String> {
 fn import(args: &ImportArgs) -> Result<(), String> {
     let runtime = runtime()?;
     let service = runtime.block_on(open(&args.store))?;
-    let mut pipeline = ImportPipeline::new(&runtime, &service, args.player.as_deref());
+    let mut pipeline = ImportPipeline::new(&service, args.player.as_deref());
     let mut refused = 0;
     let mut report = |outcomes: Vec<ImportOutcome>| {
         for outcome in outcomes {
@@ -242,12 +194,12 @@ fn import(args: &ImportArgs) -> Result<(), String> {
     let read = each_game(&args.file, |game| {
         batch.push(Ok(game));
         if batch.len() == IMPORT_BATCH {
-            report(pipeline.push(std::mem::take(&mut batch)));
+            report(runtime.block_on(pipeline.push(std::mem::take(&mut batch))));
         }
         Ok(())
     })?;
-    report(pipeline.push(batch));
-    report(pipeline.finish());
+    report(runtime.block_on(pipeline.push(batch)));
+    report(runtime.block_on(pipeline.finish()));
     Summary {
         done: read.done - refused,
         failed: read.failed + refused,

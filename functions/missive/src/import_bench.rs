@@ -12,10 +12,10 @@ use std::time::Instant;
 
 use clap::Args;
 use missive_archive::{ExportOptions, Reader, Registry, export, sample::random_record};
+use missive_game::{ImportOutcome, ImportPipeline};
 
-use crate::archive_commands::{IMPORT_BATCH, ImportPipeline};
+use crate::archive_commands::IMPORT_BATCH;
 use crate::store_commands::{StoreArgs, open, runtime};
-use missive_game::ImportOutcome;
 
 /// Arguments of `missive archive bench`.
 #[derive(Args)]
@@ -65,7 +65,7 @@ pub fn run(args: &ImportBenchArgs) -> Result<(), String> {
         refused: 0,
     };
     let mut reader = Reader::pipelined(Cursor::new(text.clone()), &Registry);
-    let mut pipeline = ImportPipeline::new(&runtime, &service, None);
+    let mut pipeline = ImportPipeline::new(&service, None);
     let mut count = |outcomes: Vec<ImportOutcome>| {
         for outcome in outcomes {
             match outcome.error {
@@ -79,9 +79,9 @@ pub fn run(args: &ImportBenchArgs) -> Result<(), String> {
         if batch.is_empty() {
             break;
         }
-        count(pipeline.push(batch));
+        count(runtime.block_on(pipeline.push(batch)));
     }
-    count(pipeline.finish());
+    count(runtime.block_on(pipeline.finish()));
     pass.seconds = started.elapsed().as_secs_f64();
     println!(
         "{games} games, {:.1} MB, into {}",

@@ -119,6 +119,50 @@ impl ImportOutcome {
     }
 }
 
+/// Imports batch after batch, preparing each ([`GameService::prepare_imports`], the
+/// processor's work) while the store writes the one before ([`GameService::store_imports`],
+/// on a task of its own). Outcomes come back in the order the games were pushed.
+pub struct ImportPipeline {
+    service: GameService,
+    importer: Option<String>,
+    writing: Option<tokio::task::JoinHandle<Vec<ImportOutcome>>>,
+}
+
+impl ImportPipeline {
+    /// A pipeline storing with `service`, for `importer`.
+    pub fn new(service: &GameService, importer: Option<&str>) -> ImportPipeline {
+        ImportPipeline {
+            service: service.clone(),
+            importer: importer.map(str::to_string),
+            writing: None,
+        }
+    }
+
+    /// Prepares `batch` and starts storing it: the outcomes of the batch stored before it
+    /// (none for the first).
+    pub async fn push(&mut self, batch: Vec<Result<Imported, ImportError>>) -> Vec<ImportOutcome> {
+        let prepared = self
+            .service
+            .prepare_imports(self.importer.as_deref(), batch);
+        let done = self.finish().await;
+        let service = self.service.clone();
+        self.writing = Some(tokio::spawn(async move {
+            service.store_imports(prepared).await
+        }));
+        done
+    }
+
+    /// Waits for the batch being stored: its outcomes (none if no batch is).
+    pub async fn finish(&mut self) -> Vec<ImportOutcome> {
+        match self.writing.take() {
+            Some(writing) => writing
+                .await
+                .expect("storing a batch of imports does not panic"),
+            None => Vec::new(),
+        }
+    }
+}
+
 /// Games of an archive ready for the store ([`GameService::prepare_imports`]): each one's
 /// stored form, or the outcome that already refuses it.
 pub struct PreparedImports {

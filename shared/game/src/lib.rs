@@ -105,7 +105,7 @@ pub use challenges::{CHALLENGE_LIFETIME, ChallengeAccepted, ChallengeView, NewCh
 pub use check::{CheckReport, check_game};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
-pub use import::{ImportOutcome, PreparedImports};
+pub use import::{ImportOutcome, ImportPipeline, PreparedImports};
 pub use invitations::Invitee;
 pub use limits::{ImportPermit, Limit, Limits, WorkTime};
 pub use lobby::{NewGame, SeatRequest};
