@@ -77,6 +77,40 @@ impl<P: Position> Game<P> {
         game
     }
 
+    /// A game taken up at `position`, reached after `first_ply` plies, through `moves` (any
+    /// notation) played from there: each move read and checked legal, the end of the game
+    /// decided once, after the last. For a window ([`Window`]) of a game that went on, where
+    /// no position before the last ended the game; the error names the move (from 0) the
+    /// position refused.
+    pub fn resumed_through(
+        position: P,
+        options: Options,
+        first_ply: usize,
+        moves: &[String],
+    ) -> Result<Game<P>, (usize, MoveError)> {
+        let mut game = Game {
+            options,
+            first_ply,
+            history: Vec::with_capacity(moves.len() + 1),
+            moves: Vec::with_capacity(moves.len()),
+            legal: OnceLock::new(),
+            outcome: None,
+        };
+        game.history.push(position);
+        for (index, text) in moves.iter().enumerate() {
+            let mv = game
+                .position()
+                .parse_move(text)
+                .map_err(|error| (index, error))?;
+            let mut next = game.position().clone();
+            next.play(mv);
+            game.history.push(next);
+            game.moves.push(mv);
+        }
+        game.settle();
+        Ok(game)
+    }
+
     /// The current position.
     pub fn position(&self) -> &P {
         self.history.last().expect("a game always has a position")

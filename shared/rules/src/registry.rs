@@ -102,11 +102,8 @@ impl<P: Position> Variant for Entry<P> {
     fn resume(&self, options: &str, window: &Window) -> Result<Box<dyn AnyGame>, SetupError> {
         let options = Options::parse(options, P::option_specs())?;
         let position = P::from_text(&window.position, &options)?;
-        let mut game = Game::resumed(position, options, window.ply);
-        for (index, text) in window.moves.iter().enumerate() {
-            game.play_text(text)
-                .map_err(|error| SetupError::Window { index, error })?;
-        }
+        let game = Game::resumed_through(position, options, window.ply, &window.moves)
+            .map_err(|(index, error)| SetupError::Window { index, error })?;
         Ok(Box::new(game))
     }
 }
