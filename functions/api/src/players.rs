@@ -21,7 +21,7 @@ use utoipa::ToSchema;
 
 use crate::error::ErrorBody;
 use crate::limits::ClientAddress;
-use crate::session::{self, Caller};
+use crate::session::{self, Caller, MailSent};
 use crate::{ApiError, App, JsonBody};
 
 pub(crate) fn routes() -> Router<App> {
@@ -79,7 +79,7 @@ pub(crate) struct Vacation {
 ///
 /// Mails the address a confirmation link; the player exists once its token is redeemed at POST /v1/auth/token. An address with an account is mailed a sign-in link instead.
 #[utoipa::path(post, path = "/v1/players", tag = "players", operation_id = "sign_up", security(()), request_body = SignUp, responses(
-    (status = 202, description = "A mail is on its way to the address: a confirmation link, or (if the address has an account) a sign-in link"),
+    (status = 202, description = "A mail is on its way to the address: a confirmation link, or (if the address has an account) a sign-in link", body = MailSent),
     (status = 409, description = "Handle taken, without regard to case (`taken`)", body = ErrorBody),
     (status = 422, description = "Invalid or reserved handle, or not one plain address (`refused`)", body = ErrorBody),
     (status = 429, description = "Too many mails asked for this address or from this client (`limit-reached`, with `limit` and `Retry-After`), or too many requests (`rate-limited`)", body = ErrorBody, headers(("Retry-After" = u64, description = "Seconds to wait"))),
@@ -89,7 +89,7 @@ pub(crate) async fn sign_up(
     ClientAddress(client): ClientAddress,
     headers: HeaderMap,
     JsonBody(request): JsonBody<SignUp>,
-) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+) -> Result<(StatusCode, Json<MailSent>), ApiError> {
     let check = app
         .service
         .check_sign_up(&request.handle, &request.email)
@@ -107,10 +107,7 @@ pub(crate) async fn sign_up(
         )?,
     };
     session::send(&app, &mail).await?;
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(serde_json::json!({ "status": "a mail is on its way to the address" })),
-    ))
+    Ok(MailSent::accepted("a mail is on its way to the address"))
 }
 
 /// The mail with the link confirming `request`.

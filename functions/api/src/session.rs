@@ -93,6 +93,20 @@ pub(crate) fn routes() -> Router<App> {
         .route("/v1/auth/token", post(exchange))
 }
 
+/// The answer to a request that mails a link: what is on its way, in words.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct MailSent {
+    /// What was done, for people.
+    status: &'static str,
+}
+
+impl MailSent {
+    /// 202 with `status`.
+    pub(crate) fn accepted(status: &'static str) -> (StatusCode, Json<MailSent>) {
+        (StatusCode::ACCEPTED, Json(MailSent { status }))
+    }
+}
+
 /// A request for a sign-in link.
 #[derive(Deserialize, ToSchema)]
 pub(crate) struct LoginRequest {
@@ -133,7 +147,7 @@ fn bearer() -> utoipa::openapi::schema::Schema {
 ///
 /// Mails a sign-in link if the address is registered; the answer is the same either way.
 #[utoipa::path(post, path = "/v1/auth/login", tag = "auth", operation_id = "request_sign_in", security(()), request_body = LoginRequest, responses(
-    (status = 202, description = "A sign-in link is mailed if the address is registered"),
+    (status = 202, description = "A sign-in link is mailed if the address is registered", body = MailSent),
     (status = 429, description = "Too many mails asked for this address or from this client (`limit-reached`, with `limit` and `Retry-After`), or too many requests (`rate-limited`)", body = ErrorBody, headers(("Retry-After" = u64, description = "Seconds to wait"))),
 ))]
 pub(crate) async fn login(
@@ -141,15 +155,14 @@ pub(crate) async fn login(
     ClientAddress(client): ClientAddress,
     headers: HeaderMap,
     JsonBody(request): JsonBody<LoginRequest>,
-) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+) -> Result<(StatusCode, Json<MailSent>), ApiError> {
     app.service.count_mail(&request.email, &client).await?;
     if let Some(player) = app.service.player_by_email(&request.email).await? {
         let mail = sign_in_mail(&app, &headers, &player, "Your Missive sign-in link", "")?;
         send(&app, &mail).await?;
     }
-    Ok((
-        StatusCode::ACCEPTED,
-        Json(serde_json::json!({ "status": "if the address is registered, a link is on its way" })),
+    Ok(MailSent::accepted(
+        "if the address is registered, a link is on its way",
     ))
 }
 

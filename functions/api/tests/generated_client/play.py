@@ -28,7 +28,7 @@ from missive_client.api.games import (
 )
 from missive_client.api.messages import list_messages, write_message
 from missive_client.api.meta import health
-from missive_client.api.players import get_player
+from missive_client.api.players import get_player, sign_up
 from missive_client.api.rules import analyse_position, list_variants
 from missive_client.models import (
     Analysis,
@@ -48,6 +48,7 @@ from missive_client.models import (
     Join,
     ListGamesStatus,
     Move,
+    SignUp,
     TokenRequest,
     VariantId,
     Write,
@@ -89,6 +90,9 @@ def main():
     check({v.id for v in variants} >= {"chess", "xiangqi", "sanguo"}, "variants")
     analysed = analyse_position.sync(client=public, body=Analysis(variant=VariantId.CHESS, moves=["e4"]))
     check(analysed.ply == 1 and "e5" in analysed.legal_moves_short, "analysis")
+
+    mailed = sign_up.sync(client=public, body=SignUp(handle="cyd", email="cyd@example.org"))
+    check(mailed is not None and "mail" in mailed.status, f"sign-up answers {mailed}")
 
     ann_handle, ann = signed_in(base, ann_token)
     bob_handle, bob = signed_in(base, bob_token)
