@@ -634,8 +634,11 @@ pub(crate) async fn moves(
     };
     let viewer = Caller::optional(&headers, &app)?;
     let log = app.service.move_log(&GameId(id), viewer.as_deref()).await?;
-    let log = log.iter().map(MoveView::from).collect();
-    Ok(Json(page(log, offset, limit)))
+    let page = page(log, offset, limit);
+    Ok(Json(Page {
+        items: page.items.iter().map(MoveView::from).collect(),
+        next_cursor: page.next_cursor,
+    }))
 }
 
 /// A draw action.

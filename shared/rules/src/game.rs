@@ -102,10 +102,7 @@ impl<P: Position> Game<P> {
                 .position()
                 .parse_move(text)
                 .map_err(|error| (index, error))?;
-            let mut next = game.position().clone();
-            next.play(mv);
-            game.history.push(next);
-            game.moves.push(mv);
+            game.push_move(mv);
         }
         game.settle();
         Ok(game)
@@ -156,11 +153,16 @@ impl<P: Position> Game<P> {
 
     /// Plays a legal move of the current position.
     pub fn play_move(&mut self, mv: P::Move) {
+        self.push_move(mv);
+        self.settle();
+    }
+
+    /// Plays a legal move of the current position without deciding whether it ends the game.
+    fn push_move(&mut self, mv: P::Move) {
         let mut next = self.position().clone();
         next.play(mv);
         self.history.push(next);
         self.moves.push(mv);
-        self.settle();
     }
 
     /// Reads a move in either notation and plays it; an error leaves the game unchanged.
