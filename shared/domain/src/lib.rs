@@ -8,8 +8,8 @@
 //! - Endings speak the rules crate's types: an [`Ending`] names the rule
 //!   ([`missive_rules::EndRule`], or why a game was called off) and each seat's
 //!   [`missive_rules::SeatResult`]; seats are [`missive_rules::Seat`]s.
-//! - Players, their vacations, mail preferences and message mail choices, and markers of
-//!   mails sent once.
+//! - Players, their vacations, application passwords, mail preferences and message mail
+//!   choices, and markers of mails sent once.
 //! - Open [`Challenge`]s: games offered to anyone, until accepted, withdrawn or expired.
 //! - Lists come in [`Page`]s with an opaque [`Cursor`].
 //!
@@ -37,4 +37,4 @@ pub use log::{
 pub use missive_rules::{EndRule, Seat, SeatResult, Window};
 pub use notice::{LeaveEdge, MailPreference, MessageMail, Notice};
 pub use page::{Cursor, Page};
-pub use player::{Period, Player, VacationRecord};
+pub use player::{AppPassword, Period, Player, VacationRecord};

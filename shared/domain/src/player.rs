@@ -51,3 +51,25 @@ impl Player {
         handle.to_ascii_lowercase()
     }
 }
+
+/// An application password: a second secret of a player's for programs that cannot sign in
+/// by mail (Xfcc desktop clients). Only its hash is kept; the password itself is shown once,
+/// when it is created.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AppPassword {
+    /// The id, unique among every player's application passwords; the password starts
+    /// with it.
+    pub id: String,
+    /// The player it signs in.
+    pub player: String,
+    /// What the player named it after (the program or the machine).
+    pub label: String,
+    /// The secret's hash, a PHC string (argon2id).
+    pub hash: String,
+    /// When it was created.
+    #[serde(with = "chrono::serde::ts_milliseconds")]
+    pub created_at: DateTime<Utc>,
+    /// When it last signed a request in, if ever.
+    #[serde(default, with = "chrono::serde::ts_milliseconds_option")]
+    pub last_used: Option<DateTime<Utc>>,
+}

@@ -3,8 +3,8 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    Challenge, ChallengeFilter, ChallengeId, Commit, Cursor, GameId, Head, MailPreference,
-    MessageMail, Notice, Page, Player, StoredGame, VacationRecord,
+    AppPassword, Challenge, ChallengeFilter, ChallengeId, Commit, Cursor, GameId, Head,
+    MailPreference, MessageMail, Notice, Page, Player, StoredGame, VacationRecord,
 };
 
 use crate::StoreError;
@@ -230,6 +230,28 @@ pub trait Store: Send + Sync {
     /// What the store has done so far (requests, items and bytes read), for benchmarks and
     /// for the tests that count the work of a move.
     fn usage(&self) -> Usage;
+
+    /// Stores a new application password; a conflict if its player has one with its id.
+    async fn create_app_password(&self, password: &AppPassword) -> Result<(), StoreError>;
+
+    /// The application password `id` of `player`, if any.
+    async fn app_password(&self, player: &str, id: &str)
+    -> Result<Option<AppPassword>, StoreError>;
+
+    /// Every application password of `player`, oldest first.
+    async fn app_passwords_of(&self, player: &str) -> Result<Vec<AppPassword>, StoreError>;
+
+    /// Records that `player`'s application password `id` was last used at `at`; nothing
+    /// happens if there is none (a revoked one stays revoked).
+    async fn touch_app_password(
+        &self,
+        player: &str,
+        id: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError>;
+
+    /// Removes `player`'s application password `id`: `true` if there was one.
+    async fn revoke_app_password(&self, player: &str, id: &str) -> Result<bool, StoreError>;
 }
 
 /// Counters of a store's work since it was opened.

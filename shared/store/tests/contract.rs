@@ -3,8 +3,8 @@
 
 use chrono::{DateTime, Duration, Utc};
 use missive_domain::{
-    Challenge, ChallengeFilter, ChallengeId, ChallengeState, Commit, Cursor, EndRule, Ending,
-    EventRecord, GameDoc, GameEvent, GameId, Head, LeaveEdge, MailPreference, MessageMail,
+    AppPassword, Challenge, ChallengeFilter, ChallengeId, ChallengeState, Commit, Cursor, EndRule,
+    Ending, EventRecord, GameDoc, GameEvent, GameId, Head, LeaveEdge, MailPreference, MessageMail,
     MoveRecord, Notice, Period, Player, Reason, Seat, SeatDoc, SeatResult, Status, StoredGame,
     TimeControl, VacationRecord, Waiting, WakeChange,
 };
@@ -1402,6 +1402,64 @@ async fn message_mail_defaults_to_with_turn_and_is_replaced(kind: Kind) {
     );
 }
 
+fn app_password(player: &str, id: &str, minute: i64) -> AppPassword {
+    AppPassword {
+        id: id.to_string(),
+        player: player.to_string(),
+        label: format!("{id}'s program"),
+        hash: format!("$argon2id$v=19$m=19456,t=2,p=1$salt${id}"),
+        created_at: at(minute),
+        last_used: None,
+    }
+}
+
+async fn app_passwords_are_kept_per_player_until_revoked(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = &test.store;
+    assert!(store.app_passwords_of("ann").await.unwrap().is_empty());
+    let second = app_password("ann", "b2", 2);
+    let first = app_password("ann", "a1", 1);
+    store.create_app_password(&second).await.unwrap();
+    store.create_app_password(&first).await.unwrap();
+    store
+        .create_app_password(&app_password("bob", "a1", 3))
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.create_app_password(&first).await,
+        Err(StoreError::Conflict)
+    ));
+    assert_eq!(
+        store.app_passwords_of("ann").await.unwrap(),
+        vec![first.clone(), second.clone()]
+    );
+    assert_eq!(
+        store.app_password("ann", "a1").await.unwrap(),
+        Some(first.clone())
+    );
+    assert_eq!(store.app_password("ann", "zz").await.unwrap(), None);
+
+    store.touch_app_password("ann", "a1", at(9)).await.unwrap();
+    let touched = store.app_password("ann", "a1").await.unwrap().unwrap();
+    assert_eq!(touched.last_used, Some(at(9)));
+    assert_eq!(
+        store
+            .app_password("bob", "a1")
+            .await
+            .unwrap()
+            .unwrap()
+            .last_used,
+        None
+    );
+
+    assert!(store.revoke_app_password("ann", "a1").await.unwrap());
+    assert!(!store.revoke_app_password("ann", "a1").await.unwrap());
+    store.touch_app_password("ann", "a1", at(10)).await.unwrap();
+    assert_eq!(store.app_password("ann", "a1").await.unwrap(), None);
+    assert_eq!(store.app_passwords_of("ann").await.unwrap(), vec![second]);
+    assert_eq!(store.app_passwords_of("bob").await.unwrap().len(), 1);
+}
+
 contract_tests!(
     challenges_are_listed_newest_first_while_open_by_filter,
     challenges_change_only_over_the_revision_before,
@@ -1438,6 +1496,7 @@ contract_tests!(
     a_wake_up_is_hastened_only_to_an_earlier_time,
     a_vacation_record_starts_at_revision_one,
     an_unreadable_time_is_corrupt,
+    app_passwords_are_kept_per_player_until_revoked,
 );
 
 /// On SQLite, the moves of an imported game that is over take one row of `closed_logs`

@@ -22,6 +22,7 @@
 //! | challenge listing | `CHALLENGE#<id>` | `LIST#all`, `LIST#variant`, `LIST#time`, `LIST#both` | `wait_queue` = [`challenge_list`], `wait_deadline` (publication), `expires_ms`, `expires_at` (seconds; TTL), `body`; only while open |
 //! | message mail choice | `PLAYER#<player>` | `MESSAGES` | `choice` |
 //! | counter | `COUNT#<name>` | `COUNT` | `used`, `expires_at` (seconds; the table's TTL attribute) |
+//! | application password | `PLAYER#<player>` | `APPPASS#<id>` | `body` (the password's record as JSON, its hash included), `last_used` (ms) once used |
 //!
 //! Indexes: `waiting` (`wait_player`, `wait_deadline`) holds the heads of games someone is
 //! to move in; `deadlines` (`wait_queue`, `wait_deadline`) is the table's list index: the
@@ -80,6 +81,14 @@ pub fn handle_pk(handle: &str) -> String {
 /// The partition of counter `name`.
 pub fn counter_pk(name: &str) -> String {
     format!("COUNT#{name}")
+}
+
+/// The prefix of the sort keys of a player's application passwords.
+pub const APP_PASSWORDS: &str = "APPPASS#";
+
+/// The sort key of application password `id` in its player's partition.
+pub fn app_password_sk(id: &str) -> String {
+    format!("{APP_PASSWORDS}{id}")
 }
 
 /// The sort key of move `ply`.

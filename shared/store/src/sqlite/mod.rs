@@ -22,8 +22,8 @@ use std::sync::{Arc, Mutex, mpsc};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    Challenge, ChallengeFilter, ChallengeId, Commit, Cursor, GameId, Head, MailPreference,
-    MessageMail, Notice, Page, Player, StoredGame, VacationRecord,
+    AppPassword, Challenge, ChallengeFilter, ChallengeId, Commit, Cursor, GameId, Head,
+    MailPreference, MessageMail, Notice, Page, Player, StoredGame, VacationRecord,
 };
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use tokio::sync::oneshot;
@@ -753,6 +753,57 @@ impl Store for SqliteStore {
             writes,
             items_read: get(&self.counters.rows),
             bytes_read: get(&self.counters.bytes),
+        }
+    }
+
+    async fn create_app_password(&self, password: &AppPassword) -> Result<(), StoreError> {
+        self.write(Write::AppPassword(Box::new(password.clone())))
+            .await
+    }
+
+    async fn app_password(
+        &self,
+        player: &str,
+        id: &str,
+    ) -> Result<Option<AppPassword>, StoreError> {
+        let (player, id) = (player.to_string(), id.to_string());
+        let found = self
+            .read(move |conn, tally| read::app_passwords(conn, &player, Some(&id), tally))
+            .await?;
+        Ok(found.into_iter().next())
+    }
+
+    async fn app_passwords_of(&self, player: &str) -> Result<Vec<AppPassword>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn, tally| read::app_passwords(conn, &player, None, tally))
+            .await
+    }
+
+    async fn touch_app_password(
+        &self,
+        player: &str,
+        id: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.write(Write::TouchAppPassword {
+            player: player.to_string(),
+            id: id.to_string(),
+            at: at.timestamp_millis(),
+        })
+        .await
+    }
+
+    async fn revoke_app_password(&self, player: &str, id: &str) -> Result<bool, StoreError> {
+        let revoked = self
+            .write(Write::RevokeAppPassword {
+                player: player.to_string(),
+                id: id.to_string(),
+            })
+            .await;
+        match revoked {
+            Ok(()) => Ok(true),
+            Err(StoreError::Conflict) => Ok(false),
+            Err(error) => Err(error),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! the rows and bytes it read into a [`Tally`].
 
 use chrono::{DateTime, Utc};
-use missive_domain::{EventRecord, GameId, Head, MoveRecord, Seat, StoredGame};
+use missive_domain::{AppPassword, EventRecord, GameId, Head, MoveRecord, Seat, StoredGame};
 use rusqlite::{Connection, OptionalExtension, Params, Row};
 
 use super::backend;
@@ -165,4 +165,38 @@ fn read_event(row: &Row) -> Result<(EventRecord, usize), StoreError> {
 pub(super) fn head_row(row: &Row) -> Result<(Head, usize), StoreError> {
     let body = text(row, 0)?;
     Ok((serde_json::from_str(&body)?, body.len()))
+}
+
+/// The application passwords of `player` (only `id` if given), oldest first.
+pub(super) fn app_passwords(
+    conn: &Connection,
+    player: &str,
+    id: Option<&str>,
+    tally: &mut Tally,
+) -> Result<Vec<AppPassword>, StoreError> {
+    rows(
+        conn,
+        "SELECT player, id, label, hash, created_at, last_used FROM app_passwords
+         WHERE player = ?1 AND (?2 IS NULL OR id = ?2) ORDER BY created_at, id",
+        rusqlite::params![player, id],
+        tally,
+        read_app_password,
+    )
+}
+
+fn read_app_password(row: &Row) -> Result<(AppPassword, usize), StoreError> {
+    let last_used: Option<i64> = row.get(5).map_err(backend)?;
+    let password = AppPassword {
+        player: text(row, 0)?,
+        id: text(row, 1)?,
+        label: text(row, 2)?,
+        hash: text(row, 3)?,
+        created_at: millis(row.get(4).map_err(backend)?)?,
+        last_used: last_used.map(millis).transpose()?,
+    };
+    let size = [&password.player, &password.id, &password.label, &password.hash]
+        .iter()
+        .map(|text| text.len())
+        .sum::<usize>();
+    Ok((password, size + 16))
 }

@@ -160,6 +160,16 @@ const MIGRATIONS: &[&str] = &[
          BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END;
      CREATE TRIGGER closed_logs_no_delete BEFORE DELETE ON closed_logs
          BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END;",
+    // 10: application passwords (their hashes), per player.
+    "CREATE TABLE app_passwords (
+         player TEXT NOT NULL,
+         id TEXT NOT NULL,
+         label TEXT NOT NULL,
+         hash TEXT NOT NULL,
+         created_at INTEGER NOT NULL,
+         last_used INTEGER,
+         PRIMARY KEY (player, id)
+     ) WITHOUT ROWID;",
 ];
 
 /// The schema version this code writes.

@@ -1,8 +1,8 @@
 //! The writes the writer thread applies, each inside its own savepoint.
 
 use missive_domain::{
-    Challenge, ChallengeState, Commit, EventRecord, Head, MailPreference, MessageMail, MoveRecord,
-    Notice, Player, Status, StoredGame, VacationRecord, WakeChange,
+    AppPassword, Challenge, ChallengeState, Commit, EventRecord, Head, MailPreference, MessageMail,
+    MoveRecord, Notice, Player, Status, StoredGame, VacationRecord, WakeChange,
 };
 use rusqlite::{Connection, params};
 
@@ -46,6 +46,17 @@ pub(super) enum Write {
     DropCounter {
         name: String,
         expires_at: i64,
+    },
+    AppPassword(Box<AppPassword>),
+    TouchAppPassword {
+        player: String,
+        id: String,
+        at: i64,
+    },
+    /// Answers a conflict when there was nothing to remove.
+    RevokeAppPassword {
+        player: String,
+        id: String,
     },
 }
 
@@ -178,7 +189,44 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
             )
             .map(drop)
             .map_err(backend),
+        Write::AppPassword(password) => insert_app_password(conn, password),
+        Write::TouchAppPassword { player, id, at } => conn
+            .execute(
+                "UPDATE app_passwords SET last_used = ?3 WHERE player = ?1 AND id = ?2",
+                params![player, id, at],
+            )
+            .map(drop)
+            .map_err(backend),
+        Write::RevokeAppPassword { player, id } => {
+            let removed = conn
+                .execute(
+                    "DELETE FROM app_passwords WHERE player = ?1 AND id = ?2",
+                    params![player, id],
+                )
+                .map_err(backend)?;
+            match removed {
+                0 => Err(StoreError::Conflict),
+                _ => Ok(()),
+            }
+        }
     }
+}
+
+fn insert_app_password(conn: &Connection, password: &AppPassword) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO app_passwords (player, id, label, hash, created_at, last_used)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            password.player,
+            password.id,
+            password.label,
+            password.hash,
+            password.created_at.timestamp_millis(),
+            password.last_used.map(|at| at.timestamp_millis()),
+        ],
+    )
+    .map(drop)
+    .map_err(conflict_or_backend)
 }
 
 fn insert_head(conn: &Connection, head: &Head, wake: Option<i64>) -> Result<(), StoreError> {
