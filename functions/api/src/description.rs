@@ -19,7 +19,9 @@ use utoipa::openapi::{
 };
 use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
 
-use crate::{archives, challenges, games, health, messages, players, rules, session};
+use crate::{
+    app_passwords, archives, challenges, games, health, messages, players, rules, session,
+};
 
 /// The API's OpenAPI 3.1 description, generated from the routes and types.
 #[derive(utoipa::OpenApi)]
@@ -43,6 +45,9 @@ use crate::{archives, challenges, games, health, messages, players, rules, sessi
         players::take_vacation,
         players::vacation_balance,
         players::end_vacation,
+        app_passwords::create,
+        app_passwords::list,
+        app_passwords::revoke,
         session::login,
         session::exchange,
         games::create,

@@ -205,6 +205,8 @@ impl From<ServiceError> for ApiError {
             ServiceError::ChallengeExpired(_) => (S::GONE, "challenge-expired"),
             ServiceError::NotCreator => (S::FORBIDDEN, "not-creator"),
             ServiceError::TooLong { .. } => (S::UNPROCESSABLE_ENTITY, "too-long"),
+            ServiceError::NoAppPassword(_) => (S::NOT_FOUND, "app-password-not-found"),
+            ServiceError::BadCredentials => (S::UNAUTHORIZED, "invalid-credentials"),
             ServiceError::TooOften { retry_after, .. } => {
                 return ApiError::rate_limited(message, *retry_after);
             }

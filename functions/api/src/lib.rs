@@ -19,6 +19,7 @@
 //!   shutdown, and answers what fails below the router in the same error shape.
 //! - Time comes from the [`Clock`] the [`App`] is built with, so tests drive deadlines.
 
+mod app_passwords;
 pub mod archives;
 mod challenges;
 pub mod description;
@@ -142,6 +143,7 @@ impl App {
         let limits = self.limits;
         Router::new()
             .merge(players::routes())
+            .merge(app_passwords::routes())
             .merge(session::routes())
             .merge(games::routes())
             .merge(rules::routes())
@@ -265,7 +267,14 @@ async fn json_errors(response: Response) -> Response {
     let status = response.status();
     let is_shaped = response.headers().get(CONTENT_TYPE).is_some_and(|v| {
         let v = v.as_bytes();
-        v.starts_with(b"application/json") || v.starts_with(b"text/html")
+        [
+            &b"application/json"[..],
+            b"text/html",
+            b"text/xml",
+            b"application/soap+xml",
+        ]
+        .iter()
+        .any(|shaped| v.starts_with(shaped))
     });
     if !(status.is_client_error() || status.is_server_error()) || is_shaped {
         return response;

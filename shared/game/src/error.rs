@@ -116,6 +116,12 @@ pub enum ServiceError {
     /// The store failed.
     #[error(transparent)]
     Store(StoreError),
+    /// The player has no application password with this id.
+    #[error("no application password {0}")]
+    NoAppPassword(String),
+    /// The handle and password sign nobody in (which of them was wrong is not said).
+    #[error("unknown handle or wrong application password")]
+    BadCredentials,
 }
 
 impl ServiceError {

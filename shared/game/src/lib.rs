@@ -50,6 +50,10 @@
 //!   between a game's seated players, kept in its log, limited in length and rate.
 //! - **Players** ([`GameService::sign_up`], [`GameService::player`],
 //!   [`GameService::player_by_email`]): unique handles and e-mail addresses.
+//! - **Application passwords** ([`GameService::create_app_password`],
+//!   [`GameService::app_passwords`], [`GameService::revoke_app_password`],
+//!   [`GameService::sign_in_with_app_password`]): secrets shown once, kept as argon2id
+//!   hashes, for programs that cannot sign in by mail.
 //! - **Read models** ([`GameService::game_view`], [`GameService::move_log`],
 //!   [`GameService::waiting_for`], [`GameService::games_of`], [`GameService::finished_by`]).
 //! - **Archive** ([`GameService::archive_record`], [`GameService::archive_text`],
@@ -79,6 +83,7 @@
 //! only through the rules registry ([`missive_rules::registry`]), so the service knows no
 //! variant by name.
 
+mod app_passwords;
 mod challenges;
 mod check;
 mod clock;
@@ -101,6 +106,7 @@ mod vacation;
 mod vacation_log;
 mod views;
 
+pub use app_passwords::{MAX_APP_PASSWORDS, MAX_LABEL, NewAppPassword};
 pub use challenges::{CHALLENGE_LIFETIME, ChallengeAccepted, ChallengeView, NewChallenge};
 pub use check::{CheckReport, check_game};
 pub use clock::{Clock, ManualClock, SystemClock};

@@ -194,9 +194,14 @@ fn read_app_password(row: &Row) -> Result<(AppPassword, usize), StoreError> {
         created_at: millis(row.get(4).map_err(backend)?)?,
         last_used: last_used.map(millis).transpose()?,
     };
-    let size = [&password.player, &password.id, &password.label, &password.hash]
-        .iter()
-        .map(|text| text.len())
-        .sum::<usize>();
+    let size = [
+        &password.player,
+        &password.id,
+        &password.label,
+        &password.hash,
+    ]
+    .iter()
+    .map(|text| text.len())
+    .sum::<usize>();
     Ok((password, size + 16))
 }

@@ -1,0 +1,231 @@
+//! Application passwords: second secrets of a player's for programs that cannot sign in by
+//! mail (Xfcc desktop clients), created, listed and revoked by the player.
+//!
+//! A password reads `<id>-<secret>`: an id of [`ID_LENGTH`] and a secret of
+//! [`SECRET_LENGTH`] characters from a 32-letter alphabet without look-alikes (lower-case
+//! letters but `l` and `o`, digits but `0` and `1`), so 120 random bits. It is shown once,
+//! when created; the store keeps its id, its label and the secret's argon2id hash (a PHC
+//! string with its own salt). Checking one reads the one record its id names and verifies
+//! one hash (on the blocking pool: it takes tens of milliseconds by design). A player has at
+//! most [`MAX_APP_PASSWORDS`]; a label has 1 to [`MAX_LABEL`] characters.
+
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use chrono::Duration;
+use missive_domain::{AppPassword, Player};
+use missive_store::StoreError;
+use rand::Rng;
+
+use crate::{GameService, ServiceError};
+
+/// Most application passwords one player may have.
+pub const MAX_APP_PASSWORDS: usize = 10;
+/// Longest label, in characters.
+pub const MAX_LABEL: usize = 64;
+/// Characters of an id.
+pub const ID_LENGTH: usize = 8;
+/// Characters of a secret.
+pub const SECRET_LENGTH: usize = 24;
+/// The letters of ids and secrets: 32, none like another.
+const ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
+/// A use is recorded when the last one recorded is older than this.
+const USE_GRANULARITY: Duration = Duration::minutes(1);
+
+/// An application password just created: its record and the password itself, which is
+/// never seen again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewAppPassword {
+    /// What is stored (the hash, not the password).
+    pub record: AppPassword,
+    /// The password to give the program.
+    pub password: String,
+}
+
+impl GameService {
+    /// Creates an application password for registered `player`, labelled `label` (trimmed,
+    /// 1 to [`MAX_LABEL`] characters, no control characters): refused beyond
+    /// [`MAX_APP_PASSWORDS`].
+    pub async fn create_app_password(
+        &self,
+        player: &str,
+        label: &str,
+    ) -> Result<NewAppPassword, ServiceError> {
+        let label = checked_label(label)?;
+        let player = self.player(player).await?.handle;
+        if self.store.app_passwords_of(&player).await?.len() >= MAX_APP_PASSWORDS {
+            return Err(ServiceError::refused(format!(
+                "a player has at most {MAX_APP_PASSWORDS} application passwords: revoke one first"
+            )));
+        }
+        let (id, secret) = (random_text(ID_LENGTH), random_text(SECRET_LENGTH));
+        let record = AppPassword {
+            hash: hashed(secret.clone()).await?,
+            id: id.clone(),
+            player,
+            label,
+            created_at: self.now(),
+            last_used: None,
+        };
+        match self.store.create_app_password(&record).await {
+            Ok(()) => Ok(NewAppPassword {
+                password: format!("{id}-{secret}"),
+                record,
+            }),
+            Err(StoreError::Conflict) => Err(ServiceError::Contended),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// Every application password of `player`, oldest first (their hashes too: callers
+    /// show the rest).
+    pub async fn app_passwords(&self, player: &str) -> Result<Vec<AppPassword>, ServiceError> {
+        Ok(self.store.app_passwords_of(player).await?)
+    }
+
+    /// Revokes `player`'s application password `id` at once: it signs nothing in any more.
+    /// [`ServiceError::NoAppPassword`] if the player has none with that id.
+    pub async fn revoke_app_password(&self, player: &str, id: &str) -> Result<(), ServiceError> {
+        match self.store.revoke_app_password(player, id).await? {
+            true => Ok(()),
+            false => Err(ServiceError::NoAppPassword(id.to_string())),
+        }
+    }
+
+    /// The player `handle` (without regard to case) names, if `password` is one of their
+    /// application passwords; its use is recorded (to the minute).
+    /// [`ServiceError::BadCredentials`] otherwise, whichever part was wrong.
+    pub async fn sign_in_with_app_password(
+        &self,
+        handle: &str,
+        password: &str,
+    ) -> Result<Player, ServiceError> {
+        let (id, secret) = password
+            .trim()
+            .split_once('-')
+            .ok_or(ServiceError::BadCredentials)?;
+        let player = self
+            .store
+            .player_by_handle_key(handle.trim())
+            .await?
+            .ok_or(ServiceError::BadCredentials)?;
+        let record = self
+            .store
+            .app_password(&player.handle, id)
+            .await?
+            .ok_or(ServiceError::BadCredentials)?;
+        if !verified(secret.to_string(), record.hash.clone()).await? {
+            return Err(ServiceError::BadCredentials);
+        }
+        let now = self.now();
+        if record
+            .last_used
+            .is_none_or(|at| now - at >= USE_GRANULARITY)
+        {
+            self.store
+                .touch_app_password(&player.handle, id, now)
+                .await?;
+        }
+        Ok(player)
+    }
+}
+
+/// The label trimmed, or refused when empty, too long or holding control characters.
+fn checked_label(label: &str) -> Result<String, ServiceError> {
+    let label = label.trim();
+    if label.is_empty() || label.chars().any(char::is_control) {
+        return Err(ServiceError::refused(
+            "a label is some text on one line, without control characters",
+        ));
+    }
+    if label.chars().count() > MAX_LABEL {
+        return Err(ServiceError::TooLong {
+            what: "a label",
+            limit: MAX_LABEL,
+        });
+    }
+    Ok(label.to_string())
+}
+
+/// `length` random letters of [`ALPHABET`] (5 bits each, from the thread's CSPRNG).
+fn random_text(length: usize) -> String {
+    let mut rng = rand::rng();
+    (0..length)
+        .map(|_| char::from(ALPHABET[rng.random_range(0..ALPHABET.len())]))
+        .collect()
+}
+
+/// The argon2id hash of `secret` with a fresh salt, as a PHC string.
+async fn hashed(secret: String) -> Result<String, ServiceError> {
+    blocking(move || {
+        let salt_bytes: [u8; 16] = rand::rng().random();
+        let salt = SaltString::encode_b64(&salt_bytes).map_err(hash_failure)?;
+        Argon2::default()
+            .hash_password(secret.as_bytes(), &salt)
+            .map(|hash| hash.to_string())
+            .map_err(hash_failure)
+    })
+    .await
+}
+
+/// Whether `secret` matches the PHC string `hash` (an unreadable hash is corrupt).
+async fn verified(secret: String, hash: String) -> Result<bool, ServiceError> {
+    blocking(move || {
+        let parsed = PasswordHash::new(&hash).map_err(hash_failure)?;
+        Ok(Argon2::default()
+            .verify_password(secret.as_bytes(), &parsed)
+            .is_ok())
+    })
+    .await
+}
+
+/// Runs the hash work `work` on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ServiceError> + Send + 'static,
+) -> Result<T, ServiceError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|error| ServiceError::Store(StoreError::Backend(error.to_string())))?
+}
+
+fn hash_failure(error: argon2::password_hash::Error) -> ServiceError {
+    ServiceError::Store(StoreError::Corrupt(format!(
+        "application password hash: {error}"
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_secrets_are_of_the_alphabet_and_differ() {
+        let secret = random_text(SECRET_LENGTH);
+        assert_eq!(secret.len(), SECRET_LENGTH);
+        assert!(secret.bytes().all(|b| ALPHABET.contains(&b)), "{secret}");
+        assert_ne!(secret, random_text(SECRET_LENGTH));
+    }
+
+    #[test]
+    fn labels_are_trimmed_one_line_and_short() {
+        assert_eq!(
+            checked_label("  Scid on the laptop ").unwrap(),
+            "Scid on the laptop"
+        );
+        assert!(checked_label(" ").is_err());
+        assert!(checked_label("a\nb").is_err());
+        assert!(checked_label(&"x".repeat(MAX_LABEL + 1)).is_err());
+    }
+
+    #[tokio::test]
+    async fn a_hash_verifies_its_secret_only() {
+        let hash = hashed("secret".into()).await.unwrap();
+        assert!(hash.starts_with("$argon2id$"), "{hash}");
+        assert!(verified("secret".into(), hash.clone()).await.unwrap());
+        assert!(!verified("Secret".into(), hash).await.unwrap());
+        assert!(
+            verified("secret".into(), "not a hash".into())
+                .await
+                .is_err()
+        );
+    }
+}
