@@ -15,6 +15,8 @@
 //! - `GET /v1/health` says the process answers, `GET /v1/ready` that its store does too
 //!   ([`health`]); every request is logged at `info` once answered (method, matched route,
 //!   status, latency, request id).
+//! - `/xfcc` speaks Xfcc, the SOAP protocol of desktop correspondence programs ([`xfcc`]):
+//!   its faults are XML, with status 500 as SOAP requires.
 //! - [`server`] runs the router on one machine with timeouts, connection caps and graceful
 //!   shutdown, and answers what fails below the router in the same error shape.
 //! - Time comes from the [`Clock`] the [`App`] is built with, so tests drive deadlines.
@@ -37,6 +39,7 @@ pub mod server;
 pub mod session;
 pub mod settings;
 mod unsubscribe;
+pub mod xfcc;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -153,6 +156,7 @@ impl App {
             .merge(health::routes())
             .merge(challenges::routes())
             .merge(messages::routes())
+            .merge(xfcc::routes())
             .route(
                 "/v1/openapi.json",
                 axum::routing::get(description::openapi_json),
@@ -261,8 +265,8 @@ fn cors_layer(origins: &[String]) -> CorsLayer {
     }
 }
 
-/// Gives every error answer that is not already JSON or an HTML page (unknown methods,
-/// framework rejections, limits) the API's error shape.
+/// Gives every error answer that is not already JSON, an HTML page or a SOAP fault (XML,
+/// see [`xfcc`]) the API's error shape: unknown methods, framework rejections, limits.
 async fn json_errors(response: Response) -> Response {
     let status = response.status();
     let is_shaped = response.headers().get(CONTENT_TYPE).is_some_and(|v| {

@@ -232,7 +232,7 @@ fn token_id(claims: &Claims) -> String {
 }
 
 /// The configured public URL, else `https://` and the request's host.
-fn public_url(app: &App, headers: &HeaderMap) -> String {
+pub(crate) fn public_url(app: &App, headers: &HeaderMap) -> String {
     if !app.public_url.is_empty() {
         return app.public_url.clone();
     }
