@@ -42,6 +42,8 @@ use missive_domain::Player;
 use missive_game::ServiceError;
 use missive_store::StoreError;
 
+pub use self::games::number_of;
+
 use self::envelope::{Call, Fault, SoapVersion, envelope, fault_envelope};
 use crate::App;
 use crate::session::public_url;

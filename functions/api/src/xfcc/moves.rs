@@ -210,7 +210,7 @@ async fn act(
             (false, false) => Ok(Outcome::InvalidMove),
         };
     }
-    let Some(ply) = ply_of(rules, mine, request.movecount) else {
+    let Some(ply) = ply_of(head, mine, request.movecount) else {
         return Ok(Outcome::InvalidMoveNumber);
     };
     if ply >= head.ply && head.to_move != Some(mine) {
@@ -239,12 +239,14 @@ async fn act(
     Ok(Outcome::Success)
 }
 
-/// The ply of `seat`'s move number `movecount` in the game `rules` plays, numbered from
-/// its start position's full-move number; `None` before the start.
-fn ply_of(rules: &dyn AnyGame, seat: Seat, movecount: Option<i32>) -> Option<u32> {
-    let (first_round, first) = games::move_number(&rules.start_text());
-    let rounds = i64::from(movecount?) - i64::from(first_round);
-    u32::try_from(2 * rounds + i64::from(seat.0) - i64::from(first.0)).ok()
+/// The ply of `seat`'s move number `movecount` (as the full-move numbers of the game's
+/// positions count), reckoned from the current position and ply of `head`; `None` before
+/// the start.
+fn ply_of(head: &Head, seat: Seat, movecount: Option<i32>) -> Option<u32> {
+    let (round, side) = games::move_number(&head.position);
+    let rounds = i64::from(movecount?) - i64::from(round);
+    let ply = i64::from(head.ply) + 2 * rounds + i64::from(seat.0) - i64::from(side.0);
+    u32::try_from(ply).ok()
 }
 
 /// The result code a refusal of the service's is, or the fault for one the protocol has

@@ -38,6 +38,9 @@ pub struct Options {
     pub trusted_proxies: TrustedProxies,
     /// The service's limits on mails and imports.
     pub quotas: Quotas,
+    /// Whether the public URL is the server's own loopback address (for clients that
+    /// follow the URLs it gives out) rather than `http://missive.test`.
+    pub reachable_url: bool,
 }
 
 impl Default for Options {
@@ -49,6 +52,7 @@ impl Default for Options {
             limits: Limits::default(),
             trusted_proxies: TrustedProxies::default(),
             quotas: test_limits(),
+            reachable_url: false,
         }
     }
 }
@@ -122,6 +126,12 @@ impl Server {
         ));
         let key = SigningKey::generate();
         let outbox = std::env::temp_dir().join(unique_name("missive-outbox"));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let public_url = match options.reachable_url {
+            true => format!("http://{addr}"),
+            false => "http://missive.test".into(),
+        };
         let config = Config {
             limits: options.quotas,
             ..Config::default()
@@ -133,7 +143,7 @@ impl Server {
             authority: Arc::new(Authority::new(&key, ISSUER, ISSUER).unwrap()),
             mailer: Arc::new(Outbox::new(&outbox, "missive@example.org")),
             clock: clock.clone(),
-            public_url: "http://missive.test".into(),
+            public_url,
             cors_origins: vec!["https://app.example.org".into()],
             rate_limiter: Arc::new(options.limiter),
             trusted_proxies: options.trusted_proxies,
@@ -144,8 +154,6 @@ impl Server {
         } else {
             app
         };
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
         let router = app.clone().router();
         let config = options.server;
         tokio::spawn(missive_api::server::serve(
