@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use missive_board::escape;
 use roxmltree::{Document, Node};
 
 /// The XfccBasic namespace: the operations' and the types' target namespace.
@@ -164,22 +165,6 @@ impl Call {
 /// The element children of `node`.
 fn elements<'a, 'input>(node: Node<'a, 'input>) -> impl Iterator<Item = Node<'a, 'input>> {
     node.children().filter(Node::is_element)
-}
-
-/// `text` escaped for XML character data and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&apos;"),
-            c => escaped.push(c),
-        }
-    }
-    escaped
 }
 
 /// The envelope of `version` around `body` (XML already escaped).

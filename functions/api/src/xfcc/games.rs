@@ -7,12 +7,12 @@
 //! documentation of [`super`]).
 
 use chrono::{DateTime, Duration, Utc};
+use missive_board::escape;
 use missive_domain::{GameId, Head, MoveRecord, Player, Seat, SeatClock, SeatDoc, Status};
 use missive_game::timing::Turn;
 use missive_game::{GameSummary, Membership, MessageView, ServiceError};
 use missive_rules::{MoveNumber, MoveNumbering, SeatResult};
 
-use super::envelope::escape;
 use crate::App;
 
 /// The one variant Xfcc carries.
@@ -154,12 +154,7 @@ async fn xfcc_game(
     let (head, _) = app.service.game_state(game, Some(player)).await?;
     let messages = app.service.messages(game, player).await?;
     let view = &detail.view;
-    let mine = head
-        .doc
-        .seat_of(player)
-        .ok_or_else(|| ServiceError::NotSeated {
-            player: player.to_string(),
-        })?;
+    let mine = seat_of(&head, player)?;
     let theirs = Seat(1 - mine.0.min(1));
     let now = app.clock.now();
     let time_left = |seat: Seat| TimeLeft::of(time_left(&head, view.deadline, seat, now));
@@ -201,6 +196,15 @@ async fn xfcc_game(
         .map(|((name, _), value)| format!("<{name}>{}</{name}>", escape(&value)))
         .collect();
     Ok(format!("<XfccGame>{fields}</XfccGame>"))
+}
+
+/// The seat `player` sits in.
+pub fn seat_of(head: &Head, player: &str) -> Result<Seat, ServiceError> {
+    head.doc
+        .seat_of(player)
+        .ok_or_else(|| ServiceError::NotSeated {
+            player: player.to_string(),
+        })
 }
 
 /// Who sits in `seat`: the handle, or nothing while it is not taken.

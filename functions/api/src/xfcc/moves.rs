@@ -183,12 +183,7 @@ async fn act(
     if head.doc.status != Status::Active {
         return Ok(Outcome::NotYourTurn);
     }
-    let mine = head
-        .doc
-        .seat_of(player)
-        .ok_or_else(|| ServiceError::NotSeated {
-            player: player.to_string(),
-        })?;
+    let mine = games::seat_of(head, player)?;
     if request.resign {
         service.resign(game, player).await?;
         return Ok(Outcome::Success);

@@ -4,7 +4,9 @@
 //! Written from the same lists the answers are written from ([`GAME_FIELDS`],
 //! [`RESULTS`], [`MOVE_RESULTS`]), so the description and the answers cannot disagree.
 
-use super::envelope::{XFCC_NS, escape};
+use missive_board::escape;
+
+use super::envelope::XFCC_NS;
 use super::games::{GAME_FIELDS, RESULTS};
 use super::moves::MOVE_RESULTS;
 
