@@ -123,6 +123,7 @@ impl TestStore {
                      DROP TABLE challenges;
                      DROP TABLE message_mail;
                      DROP TABLE closed_logs;
+                     DROP TABLE app_passwords;
                      ALTER TABLE moves DROP COLUMN conditional;
                      PRAGMA user_version = 5;",
                 )
