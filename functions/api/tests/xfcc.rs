@@ -1,8 +1,8 @@
 //! Xfcc, as desktop correspondence programs speak it: zeep (a SOAP client nobody here
 //! wrote, driven by the served WSDL alone) plays a whole game (`xfcc_client/play.py`), and
 //! raw envelopes check what zeep would not send: faults, SOAP 1.2, revoked passwords,
-//! resignation, claims, games of other variants. Application passwords are made over REST
-//! as a player makes them. The interpreter is `$MISSIVE_PYTHON` (default `python3`) with
+//! resignation, claims, games of other variants; on both stores wherever the store takes
+//! part. Application passwords are made over REST as a player makes them. The interpreter is `$MISSIVE_PYTHON` (default `python3`) with
 //! `zeep` installed (infra/python-requirements.txt).
 
 mod common;
@@ -20,13 +20,19 @@ const XFCC: &str = "http://www.bennedik.com/webservices/XfccBasic";
 const SOAP11: &str = "http://schemas.xmlsoap.org/soap/envelope/";
 const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 
-/// A server whose public URL is its own address, so the WSDL's address reaches it.
-async fn server() -> Server {
+/// A server over a store of `kind` whose public URL is its own address, so the WSDL's
+/// address reaches it.
+async fn server_on(kind: Kind) -> Server {
     let options = Options {
         reachable_url: true,
         ..Options::default()
     };
-    Server::start_with(Kind::Sqlite, options).await
+    Server::start_with(kind, options).await
+}
+
+/// Such a server over SQLite, for what the store has no part in.
+async fn server() -> Server {
+    server_on(Kind::Sqlite).await
 }
 
 /// A new application password of `player`'s, labelled `label`.
@@ -128,9 +134,8 @@ fn number(game: &str) -> i32 {
     missive_api::xfcc::number_of(&GameId(game.to_string()))
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn zeep_plays_a_whole_game_from_the_served_wsdl() {
-    let server = server().await;
+async fn zeep_plays_a_whole_game_from_the_served_wsdl(kind: Kind) {
+    let server = server_on(kind).await;
     let ann = server.player("ann").await;
     let bob = server.player("bob").await;
     let game = start_game(&[ann.clone(), bob.clone()], "chess").await;
@@ -272,9 +277,8 @@ async fn soap_12_is_answered_in_soap_12() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn app_passwords_are_shown_once_listed_without_secrets_and_revoked_at_once() {
-    let server = server().await;
+async fn app_passwords_are_shown_once_listed_without_secrets_and_revoked_at_once(kind: Kind) {
+    let server = server_on(kind).await;
     let ann = server.player("ann").await;
     let bob = server.player("bob").await;
     let game = start_game(&[ann.clone(), bob.clone()], "chess").await;
@@ -374,9 +378,8 @@ async fn app_passwords_are_shown_once_listed_without_secrets_and_revoked_at_once
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn moves_claims_and_resignation_answer_the_protocol_s_codes() {
-    let server = server().await;
+async fn moves_claims_and_resignation_answer_the_protocol_s_codes(kind: Kind) {
+    let server = server_on(kind).await;
     let ann = server.player("ann").await;
     let bob = server.player("bob").await;
     let game = start_game(&[ann.clone(), bob.clone()], "chess").await;
@@ -425,9 +428,8 @@ async fn moves_claims_and_resignation_answer_the_protocol_s_codes() {
     assert_eq!(said, "NotYourTurn");
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn games_of_other_variants_are_neither_listed_nor_played() {
-    let server = server().await;
+async fn games_of_other_variants_are_neither_listed_nor_played(kind: Kind) {
+    let server = server_on(kind).await;
     let ann = server.player("ann").await;
     let bob = server.player("bob").await;
     let game = start_game(&[ann.clone(), bob.clone()], "xiangqi").await;
@@ -448,3 +450,10 @@ async fn games_of_other_variants_are_neither_listed_nor_played() {
     let moved = make_a_move(&server, ("ann", &password), number(&game), "1", "h3e3", &[]).await;
     assert_eq!(moved, "InvalidGameID");
 }
+
+per_store!(
+    zeep_plays_a_whole_game_from_the_served_wsdl,
+    app_passwords_are_shown_once_listed_without_secrets_and_revoked_at_once,
+    moves_claims_and_resignation_answer_the_protocol_s_codes,
+    games_of_other_variants_are_neither_listed_nor_played,
+);
