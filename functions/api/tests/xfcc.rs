@@ -2,8 +2,9 @@
 //! wrote, driven by the served WSDL alone) plays a whole game (`xfcc_client/play.py`), and
 //! raw envelopes check what zeep would not send: faults, SOAP 1.2, revoked passwords,
 //! resignation, claims, games of other variants; on both stores wherever the store takes
-//! part. Application passwords are made over REST as a player makes them. The interpreter is `$MISSIVE_PYTHON` (default `python3`) with
-//! `zeep` installed (infra/python-requirements.txt).
+//! part. Application passwords are made over REST as a player makes them. The interpreter
+//! is `$MISSIVE_PYTHON` (default `python3`) with `zeep` installed
+//! (infra/python-requirements.txt).
 
 mod common;
 
