@@ -347,6 +347,26 @@ async fn app_passwords_are_shown_once_listed_without_secrets_and_revoked_at_once
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(body["error"]["code"], "app-password-not-found");
+    let far = format!("/v1/players/me/app-passwords/{}", "x".repeat(3000));
+    let (status, _) = ann
+        .server
+        .call(reqwest::Method::DELETE, &far, Some(&ann.token), None)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "an id no store could hold");
+    let long = (
+        "a".repeat(3000),
+        format!("{}-{}", "a".repeat(3000), "b".repeat(24)),
+    );
+    for (name, password) in [
+        (long.0.as_str(), password.as_str()),
+        ("ann", long.1.as_str()),
+    ] {
+        let said = make_a_move(&server, (name, password), n, "2", "d4", &[]).await;
+        assert_eq!(
+            said, "AuthenticationFailed",
+            "a handle or id no store could hold"
+        );
+    }
 
     for label in ["", "two\nlines", &"x".repeat(65)] {
         let (status, body) = ann

@@ -16,7 +16,7 @@ use missive_domain::{AppPassword, Player};
 use missive_store::StoreError;
 use rand::Rng;
 
-use crate::{GameService, ServiceError};
+use crate::{GameService, ServiceError, check_handle};
 
 /// Most application passwords one player may have.
 pub const MAX_APP_PASSWORDS: usize = 10;
@@ -85,7 +85,8 @@ impl GameService {
     /// Revokes `player`'s application password `id` at once: it signs nothing in any more.
     /// [`ServiceError::NoAppPassword`] if the player has none with that id.
     pub async fn revoke_app_password(&self, player: &str, id: &str) -> Result<(), ServiceError> {
-        match self.store.revoke_app_password(player, id).await? {
+        let revoked = is_id(id) && self.store.revoke_app_password(player, id).await?;
+        match revoked {
             true => Ok(()),
             false => Err(ServiceError::NoAppPassword(id.to_string())),
         }
@@ -102,7 +103,9 @@ impl GameService {
         let (id, secret) = password
             .trim()
             .split_once('-')
+            .filter(|(id, _)| is_id(id))
             .ok_or(ServiceError::BadCredentials)?;
+        check_handle(handle.trim()).map_err(|_| ServiceError::BadCredentials)?;
         let player = self
             .store
             .player_by_handle_key(handle.trim())
@@ -127,6 +130,12 @@ impl GameService {
         }
         Ok(player)
     }
+}
+
+/// Whether `id` could be an application password's id (anything else is looked up
+/// nowhere, so no store is asked for a key it cannot hold).
+fn is_id(id: &str) -> bool {
+    id.len() == ID_LENGTH && id.bytes().all(|b| ALPHABET.contains(&b))
 }
 
 /// The label trimmed, or refused when empty, too long or holding control characters.
@@ -203,6 +212,10 @@ mod tests {
         assert_eq!(secret.len(), SECRET_LENGTH);
         assert!(secret.bytes().all(|b| ALPHABET.contains(&b)), "{secret}");
         assert_ne!(secret, random_text(SECRET_LENGTH));
+        assert!(is_id(&random_text(ID_LENGTH)));
+        for not_id in ["", "abcdefgl", "abcdefghj", "ABCDEFGH", &"a".repeat(2000)] {
+            assert!(!is_id(not_id), "{not_id}");
+        }
     }
 
     #[test]
