@@ -414,7 +414,7 @@ async fn moves_claims_and_resignation_answer_the_protocol_s_codes(kind: Kind) {
         (bob_signs, "1", "Nc6", &[], "Success"),
         (ann_signs, "2", "e3", &[], "Success"),
         (bob_signs, "2", "e6", &[], "Success"),
-        (ann_signs, "3", "Ne2", &[], "MoveIsAmbiguous"),
+        (ann_signs, "3", "Ne2", &[], "MoveIsAmbigous"),
         (ann_signs, "3", "Qd5", &[], "InvalidMove"),
         (ann_signs, "3", "", &["claimDraw"], "InvalidMove"),
         (ann_signs, "1", "Nb1", &[], "InvalidMoveNumber"),

@@ -21,15 +21,19 @@ pub const CHESS: &str = "chess";
 pub const FINISHED_DAYS: i64 = 30;
 /// At most this many finished games are listed.
 pub const FINISHED_GAMES: usize = 50;
+/// The rating sent for every player: Missive keeps none (clients read 0 as none).
+const NO_RATING: u32 = 0;
 /// Games read from the store at once.
 const PAGE: usize = 100;
 
 /// The fields of an `XfccGame`, in the order of the WSDL's sequence, with their XML Schema
 /// types (`tns:Result` is the result enumeration).
-pub const GAME_FIELDS: [(&str, &str); 23] = [
+pub const GAME_FIELDS: [(&str, &str); 25] = [
     ("id", "s:int"),
     ("white", "s:string"),
     ("black", "s:string"),
+    ("whiteElo", "s:int"),
+    ("blackElo", "s:int"),
     ("event", "s:string"),
     ("site", "s:string"),
     ("eventDate", "s:string"),
@@ -164,6 +168,8 @@ async fn xfcc_game(
         number_of(game).to_string(),
         seat_name(&head, Seat(0)),
         seat_name(&head, Seat(1)),
+        NO_RATING.to_string(),
+        NO_RATING.to_string(),
         "Missive".into(),
         base.to_string(),
         head.doc
@@ -252,13 +258,15 @@ fn result(head: &Head) -> &'static str {
     }
 }
 
-/// The time control as ICCF writes it: moves per period, then days (`10/50`; a days per
-/// move control is one move in its days, `1/3`).
+/// The time control as PGN's `TimeControl` tag writes a period: moves, then seconds
+/// (`10/4320000` for ten moves in fifty days; days per move are one move in its days,
+/// `1/259200` for three).
 fn time_control(head: &Head) -> String {
-    match head.doc.time_control {
-        missive_domain::TimeControl::DaysPerMove { days } => format!("1/{days}"),
-        missive_domain::TimeControl::Iccf { moves, days } => format!("{moves}/{days}"),
-    }
+    let (moves, days) = match head.doc.time_control {
+        missive_domain::TimeControl::DaysPerMove { days } => (1, days),
+        missive_domain::TimeControl::Iccf { moves, days } => (moves, days),
+    };
+    format!("{moves}/{}", u64::from(days) * 86_400)
 }
 
 /// The number of the move to come in the chess position `fen` and the seat to play it

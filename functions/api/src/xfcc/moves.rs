@@ -23,8 +23,9 @@ use super::envelope::{Call, Fault, XFCC_NS};
 use super::games;
 use crate::App;
 
-/// The `MakeAMoveResult` enumeration, as the protocol names it.
-pub const MOVE_RESULTS: [&str; 12] = [
+/// The `MakeAMoveResult` enumeration, as the protocol names it (`MoveIsAmbigous` is spelt
+/// as the clients spell it: Scid and Lucas Chess match that text).
+pub const MOVE_RESULTS: [&str; 13] = [
     "Success",
     "ServerError",
     "AuthenticationFailed",
@@ -36,12 +37,13 @@ pub const MOVE_RESULTS: [&str; 12] = [
     "NoDrawWasOffered",
     "LostOnTime",
     "YouAreOnLeave",
-    "MoveIsAmbiguous",
+    "MoveIsAmbigous",
+    "FeatureUnavailable",
 ];
 
 /// The result codes Missive answers (a game the player does not sit in is not theirs to
 /// name, so it is `InvalidGameID`; moves are taken on leave, so `YouAreOnLeave` is never
-/// sent).
+/// sent; every feature of the operation is there, so `FeatureUnavailable` is not either).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// Done.
@@ -79,7 +81,7 @@ impl Outcome {
             Outcome::InvalidMove => "InvalidMove",
             Outcome::NoDrawWasOffered => "NoDrawWasOffered",
             Outcome::LostOnTime => "LostOnTime",
-            Outcome::MoveIsAmbiguous => "MoveIsAmbiguous",
+            Outcome::MoveIsAmbiguous => "MoveIsAmbigous",
         }
     }
 

@@ -59,7 +59,7 @@ number = ann.id
 assert isinstance(number, int) and number > 0, number
 common = dict(
     id=number, white="ann", black="bob", event="Missive", site=base, eventDate="2026.03.01",
-    setup=False, timeControl="1/3", gameLink=f"{base}/games/{game_id}", variant="chess",
+    setup=False, timeControl="1/259200", whiteElo=0, blackElo=0, gameLink=f"{base}/games/{game_id}", variant="chess",
 )
 check(ann, **common, myTurn=True, hasWhite=True, moves="", drawOffered=False, result="Ongoing",
       daysPlayer=3, hoursPlayer=0, minutesPlayer=0, daysOpponent=3, hoursOpponent=0,
