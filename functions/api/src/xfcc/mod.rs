@@ -1,5 +1,5 @@
 //! Xfcc: the SOAP web service desktop correspondence programs (ChessBase, Scid's
-//! correspondence window, Arena, ...) speak with ICCF and SchemingMind, so a player can
+//! correspondence window, Lucas Chess, ...) speak with ICCF and SchemingMind, so a player can
 //! play their Missive chess games from such a program.
 //!
 //! - `GET /xfcc` (with `?wsdl` or any query, as clients ask) serves the WSDL
