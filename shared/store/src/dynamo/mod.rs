@@ -1224,11 +1224,8 @@ impl Store for DynamoStore {
             last_used: None,
             ..password.clone()
         };
-        let mut item = Item::from([
-            ("PK".into(), s(&keys::player_pk(&password.player))),
-            ("SK".into(), s(&keys::app_password_sk(&password.id))),
-            ("body".into(), s(&serde_json::to_string(&stored)?)),
-        ]);
+        let mut item = app_password_key(&password.player, &password.id);
+        item.insert("body".into(), s(&serde_json::to_string(&stored)?));
         if let Some(at) = password.last_used {
             item.insert("last_used".into(), n(at.timestamp_millis()));
         }
@@ -1273,8 +1270,7 @@ impl Store for DynamoStore {
             .client
             .update_item()
             .table_name(&self.table)
-            .key("PK", s(&keys::player_pk(player)))
-            .key("SK", s(&keys::app_password_sk(id)))
+            .set_key(Some(app_password_key(player, id)))
             .condition_expression("attribute_exists(PK)")
             .update_expression("SET last_used = :at")
             .expression_attribute_values(":at", n(at.timestamp_millis()))
@@ -1292,8 +1288,7 @@ impl Store for DynamoStore {
             .client
             .delete_item()
             .table_name(&self.table)
-            .key("PK", s(&keys::player_pk(player)))
-            .key("SK", s(&keys::app_password_sk(id)))
+            .set_key(Some(app_password_key(player, id)))
             .condition_expression("attribute_exists(PK)")
             .send()
             .await;
@@ -1303,6 +1298,14 @@ impl Store for DynamoStore {
             Err(error) => Err(error),
         }
     }
+}
+
+/// The key of `player`'s application password `id`.
+fn app_password_key(player: &str, id: &str) -> Item {
+    Item::from([
+        ("PK".into(), s(&keys::player_pk(player))),
+        ("SK".into(), s(&keys::app_password_sk(id))),
+    ])
 }
 
 /// An application password's item: its body, and when it was last used.
