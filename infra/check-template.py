@@ -3,11 +3,12 @@
 hold (the signing key read at run time from an SSM SecureString with least privilege, a
 failure queue with an alarm on the notifier's stream, log retention on every function, the
 archive import limit within a synchronous invocation, the request timeout within the
-function's); the SAM transform succeeds, and cfn-lint finds no error in the result."""
+function's, every DynamoDB call of the store allowed to every function); the SAM transform succeeds, and cfn-lint finds no error in the result."""
 
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -176,6 +177,63 @@ def check_api_limits(template):
     return problems
 
 
+# The store's calls (method names of the DynamoDB client) and the IAM actions they need.
+STORE_CALLS = {
+    "get_item": ["GetItem"],
+    "batch_get_item": ["BatchGetItem"],
+    "query": ["Query"],
+    "scan": ["Scan"],
+    "put_item": ["PutItem"],
+    "update_item": ["UpdateItem"],
+    "delete_item": ["DeleteItem"],
+}
+# The items of a transaction, each allowed by the action of its own kind (IAM has no
+# action of the transaction as a whole).
+TRANSACTION_ITEMS = {
+    "Put::builder": "PutItem",
+    "Update::builder": "UpdateItem",
+    "Delete::builder": "DeleteItem",
+    "ConditionCheck::builder": "ConditionCheckItem",
+}
+# Calls only the operator's commands make (`missive table create`), never a function.
+ADMIN_FILES = {"table.rs"}
+
+
+def store_actions():
+    """The IAM actions the DynamoDB store's code needs, read off its source: each client
+    call, and each kind of item its transactions hold."""
+    needed = set()
+    for path in sorted((ROOT / "shared" / "store" / "src" / "dynamo").glob("*.rs")):
+        if path.name in ADMIN_FILES:
+            continue
+        text = path.read_text()
+        for call, granted in STORE_CALLS.items():
+            if re.search(r"\.%s\(\)" % call, text):
+                needed.update(f"dynamodb:{action}" for action in granted)
+        needed.update(f"dynamodb:{action}" for item, action in TRANSACTION_ITEMS.items() if item in text)
+    return needed
+
+
+def check_table_rights(template):
+    """Every function may make every call the store makes, on the table and its indexes
+    (each function links the whole store)."""
+    needed = store_actions()
+    table = {"Fn::GetAtt": ["GamesTable", "Arn"]}
+    indexes = {"Fn::Sub": "${GamesTable.Arn}/index/*"}
+    problems = []
+    for name, function in functions(template).items():
+        granted = set()
+        for statement in statements(function):
+            resources = statement.get("Resource")
+            resources = resources if isinstance(resources, list) else [resources]
+            if table in resources and indexes in resources:
+                granted.update(actions(statement))
+        missing = sorted(needed - granted)
+        if missing:
+            problems.append(f"{name}: may not call {', '.join(missing)} on GamesTable and its indexes")
+    return problems
+
+
 def main() -> int:
     # The transform fills in pseudo parameters; no AWS account is contacted.
     os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
@@ -192,6 +250,7 @@ def main() -> int:
         + check_stream_failures(source)
         + check_log_retention(source)
         + check_api_limits(source)
+        + check_table_rights(source)
     )
     for problem in problems:
         print(f"template.yaml: {problem}")
@@ -217,8 +276,8 @@ def main() -> int:
         print("cfn-lint found errors in the translated template")
         return 1
     print(
-        "template.yaml: table in sync, signing key, stream failures, log retention and API "
-        "limits as required, SAM transform and cfn-lint clean"
+        "template.yaml: table in sync, signing key, stream failures, log retention, API "
+        "limits and table rights as required, SAM transform and cfn-lint clean"
     )
     return 0
 
