@@ -20,7 +20,8 @@ use utoipa::openapi::{
 use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
 
 use crate::{
-    app_passwords, archives, challenges, games, health, messages, players, rules, session,
+    app_passwords, archives, challenges, events, games, health, hooks, messages, players, rules,
+    session,
 };
 
 /// The API's OpenAPI 3.1 description, generated from the routes and types.
@@ -74,6 +75,11 @@ use crate::{
         messages::list,
         messages::delivery,
         messages::set_delivery,
+        events::events,
+        hooks::register,
+        hooks::list,
+        hooks::remove,
+        hooks::deliveries,
         archives::player_archive,
         archives::import,
         archives::archive_key,

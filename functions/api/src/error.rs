@@ -197,6 +197,8 @@ impl From<ServiceError> for ApiError {
             ServiceError::Contended => (S::TOO_MANY_REQUESTS, "contended"),
             ServiceError::KeyReused => (S::UNPROCESSABLE_ENTITY, "idempotency-key-reused"),
             ServiceError::BadCursor => (S::BAD_REQUEST, "invalid-cursor"),
+            ServiceError::CursorExpired => (S::GONE, "cursor-expired"),
+            ServiceError::NoHook(_) => (S::NOT_FOUND, "hook-not-found"),
             ServiceError::NoChallenge(_) => (S::NOT_FOUND, "challenge-not-found"),
             ServiceError::ChallengeClosed(ChallengeState::Withdrawn) => {
                 (S::CONFLICT, "challenge-withdrawn")

@@ -26,8 +26,10 @@ pub mod archives;
 mod challenges;
 pub mod description;
 pub mod error;
+pub mod events;
 mod games;
 pub mod health;
+mod hooks;
 pub mod invitations;
 pub mod limits;
 mod messages;
@@ -157,6 +159,8 @@ impl App {
             .merge(challenges::routes())
             .merge(messages::routes())
             .merge(xfcc::routes())
+            .merge(events::routes())
+            .merge(hooks::routes())
             .route(
                 "/v1/openapi.json",
                 axum::routing::get(description::openapi_json),
@@ -252,6 +256,7 @@ fn cors_layer(origins: &[String]) -> CorsLayer {
             axum::http::header::ETAG,
             axum::http::header::RETRY_AFTER,
             HeaderName::from_static(REQUEST_ID),
+            HeaderName::from_static(events::CURSOR_HEADER),
         ])
         .max_age(Duration::from_secs(3600));
     if origins.iter().any(|o| o == "*") {

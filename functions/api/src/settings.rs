@@ -74,6 +74,7 @@ impl Settings {
             )
             .with_config(Config {
                 limits: self.quotas.limits(),
+                local_hooks: self.base.local_hooks,
                 ..Config::default()
             }),
             authority: Arc::new(authority),
@@ -92,7 +93,7 @@ impl Settings {
 
     /// The notifier of `app`'s games: its service, authority, mailer, clock and public URL
     /// (which `missive serve` may have set from the address it listens on).
-    pub fn notifier(&self, app: &App) -> Notifier {
+    pub fn notifier(&self, app: &App) -> Result<Notifier, missive_settings::SettingsError> {
         let base = missive_settings::Settings {
             public_url: app.public_url.clone(),
             ..self.base.clone()

@@ -97,7 +97,7 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
         }
         let (changes, feed) = tokio::sync::mpsc::unbounded_channel();
         app.service = app.service.with_changes(changes);
-        let notifier = args.settings.notifier(&app);
+        let notifier = args.settings.notifier(&app).map_err(|e| e.to_string())?;
         let follower = notifier.clone();
         let (stop_mail, mail_stopped) = watch::channel(false);
         let following = tokio::spawn(async move { follower.follow(feed, mail_stopped).await });

@@ -10,6 +10,8 @@
 //!   [`missive_rules::SeatResult`]; seats are [`missive_rules::Seat`]s.
 //! - Players, their vacations, application passwords, mail preferences and message mail
 //!   choices, and markers of mails sent once.
+//! - A player's event feed: [`FeedItem`]s written with the changes they tell of.
+//! - Players' webhooks ([`Hook`]): addresses sent every event of the player's feed.
 //! - Open [`Challenge`]s: games offered to anyone, until accepted, withdrawn or expired.
 //! - Lists come in [`Page`]s with an opaque [`Cursor`].
 //!
@@ -17,7 +19,9 @@
 //! serde here is the stored form of heads and must stay readable by every later version.
 
 mod challenge;
+mod feed;
 mod game;
+mod hook;
 mod id;
 mod log;
 mod notice;
@@ -25,14 +29,16 @@ mod page;
 mod player;
 
 pub use challenge::{Challenge, ChallengeFilter, ChallengeId, ChallengeState};
+pub use feed::{FEED_RETENTION, FeedEntry, FeedEvent, FeedItem, FeedPage};
 pub use game::{
     ConditionalLine, Ending, GameDoc, Head, Reason, Resume, SeatClock, SeatDoc, Status,
     TimeControl, Waiting,
 };
+pub use hook::{DeliveryAttempt, Hook, HookId, HookState};
 pub use id::GameId;
 pub use log::{
     Commit, EventRecord, GameEvent, InvalidCommit, LogEntry, MoveRecord, StoredGame, WakeChange,
-    hex_sha256,
+    hex, hex_sha256,
 };
 pub use missive_rules::{EndRule, Seat, SeatResult, Window};
 pub use notice::{LeaveEdge, MailPreference, MessageMail, Notice};

@@ -7,13 +7,18 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
-use crate::{GameId, Head, Status};
+use crate::{FeedItem, GameId, Head, Status};
 
 /// SHA-256 of `text` in lower-case hex.
 pub fn hex_sha256(text: &str) -> String {
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
+/// `bytes` in lower-case hex.
+pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut hex = String::with_capacity(64);
-    for byte in Sha256::digest(text.as_bytes()) {
+    let mut hex = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
         hex.push(char::from(DIGITS[usize::from(byte >> 4)]));
         hex.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
     }
@@ -258,6 +263,7 @@ impl StoredGame {
             events: self.events.clone(),
             finishes: self.head.doc.status == Status::Finished,
             wake: WakeChange::Clear,
+            feed: Vec::new(),
         };
         commit.check()?;
         Ok(commit)
@@ -306,6 +312,8 @@ pub struct Commit {
     pub finishes: bool,
     /// What the change does to the game's wake-up.
     pub wake: WakeChange,
+    /// What the players are told of the change, written with it.
+    pub feed: Vec<FeedItem>,
 }
 
 impl Commit {

@@ -10,8 +10,8 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 use missive_domain::{
-    Challenge, ChallengeFilter, ChallengeId, ChallengeState, Cursor, GameId, Page, Seat, SeatDoc,
-    TimeControl,
+    Challenge, ChallengeFilter, ChallengeId, ChallengeState, Commit, Cursor, GameId, Page, Seat,
+    SeatDoc, TimeControl,
 };
 use missive_store::StoreError;
 use serde::Serialize;
@@ -190,7 +190,7 @@ impl GameService {
             challenge.seats[index] = Some(player.to_string());
             challenge.revision += 1;
             let start = match challenge.seats.iter().all(Option::is_some) {
-                true => Some(self.start_commit(self.challenge_game(&challenge)?)?),
+                true => Some(self.accepted_start(&challenge, player)?),
                 false => None,
             };
             let game = start.as_ref().map(|commit| commit.head.id.clone());
@@ -210,6 +210,17 @@ impl GameService {
             }
         }
         Err(ServiceError::Contended)
+    }
+
+    /// The commit that starts the game of `challenge`, whose last seat `player` took: its
+    /// other players are told first that their challenge was accepted.
+    fn accepted_start(&self, challenge: &Challenge, player: &str) -> Result<Commit, ServiceError> {
+        let mut start = self.start_commit(self.challenge_game(challenge)?)?;
+        let head = &start.head;
+        let mut feed = crate::feed::challenge_accepted(head, &challenge.id, player, self.now());
+        feed.append(&mut start.feed);
+        start.feed = feed;
+        Ok(start)
     }
 
     /// Withdraws challenge `id`: only its creator may, while it is open (or expired); the

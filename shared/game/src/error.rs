@@ -110,9 +110,16 @@ pub enum ServiceError {
         /// Seconds until it is allowed again.
         retry_after: u64,
     },
+    /// The player has no hook with this id.
+    #[error("no hook {0}")]
+    NoHook(missive_domain::HookId),
     /// A list was asked to go on from a cursor it did not give out.
     #[error("the cursor is not one this list gave out")]
     BadCursor,
+    /// An event feed was asked to go on from a cursor older than the events kept: read
+    /// the games again and follow the feed from a new cursor.
+    #[error("the cursor is older than the events kept ({} days): read your games again and start without a cursor", missive_domain::FEED_RETENTION.num_days())]
+    CursorExpired,
     /// The store failed.
     #[error(transparent)]
     Store(StoreError),

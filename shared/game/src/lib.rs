@@ -89,6 +89,8 @@ mod check;
 mod clock;
 mod ending;
 mod error;
+mod feed;
+mod hooks;
 mod import;
 mod invitations;
 mod limits;
@@ -111,6 +113,8 @@ pub use challenges::{CHALLENGE_LIFETIME, ChallengeAccepted, ChallengeView, NewCh
 pub use check::{CheckReport, check_game};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
+pub use feed::{EventView, EventsRead, MAX_EVENTS, MAX_WAIT};
+pub use hooks::{HookCreated, HookEvent, HookView, MAX_HOOKS};
 pub use import::{ImportOutcome, ImportPipeline, PreparedImports};
 pub use invitations::Invitee;
 pub use limits::{ImportPermit, Limit, Limits, WorkTime};

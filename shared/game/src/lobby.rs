@@ -73,7 +73,8 @@ impl GameService {
         let variant = (self.catalog)(&new.variant)?;
         let seats = seat_docs(&new, variant.seat_names().len())?;
         let head = self.new_head(&new, seats)?;
-        self.store.create(&head).await?;
+        let feed = crate::feed::invitations(&head, head.doc.created_at);
+        self.store.create(&head, &feed).await?;
         Ok(head.id)
     }
 

@@ -37,6 +37,9 @@ pub struct Config {
     pub vacation_days_per_year: u32,
     /// How much the service does for one sender (mails, imports).
     pub limits: Limits,
+    /// Whether webhooks may be plain `http://` and name loopback or private hosts (tests,
+    /// and a server on one machine whose operator wants it); never in the cloud.
+    pub local_hooks: bool,
 }
 
 impl Default for Config {
@@ -44,6 +47,7 @@ impl Default for Config {
         Config {
             vacation_days_per_year: 45,
             limits: Limits::default(),
+            local_hooks: false,
         }
     }
 }
@@ -804,6 +808,7 @@ impl Draft {
             doc: self.doc,
             resume: Some(resume),
         };
+        let feed = crate::feed::told_of(&self.head, &head, &moves, &entries, self.now);
         Some(Commit {
             head,
             expected_revision: self.head.revision,
@@ -813,6 +818,7 @@ impl Draft {
             events: entries,
             finishes,
             wake,
+            feed,
         })
     }
 }

@@ -20,6 +20,7 @@
 
 pub mod compose;
 mod error;
+pub mod hooks;
 pub mod invitations;
 pub mod links;
 pub mod notes;
@@ -28,4 +29,5 @@ mod notifier;
 pub mod testing;
 
 pub use error::NotifyError;
+pub use hooks::HookSender;
 pub use notifier::{Notifier, NotifyConfig, SweepReport, next_digest, reminder_time};

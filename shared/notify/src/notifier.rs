@@ -40,6 +40,7 @@ use crate::compose::{
     DigestEntry, LeaveFacts, SharedGame, TurnFacts, TurnNotice, digest_mail, ending_mail,
     leave_mail, turn_mail,
 };
+use crate::hooks::HookSender;
 use crate::links::{MoveLinkFor, move_link, unsubscribe_link};
 
 /// Games read from the sweep's index at a time.
@@ -83,6 +84,8 @@ pub struct SweepReport {
     pub notes: usize,
     /// Mails telling players that an opponent's leave started or ended.
     pub leaves: usize,
+    /// Events delivered to webhooks.
+    pub hook_events: usize,
     /// What failed (each is retried by the next sweep).
     pub failures: Vec<String>,
 }
@@ -131,6 +134,7 @@ pub struct Notifier {
     clock: Arc<dyn Clock>,
     public_url: String,
     config: NotifyConfig,
+    hooks: Option<HookSender>,
 }
 
 impl Notifier {
@@ -150,7 +154,15 @@ impl Notifier {
             clock,
             public_url: public_url.trim_end_matches('/').to_string(),
             config: NotifyConfig::default(),
+            hooks: None,
         }
+    }
+
+    /// The same notifier, delivering the players' events to their webhooks with `hooks`
+    /// (when a game changes, and in every sweep).
+    pub fn with_hooks(mut self, hooks: HookSender) -> Notifier {
+        self.hooks = Some(hooks);
+        self
     }
 
     /// The same notifier with `config`.
@@ -161,12 +173,29 @@ impl Notifier {
 
     /// Handles a change of game `id`: attends the game at the wake-up the change set (the
     /// new turn's start, or the game's end), so the player now to move gets their turn mail
-    /// and the players of a game just ended hear how it ended, once each. Returns whether a
-    /// mail was sent.
+    /// and the players of a game just ended hear how it ended, once each; then delivers the
+    /// events of the game's members to their webhooks. Returns whether a mail was sent.
     pub async fn game_changed(&self, id: &GameId) -> Result<bool, NotifyError> {
         let Some((head, game)) = self.service.notice_state(id).await? else {
             return Ok(false);
         };
+        let members: Vec<String> = head.doc.members().into_iter().map(String::from).collect();
+        let mailed = self.mail_change(id, head, game).await;
+        if let Some(hooks) = &self.hooks {
+            let members: Vec<&str> = members.iter().map(String::as_str).collect();
+            hooks.attend_players(&members).await?;
+        }
+        mailed
+    }
+
+    /// The mails of a change of game `id` (at `head`, the rules game `game`): see
+    /// [`Notifier::game_changed`].
+    async fn mail_change(
+        &self,
+        id: &GameId,
+        head: Head,
+        game: Box<dyn AnyGame>,
+    ) -> Result<bool, NotifyError> {
         let at = match head.doc.status {
             Status::Active => head.waiting.as_ref().map(|w| w.since),
             Status::Finished => head.doc.ending.as_ref().map(|e| e.at),
@@ -233,6 +262,13 @@ impl Notifier {
         }
         if *stop.borrow() {
             return Ok(round.report);
+        }
+        if let Some(hooks) = &self.hooks {
+            let sent = hooks.sweep().await.map(|delivered| {
+                round.report.hook_events += delivered;
+                false
+            });
+            round.count(|r| &mut r.hook_events, "webhooks", sent);
         }
         for (player, wakes) in std::mem::take(&mut round.digests) {
             let sent = self.digest(&player, now).await;

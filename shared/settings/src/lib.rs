@@ -17,7 +17,7 @@ use missive_archive::KeyPair;
 use missive_auth::{Authority, SigningKey};
 use missive_game::{Clock, GameService};
 use missive_mail::{Mailer, Outbox, Ses, Smtp};
-use missive_notify::{Notifier, NotifyConfig};
+use missive_notify::{HookSender, Notifier, NotifyConfig};
 use missive_store::{Store, StoreError, StoreSetting};
 use thiserror::Error;
 
@@ -163,6 +163,14 @@ pub struct Settings {
     #[arg(long, env = "MISSIVE_DIGEST_HOUR", default_value_t = 7,
           value_parser = clap::value_parser!(u32).range(0..24))]
     pub digest_hour: u32,
+    /// Seconds a webhook's address has to answer a delivery.
+    #[arg(long, env = "MISSIVE_HOOK_TIMEOUT", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=60))]
+    pub hook_timeout: u64,
+    /// Let players register webhooks on plain `http://` and on loopback or private hosts
+    /// (a server on one machine with its receivers beside it); never in the cloud.
+    #[arg(long, env = "MISSIVE_LOCAL_HOOKS")]
+    pub local_hooks: bool,
     /// Log lines as `json` or `text` (text has colours only on a terminal); the Lambda
     /// functions default to json, the commands to text.
     #[arg(long, env = "MISSIVE_LOG_FORMAT", value_enum)]
@@ -250,18 +258,25 @@ impl Settings {
     }
 
     /// The notifier of `service`'s games, minting links with `authority`, sending with
-    /// `mailer`, telling time by `clock`, with the digest hour of these settings.
+    /// `mailer`, telling time by `clock`, with the digest hour of these settings, delivering
+    /// to webhooks with their timeout.
     pub fn notifier(
         &self,
         service: GameService,
         authority: Arc<Authority>,
         mailer: Arc<dyn Mailer>,
         clock: Arc<dyn Clock>,
-    ) -> Notifier {
-        Notifier::new(service, authority, mailer, clock, &self.public_base()).with_config(
-            NotifyConfig {
-                digest_hour: self.digest_hour,
-            },
+    ) -> Result<Notifier, SettingsError> {
+        let timeout = std::time::Duration::from_secs(self.hook_timeout);
+        let hooks = HookSender::new(service.clone(), Arc::clone(&clock), timeout)
+            .map_err(|e| SettingsError::Mail(e.to_string()))?;
+        let config = NotifyConfig {
+            digest_hour: self.digest_hour,
+        };
+        Ok(
+            Notifier::new(service, authority, mailer, clock, &self.public_base())
+                .with_config(config)
+                .with_hooks(hooks),
         )
     }
 
@@ -276,6 +291,6 @@ impl Settings {
         let authority = Arc::new(settings.authority(Opening::MustExist).await?);
         let mailer = settings.mailer().await?;
         let service = GameService::new(store, Arc::clone(&clock));
-        Ok(settings.notifier(service, authority, mailer, clock))
+        settings.notifier(service, authority, mailer, clock)
     }
 }

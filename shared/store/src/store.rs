@@ -3,8 +3,9 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    AppPassword, Challenge, ChallengeFilter, ChallengeId, Commit, Cursor, GameId, Head,
-    MailPreference, MessageMail, Notice, Page, Player, StoredGame, VacationRecord,
+    AppPassword, Challenge, ChallengeFilter, ChallengeId, Commit, Cursor, FeedItem, FeedPage,
+    GameId, Head, Hook, HookId, MailPreference, MessageMail, Notice, Page, Player, StoredGame,
+    VacationRecord,
 };
 
 use crate::StoreError;
@@ -39,8 +40,9 @@ pub enum Membership {
 /// reads back; a cursor the store did not make is [`StoreError::BadCursor`].
 #[async_trait]
 pub trait Store: Send + Sync {
-    /// Stores a new game's head; a conflict if the id is taken.
-    async fn create(&self, head: &Head) -> Result<(), StoreError>;
+    /// Stores a new game's head with the feed items that tell of it, atomically; a conflict
+    /// if the id is taken.
+    async fn create(&self, head: &Head, feed: &[FeedItem]) -> Result<(), StoreError>;
 
     /// The game's head alone: one record whatever the game's length; `None` if there is no
     /// such game.
@@ -51,7 +53,8 @@ pub trait Store: Send + Sync {
     async fn load(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError>;
 
     /// Applies `commit` atomically: replaces the head, appends the entries, records each new
-    /// move's idempotency key, keeps the players' lists and the game's wake-up, or nothing.
+    /// move's idempotency key, keeps the players' lists and the game's wake-up, appends the
+    /// feed items, or nothing.
     /// A conflict if the head moved on; [`StoreError::KeyUsed`] (and nothing written) if a
     /// new move's key was used before by the same seat.
     async fn commit(&self, commit: &Commit) -> Result<(), StoreError>;
@@ -208,6 +211,35 @@ pub trait Store: Send + Sync {
 
     /// Sets when the player wants messages mailed, replacing any earlier choice.
     async fn set_message_mail(&self, player: &str, choice: MessageMail) -> Result<(), StoreError>;
+
+    /// The items of `player`'s feed after `after` (a position this store gave out; from the
+    /// oldest kept when `None`), written at `since` or later, oldest first, at most `limit`.
+    /// Every item a commit, a creation or a challenge's start wrote is given once a reader
+    /// goes on from the positions it was given (DynamoDB: provided no write lands more than
+    /// a minute after its items' time); an item may be given again only to a reader whose
+    /// position had to drop what it had seen (see the store's documentation). A position this
+    /// store did not give out is [`StoreError::BadCursor`].
+    async fn feed(
+        &self,
+        player: &str,
+        after: Option<&str>,
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<FeedPage, StoreError>;
+    /// Stores `hook`: revision 1 only if no hook has its id, revision `n` only over revision
+    /// `n - 1`; a conflict otherwise (a hook removed meanwhile included), and nothing
+    /// written. An active hook with a `due` time is among the due hooks from then.
+    async fn put_hook(&self, hook: &Hook) -> Result<(), StoreError>;
+
+    /// The hooks of `player`, oldest first.
+    async fn hooks_of(&self, player: &str) -> Result<Vec<Hook>, StoreError>;
+
+    /// Removes `player`'s hook `id`, if there is one.
+    async fn delete_hook(&self, player: &str, id: &HookId) -> Result<(), StoreError>;
+
+    /// The active hooks due at `now` or before, earliest first, at most `limit`.
+    async fn due_hooks(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<Hook>, StoreError>;
+
     /// Adds `amount` to the counter `name` unless that would take it past `limit`: `true` if
     /// it was added, `false` (and nothing written) if not. Of concurrent additions exactly
     /// those that fit succeed. The write that starts a counter sets when it expires,

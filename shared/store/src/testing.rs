@@ -124,6 +124,8 @@ impl TestStore {
                      DROP TABLE message_mail;
                      DROP TABLE closed_logs;
                      DROP TABLE app_passwords;
+                     DROP TABLE feed;
+                     DROP TABLE hooks;
                      ALTER TABLE moves DROP COLUMN conditional;
                      PRAGMA user_version = 5;",
                 )

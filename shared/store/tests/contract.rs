@@ -4,9 +4,10 @@
 use chrono::{DateTime, Duration, Utc};
 use missive_domain::{
     AppPassword, Challenge, ChallengeFilter, ChallengeId, ChallengeState, Commit, Cursor, EndRule,
-    Ending, EventRecord, GameDoc, GameEvent, GameId, Head, LeaveEdge, MailPreference, MessageMail,
-    MoveRecord, Notice, Period, Player, Reason, Seat, SeatDoc, SeatResult, Status, StoredGame,
-    TimeControl, VacationRecord, Waiting, WakeChange,
+    Ending, EventRecord, FeedEntry, FeedEvent, FeedItem, GameDoc, GameEvent, GameId, Head, Hook,
+    HookId, HookState, LeaveEdge, MailPreference, MessageMail, MoveRecord, Notice, Period, Player,
+    Reason, Seat, SeatDoc, SeatResult, Status, StoredGame, TimeControl, VacationRecord, Waiting,
+    WakeChange,
 };
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{Membership, Store, StoreError, contract_tests};
@@ -105,6 +106,7 @@ fn append(stored: &Head, texts: &[&str], key: Option<&str>) -> Commit {
         events: Vec::new(),
         finishes: false,
         wake: WakeChange::Keep,
+        feed: Vec::new(),
     }
 }
 
@@ -124,7 +126,7 @@ async fn all_ids(store: &dyn Store) -> Vec<GameId> {
 
 async fn created(store: &dyn Store, id: &str) -> Head {
     let head = head(id);
-    store.create(&head).await.unwrap();
+    store.create(&head, &[]).await.unwrap();
     head
 }
 
@@ -143,7 +145,7 @@ async fn creating_an_existing_game_conflicts(kind: Kind) {
     let store = test.store.as_ref();
     let head = created(store, "g1").await;
     assert!(matches!(
-        store.create(&head).await,
+        store.create(&head, &[]).await,
         Err(StoreError::Conflict)
     ));
 }
@@ -194,6 +196,7 @@ async fn a_head_only_change_races_like_a_move(kind: Kind) {
         events: Vec::new(),
         finishes: false,
         wake: WakeChange::Keep,
+        feed: Vec::new(),
     };
     store.commit(&offer).await.unwrap();
     // A move decided on the state before the offer must not pass.
@@ -933,7 +936,7 @@ async fn lists_go_on_past_page_boundaries_with_private_games_among_them(kind: Ki
     for n in 0..7_i64 {
         let mut head = head(&format!("w{n}"));
         head.doc.private = n % 3 == 0;
-        store.create(&head).await.unwrap();
+        store.create(&head, &[]).await.unwrap();
         let mut commit = append(&head, &["e2e4"], None);
         commit.head.waiting = Some(Waiting {
             player: "bob".into(),
@@ -1021,7 +1024,7 @@ async fn members_see_their_current_games_until_they_end(kind: Kind) {
         player: "cid".into(),
     };
     forming.to_move = None;
-    store.create(&forming).await.unwrap();
+    store.create(&forming, &[]).await.unwrap();
     let list = |player: &'static str, membership| async move {
         store
             .games_of(player, membership, None, 10)
@@ -1312,6 +1315,7 @@ fn start_of(id: &str) -> Commit {
         events: Vec::new(),
         finishes: false,
         wake: WakeChange::At(at(5)),
+        feed: Vec::new(),
     }
 }
 
@@ -1460,7 +1464,255 @@ async fn app_passwords_are_kept_per_player_until_revoked(kind: Kind) {
     assert_eq!(store.app_passwords_of("bob").await.unwrap().len(), 1);
 }
 
+/// A feed item for `player` about game `game` at `time`.
+fn told(player: &str, game: &str, time: DateTime<Utc>, event: FeedEvent) -> FeedItem {
+    FeedItem {
+        recipient: player.into(),
+        at: time,
+        game: GameId(game.into()),
+        event,
+    }
+}
+
+fn moved(ply: u32, player: &str) -> FeedEvent {
+    FeedEvent::Moved {
+        ply,
+        seat: Seat((ply % 2) as u8),
+        player: player.into(),
+        long: "e2e4".into(),
+        short: "e4".into(),
+        draw_offer: false,
+    }
+}
+
+/// Every item of `player`'s feed from `after` on, a page of `size` at a time, and the
+/// position after the last.
+async fn whole_feed(
+    store: &dyn Store,
+    player: &str,
+    mut after: Option<String>,
+    size: usize,
+) -> (Vec<FeedEntry>, String) {
+    let mut entries = Vec::new();
+    loop {
+        let page = store
+            .feed(player, after.as_deref(), at(0), size)
+            .await
+            .unwrap();
+        let done = page.entries.len() < size;
+        entries.extend(page.entries);
+        after = Some(page.position);
+        if done {
+            return (entries, after.unwrap());
+        }
+    }
+}
+
+async fn feed_items_are_written_with_their_change_and_read_in_order(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let invited = told("bob", "g1", at(1), FeedEvent::Invited { by: "ann".into() });
+    let head = head("g1");
+    store
+        .create(&head, std::slice::from_ref(&invited))
+        .await
+        .unwrap();
+    let mut first = append(&head, &["e2e4"], None);
+    first.feed = vec![
+        told("bob", "g1", at(2), moved(0, "ann")),
+        told("ann", "g1", at(2), FeedEvent::GameStarted),
+    ];
+    store.commit(&first).await.unwrap();
+    // A commit that loses its race writes no feed item either.
+    let mut stale = append(&head, &["d2d4"], None);
+    stale.feed = vec![told("bob", "g1", at(2), moved(0, "ann"))];
+    assert!(matches!(
+        store.commit(&stale).await,
+        Err(StoreError::Conflict)
+    ));
+    let mut second = append(&first.head, &["e7e5"], None);
+    second.feed = vec![told("ann", "g1", at(3), moved(1, "bob"))];
+    store.commit(&second).await.unwrap();
+    let mut start = start_of("g2");
+    start.feed = vec![told("bob", "g2", at(4), FeedEvent::GameStarted)];
+    let offered = challenge("c1", "chess", 3, 1);
+    store.put_challenge(&offered, None).await.unwrap();
+    let mut accepted = offered.clone();
+    accepted.revision = 2;
+    accepted.state = ChallengeState::Accepted {
+        game: start.head.id.clone(),
+    };
+    store.put_challenge(&accepted, Some(&start)).await.unwrap();
+
+    let (bobs, end) = whole_feed(store, "bob", None, 1).await;
+    let items: Vec<FeedItem> = bobs.iter().map(|e| e.item.clone()).collect();
+    assert_eq!(
+        items,
+        vec![invited, first.feed[0].clone(), start.feed[0].clone()]
+    );
+    let ids: std::collections::HashSet<&str> = bobs.iter().map(|e| e.id.as_str()).collect();
+    assert_eq!(ids.len(), 3);
+    // Each entry's position goes on right after it.
+    let after_first = store
+        .feed("bob", Some(&bobs[0].position), at(0), 10)
+        .await
+        .unwrap();
+    assert_eq!(after_first.entries, bobs[1..].to_vec());
+    // Past the end: nothing, and the same place to go on from.
+    let (more, again) = whole_feed(store, "bob", Some(end.clone()), 5).await;
+    assert!(more.is_empty());
+    let mut third = append(&second.head, &["g1f3"], None);
+    third.feed = vec![told("bob", "g1", at(5), moved(2, "ann"))];
+    store.commit(&third).await.unwrap();
+    let (last, _) = whole_feed(store, "bob", Some(again), 5).await;
+    assert_eq!(last.len(), 1);
+    assert_eq!(last[0].item, third.feed[0]);
+
+    let (anns, _) = whole_feed(store, "ann", None, 10).await;
+    let items: Vec<FeedItem> = anns.into_iter().map(|e| e.item).collect();
+    assert_eq!(items, vec![first.feed[1].clone(), second.feed[0].clone()]);
+    // Items older than asked for are left out; a position from elsewhere is refused.
+    let recent = store.feed("bob", None, at(4), 10).await.unwrap();
+    assert_eq!(recent.entries.len(), 2);
+    assert!(matches!(
+        store.feed("bob", Some("not-a-position"), at(0), 10).await,
+        Err(StoreError::BadCursor)
+    ));
+}
+
+async fn a_feed_item_that_lands_after_a_later_one_is_given_once(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let (one, two) = (head("g1"), head("g2"));
+    store.create(&one, &[]).await.unwrap();
+    store.create(&two, &[]).await.unwrap();
+    let mut later = append(&one, &["e2e4"], None);
+    later.feed = vec![told("bob", "g1", at(10), moved(0, "ann"))];
+    store.commit(&later).await.unwrap();
+    let (seen, position) = whole_feed(store, "bob", None, 10).await;
+    assert_eq!(seen.len(), 1);
+    // Another game's change, decided half a minute earlier, commits only now.
+    let mut earlier = append(&two, &["d2d4"], None);
+    earlier.feed = vec![told(
+        "bob",
+        "g2",
+        at(10) - Duration::seconds(30),
+        moved(0, "ann"),
+    )];
+    store.commit(&earlier).await.unwrap();
+    let (late, position) = whole_feed(store, "bob", Some(position), 10).await;
+    let items: Vec<FeedItem> = late.into_iter().map(|e| e.item).collect();
+    assert_eq!(items, earlier.feed);
+    let (none, _) = whole_feed(store, "bob", Some(position), 10).await;
+    assert!(none.is_empty());
+}
+
+fn hook(id: &str, player: &str, created: i64) -> Hook {
+    Hook {
+        id: HookId(id.into()),
+        player: player.into(),
+        url: format!("https://example.org/{id}"),
+        secret: "s3cret".into(),
+        created_at: at(created),
+        revision: 1,
+        position: None,
+        state: HookState::Active,
+        failures: 0,
+        due: None,
+        log: Vec::new(),
+    }
+}
+
+async fn hooks_change_over_their_revision_and_are_due_while_active(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let first = hook("h1", "ann", 1);
+    store.put_hook(&first).await.unwrap();
+    assert!(matches!(
+        store.put_hook(&first).await,
+        Err(StoreError::Conflict)
+    ));
+    let second = Hook {
+        due: Some(at(5)),
+        ..hook("h2", "ann", 2)
+    };
+    store.put_hook(&second).await.unwrap();
+    store.put_hook(&hook("h3", "bob", 3)).await.unwrap();
+    assert_eq!(
+        store.hooks_of("ann").await.unwrap(),
+        vec![first.clone(), second.clone()]
+    );
+    assert!(store.due_hooks(at(4), 10).await.unwrap().is_empty());
+    assert_eq!(
+        store.due_hooks(at(5), 10).await.unwrap(),
+        vec![second.clone()]
+    );
+    // Due earliest first; a disabled hook is never due; a stale revision writes nothing.
+    let mut due_first = first.clone();
+    due_first.revision = 2;
+    due_first.due = Some(at(3));
+    due_first.position = Some("p".into());
+    store.put_hook(&due_first).await.unwrap();
+    let stale = Hook {
+        url: "https://stale.example.org".into(),
+        ..due_first.clone()
+    };
+    assert!(matches!(
+        store.put_hook(&stale).await,
+        Err(StoreError::Conflict)
+    ));
+    let ids: Vec<HookId> = store
+        .due_hooks(at(6), 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|h| h.id)
+        .collect();
+    assert_eq!(ids, vec![HookId("h1".into()), HookId("h2".into())]);
+    let disabled = Hook {
+        revision: 2,
+        state: HookState::Disabled { at: at(6) },
+        ..second.clone()
+    };
+    store.put_hook(&disabled).await.unwrap();
+    assert_eq!(
+        store.due_hooks(at(6), 10).await.unwrap(),
+        vec![due_first.clone()]
+    );
+    assert!(matches!(
+        store
+            .put_hook(&Hook {
+                revision: 0,
+                ..hook("h4", "ann", 4)
+            })
+            .await,
+        Err(StoreError::Invalid(_))
+    ));
+    // Removed for its player only.
+    store
+        .delete_hook("bob", &HookId("h1".into()))
+        .await
+        .unwrap();
+    store
+        .delete_hook("ann", &HookId("h1".into()))
+        .await
+        .unwrap();
+    assert_eq!(store.hooks_of("ann").await.unwrap(), vec![disabled]);
+    assert!(store.due_hooks(at(6), 10).await.unwrap().is_empty());
+    let removed = Hook {
+        revision: 3,
+        ..due_first
+    };
+    assert!(matches!(
+        store.put_hook(&removed).await,
+        Err(StoreError::Conflict)
+    ));
+}
+
 contract_tests!(
+    hooks_change_over_their_revision_and_are_due_while_active,
+    feed_items_are_written_with_their_change_and_read_in_order,
+    a_feed_item_that_lands_after_a_later_one_is_given_once,
     challenges_are_listed_newest_first_while_open_by_filter,
     challenges_change_only_over_the_revision_before,
     the_last_seat_of_a_challenge_creates_its_game_in_the_same_write,

@@ -134,6 +134,7 @@ impl Server {
         };
         let config = Config {
             limits: options.quotas,
+            local_hooks: true,
             ..Config::default()
         };
         let app = App {
@@ -332,11 +333,22 @@ fn follow_changes(mut app: App) -> App {
         Arc::clone(&app.mailer),
         Arc::clone(&app.clock),
         &app.public_url,
-    );
+    )
+    .with_hooks(hook_sender(&app));
     let never = tokio::sync::watch::channel(false).1;
     tokio::spawn(async move { notifier.follow(feed, never).await });
     app
 }
+
+/// What delivers `app`'s webhooks, as `missive serve` does, giving up on an address after
+/// [`HOOK_TIMEOUT`].
+pub fn hook_sender(app: &App) -> missive_notify::HookSender {
+    missive_notify::HookSender::new(app.service.clone(), Arc::clone(&app.clock), HOOK_TIMEOUT)
+        .unwrap()
+}
+
+/// How long the test servers' webhook deliveries wait for an answer.
+pub const HOOK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// A signed-in player.
 #[derive(Clone)]

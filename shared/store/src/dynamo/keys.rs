@@ -23,6 +23,8 @@
 //! | message mail choice | `PLAYER#<player>` | `MESSAGES` | `choice` |
 //! | counter | `COUNT#<name>` | `COUNT` | `used`, `expires_at` (seconds; the table's TTL attribute) |
 //! | application password | `PLAYER#<player>` | `APPPASS#<id>` | `body` (the password's record as JSON, its hash included), `last_used` (ms) once used |
+//! | webhook | `PLAYER#<player>` | `HOOK#<id>` | `revision`, `body`; `wait_queue` = `hooks`, `wait_deadline` (when due) while active and due |
+//! | feed item | `PLAYER#<player>` | `FEED#<ms, 13 digits>#<game>#<revision, 10 digits>#<n, 3 digits>` | `body` (the item as JSON), `expires_at` (seconds; TTL) |
 //!
 //! Indexes: `waiting` (`wait_player`, `wait_deadline`) holds the heads of games someone is
 //! to move in; `deadlines` (`wait_queue`, `wait_deadline`) is the table's list index: the
@@ -33,7 +35,7 @@
 //! head and moves) is one range of its partition, [`LOG_FROM`] to [`LOG_TO`]; its other
 //! items sort outside it.
 
-use missive_domain::{Challenge, ChallengeId, GameId, TimeControl};
+use missive_domain::{Challenge, ChallengeId, GameId, HookId, TimeControl};
 
 use crate::Membership;
 
@@ -89,6 +91,32 @@ pub const APP_PASSWORDS: &str = "APPPASS#";
 /// The sort key of application password `id` in its player's partition.
 pub fn app_password_sk(id: &str) -> String {
     format!("{APP_PASSWORDS}{id}")
+}
+
+/// The first sort key of a player's webhooks.
+pub const HOOK_FROM: &str = "HOOK#";
+/// The list of due webhooks (in the list index).
+pub const HOOK_LIST: &str = "hooks";
+
+/// The sort key of webhook `id`.
+pub fn hook_sk(id: &HookId) -> String {
+    format!("{HOOK_FROM}{id}")
+}
+
+/// The first sort key of a player's feed items.
+pub const FEED_FROM: &str = "FEED#";
+/// Past the last sort key of a player's feed items.
+pub const FEED_TO: &str = "FEED$";
+
+/// The sort key of a feed item written at `ms` by the change that took game `game` to
+/// `revision`, the `n`th item of that change: feed items sort by time, then change.
+pub fn feed_sk(ms: i64, game: &GameId, revision: u64, n: usize) -> String {
+    format!("{FEED_FROM}{}#{game}#{revision:010}#{n:03}", feed_time(ms))
+}
+
+/// A time in milliseconds as feed sort keys write it (13 digits, so they sort by time).
+pub fn feed_time(ms: i64) -> String {
+    format!("{:013}", ms.max(0))
 }
 
 /// The sort key of move `ply`.

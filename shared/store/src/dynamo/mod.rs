@@ -8,6 +8,8 @@
 //! kept, the finished entries when the game ends. Move and event items are never updated or
 //! deleted. Lists follow DynamoDB's `LastEvaluatedKey`, handed out as the page's cursor.
 
+mod feed;
+mod hooks;
 mod items;
 pub mod keys;
 mod table;
@@ -29,9 +31,9 @@ use aws_sdk_dynamodb::types::{
 };
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    AppPassword, Challenge, ChallengeFilter, ChallengeId, ChallengeState, Commit, Cursor, GameId,
-    Head, MailPreference, MessageMail, Notice, Page, Player, Status, StoredGame, VacationRecord,
-    WakeChange,
+    AppPassword, Challenge, ChallengeFilter, ChallengeId, ChallengeState, Commit, Cursor, FeedItem,
+    FeedPage, GameId, Head, Hook, HookId, MailPreference, MessageMail, Notice, Page, Player,
+    Status, StoredGame, VacationRecord, WakeChange,
 };
 
 use self::items::{
@@ -159,6 +161,19 @@ impl DynamoStore {
         }
     }
 
+    /// A strongly consistent query of one partition's items whose sort keys are from `from`
+    /// to `to`.
+    fn range_query(&self, pk: &str, from: &str, to: &str) -> QueryFluentBuilder {
+        self.client
+            .query()
+            .table_name(&self.table)
+            .consistent_read(true)
+            .key_condition_expression("PK = :pk AND SK BETWEEN :from AND :to")
+            .expression_attribute_values(":pk", s(pk))
+            .expression_attribute_values(":from", s(from))
+            .expression_attribute_values(":to", s(to))
+    }
+
     /// A query of index `index` on `condition` (its values still to give).
     fn index_query(&self, index: &str, condition: &str) -> QueryFluentBuilder {
         self.client
@@ -236,6 +251,22 @@ impl DynamoStore {
             .put_item()
             .table_name(&self.table)
             .set_item(Some(item))
+    }
+
+    /// Puts `item` guarded by its `revision`: revision 1 only if the item does not exist,
+    /// revision `n` only over revision `n - 1`; a conflict otherwise. Revision 0 (of
+    /// `what`) is invalid.
+    async fn versioned_put(&self, item: Item, revision: u64, what: &str) -> Result<(), StoreError> {
+        let put = self.put(item);
+        let put = match revision {
+            0 => return Err(StoreError::Invalid(format!("{what} starts at revision 1"))),
+            1 => put.condition_expression("attribute_not_exists(PK)"),
+            revision => put
+                .condition_expression("revision = :previous")
+                .expression_attribute_values(":previous", n(revision - 1)),
+        };
+        put.send().await.map_err(sdk)?;
+        Ok(())
     }
 
     /// Writes `items` in one transaction: all or nothing. `parts` says what each item is,
@@ -442,6 +473,7 @@ impl DynamoStore {
             vec![self.transact_put(head_item(head)?, Some("attribute_not_exists(PK)"), None)?];
         writes.extend(self.member_writes(head)?);
         writes.extend(self.wake_write(&head.id, start.wake)?);
+        writes.extend(self.feed_puts(&start.feed, &head.id, head.revision)?);
         Ok(writes)
     }
 
@@ -648,10 +680,11 @@ fn wake_item(id: &GameId, at: DateTime<Utc>) -> Item {
 
 #[async_trait]
 impl Store for DynamoStore {
-    async fn create(&self, head: &Head) -> Result<(), StoreError> {
+    async fn create(&self, head: &Head, feed: &[FeedItem]) -> Result<(), StoreError> {
         let mut items =
             vec![self.transact_put(head_item(head)?, Some("attribute_not_exists(PK)"), None)?];
         items.extend(self.member_writes(head)?);
+        items.extend(self.feed_puts(feed, &head.id, head.revision)?);
         let parts = vec![Part::Head; items.len()];
         self.transact(items, &parts).await
     }
@@ -664,15 +697,7 @@ impl Store for DynamoStore {
     }
 
     async fn load(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
-        let query = self
-            .client
-            .query()
-            .table_name(&self.table)
-            .consistent_read(true)
-            .key_condition_expression("PK = :pk AND SK BETWEEN :from AND :to")
-            .expression_attribute_values(":pk", s(&keys::game_pk(id)))
-            .expression_attribute_values(":from", s(keys::LOG_FROM))
-            .expression_attribute_values(":to", s(keys::LOG_TO));
+        let query = self.range_query(&keys::game_pk(id), keys::LOG_FROM, keys::LOG_TO);
         let items = self.every_page(query).await?;
         let (mut head, mut moves, mut events) = (None, Vec::new(), Vec::new());
         for item in &items {
@@ -709,6 +734,7 @@ impl Store for DynamoStore {
         items.extend(self.member_writes(head)?);
         items.extend(self.wake_write(&head.id, commit.wake)?);
         items.extend(self.finished_puts(commit)?);
+        items.extend(self.feed_puts(&commit.feed, &head.id, head.revision)?);
         parts.resize(items.len(), Part::Other);
         self.transact(items, &parts).await
     }
@@ -950,26 +976,30 @@ impl Store for DynamoStore {
     }
 
     async fn put_vacation(&self, player: &str, record: &VacationRecord) -> Result<(), StoreError> {
-        if record.revision == 0 {
-            return Err(StoreError::Invalid(
-                "a vacation record starts at revision 1".into(),
-            ));
-        }
         let item = Item::from([
             ("PK".into(), s(&keys::player_pk(player))),
             ("SK".into(), s("VACATION")),
             ("revision".into(), n(record.revision)),
             ("body".into(), s(&serde_json::to_string(record)?)),
         ]);
-        let put = self.put(item);
-        let put = if record.revision == 1 {
-            put.condition_expression("attribute_not_exists(PK)")
-        } else {
-            put.condition_expression("revision = :previous")
-                .expression_attribute_values(":previous", n(record.revision - 1))
-        };
-        put.send().await.map_err(sdk)?;
-        Ok(())
+        self.versioned_put(item, record.revision, "a vacation record")
+            .await
+    }
+
+    async fn put_hook(&self, hook: &Hook) -> Result<(), StoreError> {
+        self.write_hook(hook).await
+    }
+
+    async fn hooks_of(&self, player: &str) -> Result<Vec<Hook>, StoreError> {
+        self.read_hooks(player).await
+    }
+
+    async fn delete_hook(&self, player: &str, id: &HookId) -> Result<(), StoreError> {
+        self.remove_hook(player, id).await
+    }
+
+    async fn due_hooks(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<Hook>, StoreError> {
+        self.read_due_hooks(now, page_size(limit)).await
     }
 
     async fn create_player(&self, player: &Player) -> Result<(), StoreError> {
@@ -1146,6 +1176,17 @@ impl Store for DynamoStore {
         let text = get_s(&item, "choice")?;
         MessageMail::parse(&text)
             .ok_or_else(|| StoreError::Corrupt(format!("message mail choice `{text}`")))
+    }
+
+    async fn feed(
+        &self,
+        player: &str,
+        after: Option<&str>,
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<FeedPage, StoreError> {
+        self.read_feed(player, after, since.timestamp_millis(), page_size(limit))
+            .await
     }
 
     async fn set_message_mail(&self, player: &str, choice: MessageMail) -> Result<(), StoreError> {

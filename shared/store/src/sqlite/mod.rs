@@ -22,15 +22,16 @@ use std::sync::{Arc, Mutex, mpsc};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    AppPassword, Challenge, ChallengeFilter, ChallengeId, Commit, Cursor, GameId, Head,
-    MailPreference, MessageMail, Notice, Page, Player, StoredGame, VacationRecord,
+    AppPassword, Challenge, ChallengeFilter, ChallengeId, Commit, Cursor, FeedItem, FeedPage,
+    GameId, Head, Hook, HookId, MailPreference, MessageMail, Notice, Page, Player, StoredGame,
+    VacationRecord,
 };
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use tokio::sync::oneshot;
 
 use self::read::{Tally, head_row, millis, rows};
 use self::write::{Import, Write, apply_parts};
-use crate::cursor::{encode, page_size, position};
+use crate::cursor::{decode, encode, page_size, position};
 use crate::{Membership, Store, StoreError, Usage, Wake};
 
 /// Most writes applied in one transaction.
@@ -296,8 +297,9 @@ fn apply_group(conn: &mut Connection, group: &[Job]) -> Vec<Vec<Result<(), Store
 
 #[async_trait]
 impl Store for SqliteStore {
-    async fn create(&self, head: &Head) -> Result<(), StoreError> {
-        self.write(Write::Create(Box::new(head.clone()))).await
+    async fn create(&self, head: &Head, feed: &[FeedItem]) -> Result<(), StoreError> {
+        self.write(Write::Create(Box::new(head.clone()), feed.to_vec()))
+            .await
     }
 
     async fn head(&self, id: &GameId) -> Result<Option<Head>, StoreError> {
@@ -706,6 +708,61 @@ impl Store for SqliteStore {
 
     async fn set_message_mail(&self, player: &str, choice: MessageMail) -> Result<(), StoreError> {
         self.write(Write::MessageMail(player.to_string(), choice))
+            .await
+    }
+
+    async fn put_hook(&self, hook: &Hook) -> Result<(), StoreError> {
+        self.write(Write::Hook(Box::new(hook.clone()))).await
+    }
+
+    async fn hooks_of(&self, player: &str) -> Result<Vec<Hook>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn, tally| {
+            read::bodies(
+                conn,
+                "SELECT body FROM hooks WHERE player = ?1 ORDER BY created_at, id",
+                params![player],
+                tally,
+            )
+        })
+        .await
+    }
+
+    async fn delete_hook(&self, player: &str, id: &HookId) -> Result<(), StoreError> {
+        self.write(Write::DeleteHook {
+            player: player.to_string(),
+            id: id.0.clone(),
+        })
+        .await
+    }
+
+    async fn due_hooks(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<Hook>, StoreError> {
+        let limit = page_size(limit) as i64;
+        self.read(move |conn, tally| {
+            read::bodies(
+                conn,
+                "SELECT body FROM hooks WHERE due IS NOT NULL AND due <= ?1
+                 ORDER BY due, id LIMIT ?2",
+                params![now.timestamp_millis(), limit],
+                tally,
+            )
+        })
+        .await
+    }
+
+    async fn feed(
+        &self,
+        player: &str,
+        after: Option<&str>,
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<FeedPage, StoreError> {
+        let after = match after {
+            Some(text) => decode::<i64>("feed", &Cursor(text.to_string()))?,
+            None => 0,
+        };
+        let (player, limit) = (player.to_string(), page_size(limit));
+        self.read(move |conn, tally| read::feed(conn, &player, after, since, limit, tally))
             .await
     }
 

@@ -2,8 +2,10 @@
 //! the rows and bytes it read into a [`Tally`].
 
 use chrono::{DateTime, Utc};
-use missive_domain::{AppPassword, EventRecord, GameId, Head, MoveRecord, Seat, StoredGame};
-use rusqlite::{Connection, OptionalExtension, Params, Row};
+use missive_domain::{
+    AppPassword, EventRecord, FeedEntry, FeedPage, GameId, Head, MoveRecord, Seat, StoredGame,
+};
+use rusqlite::{Connection, OptionalExtension, Params, Row, params};
 
 use super::backend;
 use crate::StoreError;
@@ -204,4 +206,61 @@ fn read_app_password(row: &Row) -> Result<(AppPassword, usize), StoreError> {
     .map(|text| text.len())
     .sum::<usize>();
     Ok((password, size + 16))
+}
+
+/// The items of `player`'s feed after `seq` `after`, written at `since` or later, oldest
+/// first, at most `limit`; each item's position is its `seq`.
+pub(super) fn feed(
+    conn: &Connection,
+    player: &str,
+    after: i64,
+    since: DateTime<Utc>,
+    limit: usize,
+    tally: &mut Tally,
+) -> Result<FeedPage, StoreError> {
+    let mut statement = conn
+        .prepare_cached(
+            "SELECT seq, body FROM feed WHERE player = ?1 AND seq > ?2 AND at >= ?3
+             ORDER BY seq LIMIT ?4",
+        )
+        .map_err(backend)?;
+    let rows = statement
+        .query_map(
+            params![player, after, since.timestamp_millis(), limit as i64],
+            |row| Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?)),
+        )
+        .map_err(backend)?;
+    let mut page = FeedPage {
+        entries: Vec::new(),
+        position: feed_position(after)?,
+    };
+    for row in rows {
+        let (seq, body) = row.map_err(backend)?;
+        tally.row(body.len());
+        page.position = feed_position(seq)?;
+        page.entries.push(FeedEntry {
+            id: seq.to_string(),
+            position: page.position.clone(),
+            item: serde_json::from_str(&body)?,
+        });
+    }
+    Ok(page)
+}
+
+/// The feed position after the item `seq`.
+fn feed_position(seq: i64) -> Result<String, StoreError> {
+    crate::cursor::encode("feed", &seq).map(|cursor| cursor.0)
+}
+
+/// The records whose JSON bodies `sql` selects (the first column), in its order.
+pub(super) fn bodies<T: serde::de::DeserializeOwned>(
+    conn: &Connection,
+    sql: &str,
+    params: impl Params,
+    tally: &mut Tally,
+) -> Result<Vec<T>, StoreError> {
+    rows(conn, sql, params, tally, |row| {
+        let body: String = row.get(0).map_err(backend)?;
+        Ok((serde_json::from_str(&body)?, body.len()))
+    })
 }

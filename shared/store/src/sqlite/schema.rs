@@ -170,6 +170,28 @@ const MIGRATIONS: &[&str] = &[
          last_used INTEGER,
          PRIMARY KEY (player, id)
      ) WITHOUT ROWID;",
+    // 11: players' event feeds, in the order written (`seq`), each item kept until
+    // `expires_at`.
+    "CREATE TABLE feed (
+         seq INTEGER PRIMARY KEY AUTOINCREMENT,
+         player TEXT NOT NULL,
+         at INTEGER NOT NULL,
+         expires_at INTEGER NOT NULL,
+         body TEXT NOT NULL
+     );
+     CREATE INDEX feed_player ON feed (player, seq);
+     CREATE INDEX feed_expiry ON feed (expires_at);",
+    // 12: players' webhooks; `due` is set while a hook is active and has something due.
+    "CREATE TABLE hooks (
+         id TEXT PRIMARY KEY,
+         player TEXT NOT NULL,
+         revision INTEGER NOT NULL,
+         created_at INTEGER NOT NULL,
+         due INTEGER,
+         body TEXT NOT NULL
+     );
+     CREATE INDEX hooks_player ON hooks (player, created_at);
+     CREATE INDEX hooks_due ON hooks (due) WHERE due IS NOT NULL;",
 ];
 
 /// The schema version this code writes.

@@ -1,8 +1,9 @@
 //! The writes the writer thread applies, each inside its own savepoint.
 
 use missive_domain::{
-    AppPassword, Challenge, ChallengeState, Commit, EventRecord, Head, MailPreference, MessageMail,
-    MoveRecord, Notice, Player, Status, StoredGame, VacationRecord, WakeChange,
+    AppPassword, Challenge, ChallengeState, Commit, EventRecord, FeedItem, Head, Hook, HookState,
+    MailPreference, MessageMail, MoveRecord, Notice, Player, Status, StoredGame, VacationRecord,
+    WakeChange,
 };
 use rusqlite::{Connection, params};
 
@@ -11,7 +12,7 @@ use crate::StoreError;
 
 /// A write waiting for the writer thread.
 pub(super) enum Write {
-    Create(Box<Head>),
+    Create(Box<Head>, Vec<FeedItem>),
     Commit(Box<Commit>),
     /// Whole games, each in a savepoint of its own (see [`apply_parts`]).
     Imports(Vec<Import>),
@@ -36,6 +37,11 @@ pub(super) enum Write {
     },
     Challenge(Box<Challenge>, Option<Box<Commit>>),
     MessageMail(String, MessageMail),
+    Hook(Box<Hook>),
+    DeleteHook {
+        player: String,
+        id: String,
+    },
     CountUp {
         name: String,
         amount: u64,
@@ -132,7 +138,10 @@ fn in_savepoint(
 /// Applies one write of a single part.
 fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
     match write {
-        Write::Create(head) => insert_head(conn, head, None),
+        Write::Create(head, feed) => {
+            insert_head(conn, head, None)?;
+            append_feed(conn, feed)
+        }
         Write::Commit(commit) => apply_commit(conn, commit),
         Write::Imports(_) => Err(StoreError::Invalid(
             "imports are written game by game".into(),
@@ -168,6 +177,14 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
         }
         Write::UsedToken { id, at, expires_at } => insert_used_token(conn, id, *at, *expires_at),
         Write::Challenge(challenge, start) => put_challenge(conn, challenge, start.as_deref()),
+        Write::Hook(hook) => put_hook(conn, hook),
+        Write::DeleteHook { player, id } => conn
+            .execute(
+                "DELETE FROM hooks WHERE id = ?1 AND player = ?2",
+                params![id, player],
+            )
+            .map(drop)
+            .map_err(backend),
         Write::MessageMail(player, choice) => conn
             .execute(
                 "INSERT OR REPLACE INTO message_mail (player, choice) VALUES (?1, ?2)",
@@ -278,7 +295,34 @@ fn apply_commit(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
     }
     set_wake(conn, &head.id.0, commit.wake)?;
     keep_members(conn, head)?;
-    append_log(conn, commit)
+    append_log(conn, commit)?;
+    append_feed(conn, &commit.feed)
+}
+
+/// Appends `feed`'s items to their players' feeds, first dropping every item whose time to
+/// be kept is over by the newest one's time.
+fn append_feed(conn: &Connection, feed: &[FeedItem]) -> Result<(), StoreError> {
+    let Some(now) = feed.iter().map(|item| item.at).max() else {
+        return Ok(());
+    };
+    conn.prepare_cached("DELETE FROM feed WHERE expires_at < ?1")
+        .map_err(backend)?
+        .execute([now.timestamp_millis()])
+        .map_err(backend)?;
+    let mut insert = conn
+        .prepare_cached("INSERT INTO feed (player, at, expires_at, body) VALUES (?1, ?2, ?3, ?4)")
+        .map_err(backend)?;
+    for item in feed {
+        insert
+            .execute(params![
+                item.recipient,
+                item.at.timestamp_millis(),
+                item.expires_at().timestamp_millis(),
+                serde_json::to_string(item)?
+            ])
+            .map_err(backend)?;
+    }
+    Ok(())
 }
 
 /// Inserts a whole game: its head, then the rest as a commit's, the moves of a game that is
@@ -502,7 +546,41 @@ fn put_challenge(
         WakeChange::At(at) => Some(at.timestamp_millis()),
         WakeChange::Keep | WakeChange::Clear => None,
     };
-    insert_head(conn, &start.head, wake)
+    insert_head(conn, &start.head, wake)?;
+    append_feed(conn, &start.feed)
+}
+
+/// Stores a hook by its revision, due while active.
+fn put_hook(conn: &Connection, hook: &Hook) -> Result<(), StoreError> {
+    let body = serde_json::to_string(hook)?;
+    let due = match hook.state {
+        HookState::Active => hook.due.map(|at| at.timestamp_millis()),
+        HookState::Disabled { .. } => None,
+    };
+    versioned(
+        hook.revision,
+        "a hook",
+        || {
+            conn.execute(
+                "INSERT OR IGNORE INTO hooks (id, player, revision, created_at, due, body)
+                 VALUES (?1, ?2, 1, ?3, ?4, ?5)",
+                params![
+                    hook.id.0,
+                    hook.player,
+                    hook.created_at.timestamp_millis(),
+                    due,
+                    body
+                ],
+            )
+        },
+        |previous| {
+            conn.execute(
+                "UPDATE hooks SET revision = ?2, due = ?3, body = ?4
+                 WHERE id = ?1 AND revision = ?5",
+                params![hook.id.0, previous + 1, due, body, previous],
+            )
+        },
+    )
 }
 
 /// Writes a record guarded by its revision: `insert` for revision 1 (changing no row when

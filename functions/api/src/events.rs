@@ -1,0 +1,98 @@
+//! The caller's event feed: `GET /v1/events`, JSON lines, held open while nothing is new.
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{Query, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, HeaderName, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use missive_game::{EventView, MAX_EVENTS, MAX_WAIT};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::error::ErrorBody;
+use crate::session::Caller;
+use crate::{ApiError, App};
+
+/// The media type of the feed: one JSON object per line.
+pub const JSON_LINES: &str = "application/x-ndjson";
+/// The header that carries where the feed goes on after the answer's events.
+pub const CURSOR_HEADER: &str = "event-cursor";
+
+pub(crate) fn routes() -> Router<App> {
+    Router::new().route("/v1/events", get(events))
+}
+
+/// Where to read the feed from and how long to wait.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct EventsQuery {
+    /// Where to go on from: the `Event-Cursor` of the last answer, or the `cursor` of the
+    /// last event handled. Absent: from the oldest event kept (30 days).
+    cursor: Option<String>,
+    /// Seconds to hold the request open while there is nothing new, 0 to 25 (0 if absent).
+    #[param(minimum = 0, maximum = 25)]
+    wait: Option<u64>,
+    /// Most events in the answer, 1 to 100 (100 if absent).
+    #[param(minimum = 1, maximum = 100)]
+    limit: Option<usize>,
+}
+
+/// Follow my events
+///
+/// The caller's events since the cursor, oldest first, one JSON object per line (`application/x-ndjson`): your turn, another player moved, draws offered, withdrawn, accepted and declined, messages, eliminations, the game's start and end, invitations, challenges accepted. With `wait`, the request is held open until something happens or the time is up (then the answer has no lines). Every event carries its own `cursor`, and the `Event-Cursor` header the one after the last: going on from either gives every later event. Delivery is at least once (an event given twice has the same `id`); events are kept 30 days, and an older cursor answers 410 `cursor-expired`.
+#[utoipa::path(get, path = "/v1/events", tag = "events", operation_id = "follow_events", security(("bearer" = [])), params(EventsQuery), responses(
+    (status = 200, description = "The events, one JSON object per line (none when the wait ran out)", content_type = "application/x-ndjson", body = EventView,
+        headers(("Event-Cursor" = String, description = "Where the feed goes on after this answer"))),
+    (status = 400, description = "A cursor this server did not give out, or `wait`/`limit` out of range (`invalid-cursor`, `bad-request`)", body = ErrorBody),
+    (status = 410, description = "The cursor is older than the events kept (`cursor-expired`): read your games again and start without one", body = ErrorBody),
+))]
+pub(crate) async fn events(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Query(query): Query<EventsQuery>,
+) -> Result<Response, ApiError> {
+    let Caller(player) = Caller::from_headers(&headers, &app)?;
+    let wait = query.wait.unwrap_or(0);
+    if wait > MAX_WAIT.as_secs() {
+        return Err(ApiError::bad_request(format!(
+            "wait is at most {} seconds",
+            MAX_WAIT.as_secs()
+        )));
+    }
+    let limit = query.limit.unwrap_or(MAX_EVENTS);
+    if !(1..=MAX_EVENTS).contains(&limit) {
+        return Err(ApiError::bad_request(format!("limit is 1 to {MAX_EVENTS}")));
+    }
+    // The answer must start before the request's own time is up.
+    let wait = Duration::from_secs(wait).min(
+        app.limits
+            .request_timeout
+            .saturating_sub(Duration::from_secs(2)),
+    );
+    let read = app
+        .service
+        .events(&player, query.cursor.as_deref(), wait, limit)
+        .await?;
+    let mut body = String::new();
+    for event in &read.events {
+        body.push_str(
+            &serde_json::to_string(event).map_err(|e| {
+                ApiError::internal("the events could not be written", e.to_string())
+            })?,
+        );
+        body.push('\n');
+    }
+    let cursor = HeaderValue::from_str(&read.cursor)
+        .map_err(|e| ApiError::internal("the cursor could not be written", e.to_string()))?;
+    Ok((
+        [
+            (CONTENT_TYPE, HeaderValue::from_static(JSON_LINES)),
+            (HeaderName::from_static(CURSOR_HEADER), cursor),
+        ],
+        body,
+    )
+        .into_response())
+}

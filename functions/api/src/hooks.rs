@@ -1,0 +1,85 @@
+//! The caller's webhooks: register, list, read a hook's delivery log, remove.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::{delete, get};
+use axum::{Json, Router};
+use missive_domain::{DeliveryAttempt, HookId};
+use missive_game::{HookCreated, HookView};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::error::ErrorBody;
+use crate::session::Caller;
+use crate::{ApiError, App, JsonBody};
+
+pub(crate) fn routes() -> Router<App> {
+    Router::new()
+        .route("/v1/players/me/hooks", get(list).post(register))
+        .route("/v1/players/me/hooks/{id}", delete(remove))
+        .route("/v1/players/me/hooks/{id}/deliveries", get(deliveries))
+}
+
+/// A webhook to register.
+#[derive(Deserialize, ToSchema)]
+pub(crate) struct NewHook {
+    /// The `https://` address every event of the caller's feed is POSTed to.
+    #[schema(max_length = 2048)]
+    url: String,
+}
+
+/// Register a webhook
+///
+/// From now on every event of the caller's feed (as `GET /v1/events` gives it) is POSTed to the address as JSON, signed with the hook's secret (`Missive-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 over "<t>.<body>">`), in order, each until the address answers 2xx; failures are retried with backoff and the hook is disabled after 10 in a row. The secret is in this answer only.
+#[utoipa::path(post, path = "/v1/players/me/hooks", tag = "hooks", operation_id = "register_hook", security(("bearer" = [])), request_body = NewHook, responses(
+    (status = 201, description = "The hook, with its secret (shown this once)", body = HookCreated),
+    (status = 422, description = "Refused: not an `https://` address, a loopback or private host, or 5 hooks already (`refused`)", body = ErrorBody),
+))]
+pub(crate) async fn register(
+    State(app): State<App>,
+    Caller(me): Caller,
+    JsonBody(request): JsonBody<NewHook>,
+) -> Result<(StatusCode, Json<HookCreated>), ApiError> {
+    let created = app.service.register_hook(&me, &request.url).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// List my webhooks
+#[utoipa::path(get, path = "/v1/players/me/hooks", tag = "hooks", operation_id = "list_hooks", security(("bearer" = [])), responses(
+    (status = 200, description = "The caller's hooks, oldest first (never their secrets)", body = Vec<HookView>),
+))]
+pub(crate) async fn list(
+    State(app): State<App>,
+    Caller(me): Caller,
+) -> Result<Json<Vec<HookView>>, ApiError> {
+    Ok(Json(app.service.hooks(&me).await?))
+}
+
+/// Remove a webhook
+#[utoipa::path(delete, path = "/v1/players/me/hooks/{id}", tag = "hooks", operation_id = "remove_hook", security(("bearer" = [])), params(("id" = String, Path, description = "The hook id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), responses(
+    (status = 204, description = "Removed: nothing more is sent to it"),
+    (status = 404, description = "The caller has no such hook (`hook-not-found`)", body = ErrorBody),
+))]
+pub(crate) async fn remove(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    app.service.remove_hook(&me, &HookId(id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Read a webhook's deliveries
+///
+/// The latest 50 attempts, newest first: the event, the attempt's number for it, the status answered or what went wrong, and how long it took.
+#[utoipa::path(get, path = "/v1/players/me/hooks/{id}/deliveries", tag = "hooks", operation_id = "list_hook_deliveries", security(("bearer" = [])), params(("id" = String, Path, description = "The hook id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), responses(
+    (status = 200, description = "The latest attempts, newest first", body = Vec<DeliveryAttempt>),
+    (status = 404, description = "The caller has no such hook (`hook-not-found`)", body = ErrorBody),
+))]
+pub(crate) async fn deliveries(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+) -> Result<Json<Vec<DeliveryAttempt>>, ApiError> {
+    Ok(Json(app.service.hook_deliveries(&me, &HookId(id)).await?))
+}

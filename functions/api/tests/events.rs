@@ -1,0 +1,333 @@
+//! The event feed over HTTP: an app follows whole games through `GET /v1/events` alone
+//! (never reading a game's view), on SQLite and DynamoDB Local.
+
+mod common;
+
+use common::{Player, Server};
+use missive_store::testing::Kind;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+/// One read of the feed: the status, the events (or the error body) and the
+/// `Event-Cursor` header.
+async fn read(player: &Player<'_>, query: &str) -> (StatusCode, Vec<Value>, Option<String>) {
+    let url = format!("{}/v1/events?{query}", player.server.base);
+    let response = player
+        .server
+        .http
+        .get(url)
+        .bearer_auth(&player.token)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let cursor = response
+        .headers()
+        .get("event-cursor")
+        .map(|v| v.to_str().unwrap().to_string());
+    let content_type = response.headers().get("content-type").cloned();
+    let text = response.text().await.unwrap();
+    if status != StatusCode::OK {
+        let body: Value = serde_json::from_str(&text).unwrap();
+        assert!(body["error"]["code"].is_string(), "{body}");
+        return (status, vec![body], cursor);
+    }
+    assert_eq!(content_type.unwrap(), "application/x-ndjson");
+    let events = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    (status, events, cursor)
+}
+
+/// An app following one player's feed from where it last was.
+struct App<'s> {
+    player: Player<'s>,
+    cursor: Option<String>,
+    seen: Vec<Value>,
+}
+
+impl<'s> App<'s> {
+    fn new(player: Player<'s>) -> App<'s> {
+        App {
+            player,
+            cursor: None,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Reads the feed (waiting up to `wait` seconds) and returns the events that came.
+    async fn follow(&mut self, wait: u64) -> Vec<Value> {
+        let mut query = format!("wait={wait}");
+        if let Some(cursor) = &self.cursor {
+            query.push_str(&format!("&cursor={cursor}"));
+        }
+        let (status, events, cursor) = read(&self.player, &query).await;
+        assert_eq!(status, StatusCode::OK, "{events:?}");
+        self.cursor = cursor;
+        self.seen.extend(events.iter().cloned());
+        events
+    }
+
+    /// Follows the feed until an event of `kind` comes (the events up to it), waiting as
+    /// long as it takes; each read may return with nothing when its wait runs out.
+    async fn until(&mut self, kind: &str) -> Vec<Value> {
+        let mut came = Vec::new();
+        for _ in 0..20 {
+            let events = self.follow(5).await;
+            let found = events.iter().any(|e| e["type"] == kind);
+            came.extend(events);
+            if found {
+                return came;
+            }
+        }
+        panic!("no {kind} event for {}: {came:?}", self.player.handle);
+    }
+
+    /// The types of every event seen so far.
+    fn kinds(&self) -> Vec<String> {
+        self.seen
+            .iter()
+            .map(|e| e["type"].as_str().unwrap().to_string())
+            .collect()
+    }
+}
+
+/// The ply of the last `your-turn` among `events`.
+fn turn_ply(events: &[Value]) -> u64 {
+    events
+        .iter()
+        .rev()
+        .find(|e| e["type"] == "your-turn")
+        .and_then(|e| e["ply"].as_u64())
+        .expect("a your-turn event")
+}
+
+async fn an_app_follows_a_whole_game_through_the_feed_alone(kind: Kind) {
+    let server = Server::start(kind).await;
+    let mut ann = App::new(server.player("ann").await);
+    let mut bob = App::new(server.player("bob").await);
+    let (status, body) = ann
+        .player
+        .post(
+            "/v1/games",
+            json!({
+                "variant": "chess",
+                "seats": [{ "kind": "creator" }, { "kind": "invite", "player": "bob" }],
+                "time_control": { "kind": "days-per-move", "days": 3 },
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let game = body["id"].as_str().unwrap().to_string();
+    let invited = bob.until("invited").await;
+    assert_eq!(invited[0]["game"], game.as_str());
+    assert_eq!(invited[0]["by"], "ann");
+    let (status, body) = bob
+        .player
+        .post(&format!("/v1/games/{game}/join"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    // Fool's mate, each move made when the feed says it is that player's turn, with a
+    // message, a draw offered and declined on the way.
+    let moves = ["f2f3", "e7e5", "g2g4", "d8h4"];
+    let started = ann.until("your-turn").await;
+    assert_eq!(turn_ply(&started), 0);
+    ann.player.play(&game, moves[0], 0).await;
+    // Bob's read is held open until the move (or finds it there already).
+    let turn = bob.until("your-turn").await;
+    assert_eq!(turn_ply(&turn), 1);
+    let moved = turn.iter().find(|e| e["type"] == "moved").unwrap();
+    assert_eq!(
+        (
+            &moved["ply"],
+            &moved["long"],
+            &moved["short"],
+            &moved["player"]
+        ),
+        (&json!(0), &json!("f2f3"), &json!("f3"), &json!("ann"))
+    );
+    let (status, body) = bob
+        .player
+        .post(
+            &format!("/v1/games/{game}/messages"),
+            json!({ "text": "good luck" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let (status, body) = bob
+        .player
+        .post(
+            &format!("/v1/games/{game}/draw"),
+            json!({ "action": "offer" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let offer = ann.until("draw-offered").await;
+    let message = offer.iter().find(|e| e["type"] == "message").unwrap();
+    assert_eq!(
+        (&message["text"], &message["player"]),
+        (&json!("good luck"), &json!("bob"))
+    );
+    let (status, body) = ann
+        .player
+        .post(
+            &format!("/v1/games/{game}/draw"),
+            json!({ "action": "decline" }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    bob.until("draw-declined").await;
+    bob.player.play(&game, moves[1], 1).await;
+    let turn = ann.until("your-turn").await;
+    ann.player.play(&game, moves[2], turn_ply(&turn)).await;
+    let turn = bob.until("your-turn").await;
+    bob.player.play(&game, moves[3], turn_ply(&turn)).await;
+    let over = ann.until("game-over").await;
+    let end = over.last().unwrap();
+    assert_eq!(
+        (&end["status"], &end["rule"], &end["results"]),
+        (
+            &json!("finished"),
+            &json!("checkmate"),
+            &json!(["loss", "win"])
+        )
+    );
+    bob.until("game-over").await;
+
+    assert_eq!(
+        ann.kinds(),
+        [
+            "game-started",
+            "your-turn",
+            "message",
+            "draw-offered",
+            "moved",
+            "your-turn",
+            "moved",
+            "game-over"
+        ]
+    );
+    assert_eq!(
+        bob.kinds(),
+        [
+            "invited",
+            "game-started",
+            "moved",
+            "your-turn",
+            "draw-declined",
+            "moved",
+            "your-turn",
+            "game-over"
+        ]
+    );
+    for event in ann.seen.iter().chain(&bob.seen) {
+        assert_eq!(event["game"], game.as_str());
+        assert!(event["at"].as_str().unwrap().ends_with('Z'), "{event}");
+    }
+    // Nothing more, and nothing for a player outside the game.
+    assert!(ann.follow(0).await.is_empty());
+    let carl = server.player("carl").await;
+    let (status, events, cursor) = read(&carl, "wait=0").await;
+    assert_eq!((status, events.len()), (StatusCode::OK, 0));
+    assert!(cursor.is_some());
+}
+
+async fn the_feed_goes_on_from_any_event_and_refuses_bad_and_old_cursors(kind: Kind) {
+    let server = Server::start(kind).await;
+    let ann = server.player("ann").await;
+    let bob = server.player("bob").await;
+    let game = common::start_game(&[ann.clone(), bob.clone()], "chess").await;
+    ann.play(&game, "e2e4", 0).await;
+    bob.play(&game, "e7e5", 1).await;
+    ann.play(&game, "g1f3", 2).await;
+    let (_, all, _) = read(&bob, "").await;
+    let kinds: Vec<&str> = all.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        ["game-started", "moved", "your-turn", "moved", "your-turn"]
+    );
+    // A page at a time, and again from the middle: the same events, the same ids.
+    let mut paged = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let query = match &cursor {
+            Some(cursor) => format!("limit=2&cursor={cursor}"),
+            None => "limit=2".to_string(),
+        };
+        let (status, events, next) = read(&bob, &query).await;
+        assert_eq!(status, StatusCode::OK);
+        if events.is_empty() {
+            break;
+        }
+        paged.extend(events);
+        cursor = next;
+    }
+    assert_eq!(paged, all);
+    let middle = all[1]["cursor"].as_str().unwrap();
+    let (_, again, _) = read(&bob, &format!("cursor={middle}")).await;
+    let ids = |events: &[Value]| -> Vec<String> {
+        events
+            .iter()
+            .map(|e| e["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids(&again), ids(&all[2..]));
+
+    let (status, body, _) = read(&bob, "cursor=nonsense").await;
+    assert_eq!(
+        (status, &body[0]["error"]["code"]),
+        (StatusCode::BAD_REQUEST, &json!("invalid-cursor"))
+    );
+    let (status, body, _) = read(&bob, "wait=26").await;
+    assert_eq!(
+        (status, &body[0]["error"]["code"]),
+        (StatusCode::BAD_REQUEST, &json!("bad-request"))
+    );
+    let (status, body) = server
+        .call(reqwest::Method::GET, "/v1/events", None, None)
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+
+    // A read held open is answered by the move it waited for (made while it waits, or
+    // just before it started: either way the move is in it); one that waits in vain
+    // answers nothing and the same place to go on from.
+    let (_, _, anns) = read(&ann, "").await;
+    let anns = anns.unwrap();
+    let (_, quiet, same) = read(&ann, &format!("wait=1&cursor={anns}")).await;
+    assert!(quiet.is_empty());
+    let waiting = format!("wait=20&cursor={}", same.unwrap());
+    let (held, _) = tokio::join!(read(&ann, &waiting), async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        bob.play(&game, "b8c6", 3).await
+    });
+    let kinds: Vec<&str> = held.1.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        (held.0, kinds),
+        (StatusCode::OK, vec!["moved", "your-turn"])
+    );
+
+    // A month later the cursor is older than the events kept: refused, and the feed starts
+    // again from nothing.
+    let last = all.last().unwrap()["cursor"].as_str().unwrap().to_string();
+    server.clock.advance(chrono::Duration::days(31));
+    let token = server.sign_in_token("bob@example.org").await;
+    let (_, body) = server.exchange(&token).await;
+    let bob = Player {
+        token: body["access_token"].as_str().unwrap().to_string(),
+        ..bob
+    };
+    let (status, body, _) = read(&bob, &format!("cursor={last}")).await;
+    assert_eq!(
+        (status, &body[0]["error"]["code"]),
+        (StatusCode::GONE, &json!("cursor-expired"))
+    );
+    let (status, events, _) = read(&bob, "").await;
+    assert_eq!((status, events.len()), (StatusCode::OK, 0));
+}
+
+missive_store::contract_tests!(
+    an_app_follows_a_whole_game_through_the_feed_alone,
+    the_feed_goes_on_from_any_event_and_refuses_bad_and_old_cursors,
+);

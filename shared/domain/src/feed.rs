@@ -1,0 +1,176 @@
+//! A player's event feed: what happened in their games and challenges that concerns them,
+//! in the order the store wrote it, for clients that follow a player without polling each
+//! game. Items are written with the change they tell of (in the same transaction), so a
+//! change and its items exist together or not at all.
+
+use chrono::{DateTime, TimeDelta, Utc};
+use missive_rules::{Seat, SeatResult};
+use serde::{Deserialize, Serialize};
+
+use crate::{ChallengeId, GameId, Reason, Status};
+
+/// How long a feed item is kept after it was written: a reader whose position is older
+/// than this may have missed items.
+pub const FEED_RETENTION: TimeDelta = TimeDelta::days(30);
+
+/// What a player is told of.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum FeedEvent {
+    /// It is the player's turn in the game (after a move, or at the game's start).
+    #[cfg_attr(feature = "openapi", schema(title = "YourTurn"))]
+    YourTurn {
+        /// Moves played so far: the player's move will have this ply.
+        ply: u32,
+        /// When their time runs out, before any vacation.
+        deadline: DateTime<Utc>,
+    },
+    /// Another player of the game moved.
+    #[cfg_attr(feature = "openapi", schema(title = "Moved"))]
+    Moved {
+        /// The move's ply (the first move has ply 0).
+        ply: u32,
+        /// The seat that moved.
+        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
+        seat: Seat,
+        /// The player who moved.
+        player: String,
+        /// Long (canonical) notation.
+        long: String,
+        /// Short notation.
+        short: String,
+        /// Whether a draw was offered with the move.
+        draw_offer: bool,
+    },
+    /// Another player offered a draw without a move.
+    #[cfg_attr(feature = "openapi", schema(title = "DrawOffered"))]
+    DrawOffered {
+        /// The seat that offered it.
+        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
+        seat: Seat,
+        /// The player who offered it.
+        player: String,
+    },
+    /// Another player withdrew the draw they offered.
+    #[cfg_attr(feature = "openapi", schema(title = "DrawWithdrawn"))]
+    DrawWithdrawn {
+        /// The seat that withdrew it.
+        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
+        seat: Seat,
+        /// The player who withdrew it.
+        player: String,
+    },
+    /// Another player accepted the draw offered (the game is over: a `game-over` follows).
+    #[cfg_attr(feature = "openapi", schema(title = "DrawAccepted"))]
+    DrawAccepted {
+        /// The seat that accepted.
+        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
+        seat: Seat,
+        /// The player who accepted.
+        player: String,
+    },
+    /// Another player declined the draw offered: every standing offer lapsed.
+    #[cfg_attr(feature = "openapi", schema(title = "DrawDeclined"))]
+    DrawDeclined {
+        /// The seat that declined.
+        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
+        seat: Seat,
+        /// The player who declined.
+        player: String,
+    },
+    /// Another player wrote to the game's players.
+    #[cfg_attr(feature = "openapi", schema(title = "MessageWritten"))]
+    Message {
+        /// The writer's seat.
+        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
+        seat: Seat,
+        /// The writer.
+        player: String,
+        /// What they wrote.
+        text: String,
+    },
+    /// A nation of a three-seat game is out; its army passed to `heir`.
+    #[cfg_attr(feature = "openapi", schema(title = "Eliminated"))]
+    Eliminated {
+        /// The seat that went out.
+        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
+        seat: Seat,
+        /// The seat that took its army over.
+        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
+        heir: Seat,
+    },
+    /// Every seat is taken: the game has started.
+    #[cfg_attr(feature = "openapi", schema(title = "GameStarted"))]
+    GameStarted,
+    /// The game is over: finished with a result, or called off.
+    #[cfg_attr(feature = "openapi", schema(title = "GameOver"))]
+    GameOver {
+        /// `finished` or `cancelled`.
+        status: Status,
+        /// Why it ended (a rule such as `checkmate`, or `aborted`, `declined`).
+        #[cfg_attr(feature = "openapi", schema(value_type = String))]
+        rule: Reason,
+        /// Each seat's result in seat order; empty when the game was called off.
+        #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
+        results: Vec<SeatResult>,
+    },
+    /// The player was invited to the game.
+    #[cfg_attr(feature = "openapi", schema(title = "Invited"))]
+    Invited {
+        /// Who created the game.
+        by: String,
+    },
+    /// The player's open challenge was accepted: the game is the one it became.
+    #[cfg_attr(feature = "openapi", schema(title = "ChallengeAccepted"))]
+    ChallengeAccepted {
+        /// The challenge.
+        #[cfg_attr(feature = "openapi", schema(value_type = String))]
+        challenge: ChallengeId,
+        /// Who accepted it.
+        by: String,
+    },
+}
+
+/// One item of a player's feed, as written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeedItem {
+    /// The player it is for.
+    pub recipient: String,
+    /// When it happened (the change's time).
+    pub at: DateTime<Utc>,
+    /// The game it is about.
+    pub game: GameId,
+    /// What happened.
+    #[serde(flatten)]
+    pub event: FeedEvent,
+}
+
+impl FeedItem {
+    /// When the stores may drop the item ([`FEED_RETENTION`] after it was written).
+    pub fn expires_at(&self) -> DateTime<Utc> {
+        self.at + FEED_RETENTION
+    }
+}
+
+/// An item as read back from a player's feed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeedEntry {
+    /// The item's id, unique in the player's feed (a client that is given an item twice
+    /// sees the same id).
+    pub id: String,
+    /// Where the feed goes on after this item (the store's own position).
+    pub position: String,
+    /// The item.
+    pub item: FeedItem,
+}
+
+/// A stretch of a player's feed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeedPage {
+    /// The items, oldest first.
+    pub entries: Vec<FeedEntry>,
+    /// Where the feed goes on after them (the store's own position): the last entry's, or
+    /// the one asked from when there is none.
+    pub position: String,
+}
