@@ -1,8 +1,18 @@
 //! The notifier's handler fed DynamoDB stream events as Lambda delivers them, over a game
 //! in DynamoDB Local: a repeated event sends one mail, the end of a game tells both players
-//! once, an unreadable record is reported as the batch's failure.
+//! once, an unreadable record is reported as the batch's failure, a change delivers the
+//! players' events to their webhooks.
 
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::post;
 use missive_domain::GameId;
+use missive_game::Config;
+use missive_notify::HookSender;
 use missive_notify::testing::Setup;
 use missive_store::testing::Kind;
 use serde_json::{Value, json};
@@ -124,4 +134,53 @@ async fn the_end_of_a_game_tells_each_player_once() {
         .collect();
     told.sort();
     assert_eq!(told, ["ann@example.org", "bob@example.org"]);
+}
+
+/// A webhook receiver on a loopback port that accepts everything: its address and the
+/// bodies it got.
+async fn receiver() -> (String, Arc<Mutex<Vec<Value>>>) {
+    async fn receive(State(got): State<Arc<Mutex<Vec<Value>>>>, body: String) -> StatusCode {
+        got.lock()
+            .unwrap()
+            .push(serde_json::from_str(&body).unwrap());
+        StatusCode::NO_CONTENT
+    }
+    let got = Arc::new(Mutex::new(Vec::new()));
+    let router = Router::new()
+        .route("/hook", post(receive))
+        .with_state(Arc::clone(&got));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    (url, got)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_event_delivers_the_players_webhooks() {
+    let (s, game) = setup().await;
+    let (url, got) = receiver().await;
+    let local = Config {
+        local_hooks: true,
+        ..Config::default()
+    };
+    let service = s.service.clone().with_config(local);
+    service.register_hook("bob", &url).await.unwrap();
+    let hooks = HookSender::new(service, s.clock.clone(), Duration::from_secs(5)).unwrap();
+    let notifier = s.notifier.clone().with_hooks(hooks);
+    let event = serde_json::from_value(move_commit(&game, json!({ "N": "1" }))).unwrap();
+    let answer = missive_notifier::handle(&notifier, event).await;
+    assert_eq!(
+        serde_json::to_value(&answer).unwrap(),
+        json!({ "batchItemFailures": [] })
+    );
+    let kinds: Vec<Value> = got
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|e| e["type"].clone())
+        .collect();
+    assert_eq!(
+        kinds,
+        [json!("game-started"), json!("moved"), json!("your-turn")]
+    );
 }
