@@ -327,7 +327,50 @@ async fn the_feed_goes_on_from_any_event_and_refuses_bad_and_old_cursors(kind: K
     assert_eq!((status, events.len()), (StatusCode::OK, 0));
 }
 
+async fn a_move_played_from_a_conditional_line_is_told_to_its_own_player_too(kind: Kind) {
+    let server = Server::start(kind).await;
+    let ann = server.player("ann").await;
+    let bob = server.player("bob").await;
+    let game = common::start_game(&[ann.clone(), bob.clone()], "chess").await;
+    ann.play(&game, "e4", 0).await;
+    let (status, body) = ann
+        .put(
+            &format!("/v1/games/{game}/conditional-moves"),
+            json!({ "lines": [["c5", "Nc3"]] }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (_, _, cursor) = read(&ann, "").await;
+    bob.play(&game, "c5", 1).await;
+    let (_, came, _) = read(&ann, &format!("cursor={}", cursor.unwrap())).await;
+    let told: Vec<(Value, Value, Value)> = came
+        .iter()
+        .map(|e| {
+            (
+                e["type"].clone(),
+                e["short"].clone(),
+                e["conditional"].clone(),
+            )
+        })
+        .collect();
+    // Bob's move, then ann's reply the server played from her line; then the turn is bob's.
+    assert_eq!(
+        told,
+        [
+            (json!("moved"), json!("c5"), json!(false)),
+            (json!("moved"), json!("Nc3"), json!(true))
+        ]
+    );
+    let (_, bobs, _) = read(&bob, "").await;
+    let last: Vec<&Value> = bobs.iter().rev().take(2).collect();
+    assert_eq!(
+        (&last[1]["short"], &last[0]["type"]),
+        (&json!("Nc3"), &json!("your-turn"))
+    );
+}
+
 missive_store::contract_tests!(
+    a_move_played_from_a_conditional_line_is_told_to_its_own_player_too,
     an_app_follows_a_whole_game_through_the_feed_alone,
     the_feed_goes_on_from_any_event_and_refuses_bad_and_old_cursors,
 );

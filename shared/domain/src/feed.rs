@@ -26,7 +26,8 @@ pub enum FeedEvent {
         /// When their time runs out, before any vacation.
         deadline: DateTime<Utc>,
     },
-    /// Another player of the game moved.
+    /// Another player of the game moved, or the service played a move from a seat's
+    /// conditional line (told to that seat's player too).
     #[cfg_attr(feature = "openapi", schema(title = "Moved"))]
     Moved {
         /// The move's ply (the first move has ply 0).
@@ -42,6 +43,9 @@ pub enum FeedEvent {
         short: String,
         /// Whether a draw was offered with the move.
         draw_offer: bool,
+        /// Whether the service played it for its seat, from the seat's conditional line.
+        #[serde(default)]
+        conditional: bool,
     },
     /// Another player offered a draw without a move.
     #[cfg_attr(feature = "openapi", schema(title = "DrawOffered"))]

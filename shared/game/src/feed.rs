@@ -123,7 +123,8 @@ pub(crate) fn view(entry: FeedEntry, now: DateTime<Utc>) -> EventView {
 
 /// What the players of the game are told of the change from `before` to `after` that
 /// appended `moves` and `events` at `now`: each move and note (draw offers and answers,
-/// messages) to the game's other players, an elimination to all, the start to all, the end
+/// messages) to the game's other players (a move the service played from a conditional
+/// line to its own player too), an elimination to all, the start to all, the end
 /// to every member, and the turn to the player now to move; in that order.
 pub(crate) fn told_of(
     before: &Head,
@@ -253,9 +254,15 @@ impl<'a> Feed<'a> {
             long: mv.long.clone(),
             short: mv.short.clone(),
             draw_offer: mv.draw_offer,
+            conditional: mv.conditional,
         };
-        let others = self.others(mv.seat);
-        self.tell(others, event);
+        // A move played from its seat's conditional line was not made by its player just
+        // now: they are told of it too.
+        let told = match mv.conditional {
+            true => self.doc.players(),
+            false => self.others(mv.seat),
+        };
+        self.tell(told, event);
     }
 
     fn event(&mut self, record: &EventRecord) {

@@ -1482,6 +1482,7 @@ fn moved(ply: u32, player: &str) -> FeedEvent {
         long: "e2e4".into(),
         short: "e4".into(),
         draw_offer: false,
+        conditional: false,
     }
 }
 
