@@ -369,7 +369,41 @@ async fn a_move_played_from_a_conditional_line_is_told_to_its_own_player_too(kin
     );
 }
 
+async fn a_challenge_taken_is_told_to_its_creator_before_the_game_starts(kind: Kind) {
+    let server = Server::start(kind).await;
+    let ann = server.player("ann").await;
+    let bob = server.player("bob").await;
+    let (status, body) = ann
+        .post(
+            "/v1/challenges",
+            json!({
+                "variant": "chess",
+                "seat": 0,
+                "time_control": { "kind": "days-per-move", "days": 3 },
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let challenge = body["id"].as_str().unwrap().to_string();
+    let (status, body) = bob
+        .post(&format!("/v1/challenges/{challenge}/accept"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let game = body["game"].as_str().unwrap().to_string();
+    let (_, anns, _) = read(&ann, "").await;
+    let kinds: Vec<&str> = anns.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["challenge-accepted", "game-started", "your-turn"]);
+    assert_eq!(
+        (&anns[0]["challenge"], &anns[0]["by"], &anns[0]["game"]),
+        (&json!(challenge), &json!("bob"), &json!(game))
+    );
+    let (_, bobs, _) = read(&bob, "").await;
+    let kinds: Vec<&str> = bobs.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["game-started"]);
+}
+
 missive_store::contract_tests!(
+    a_challenge_taken_is_told_to_its_creator_before_the_game_starts,
     a_move_played_from_a_conditional_line_is_told_to_its_own_player_too,
     an_app_follows_a_whole_game_through_the_feed_alone,
     the_feed_goes_on_from_any_event_and_refuses_bad_and_old_cursors,
