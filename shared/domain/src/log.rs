@@ -220,7 +220,7 @@ impl LogEntry<'_> {
 
 /// The moves and events in log order: the events after move `p - 1` (ply `p`) come before
 /// move `p`, in their order.
-pub(crate) fn merged<'a>(moves: &'a [MoveRecord], events: &'a [EventRecord]) -> Vec<LogEntry<'a>> {
+pub fn merged<'a>(moves: &'a [MoveRecord], events: &'a [EventRecord]) -> Vec<LogEntry<'a>> {
     let mut entries = Vec::with_capacity(moves.len() + events.len());
     let mut events = events.iter().peekable();
     for mv in moves {

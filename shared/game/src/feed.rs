@@ -11,7 +11,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use missive_domain::{
     ChallengeId, EventRecord, FEED_RETENTION, FeedEntry, FeedEvent, FeedItem, GameDoc, GameEvent,
-    GameId, Head, MoveRecord, Seat, SeatDoc, Status,
+    GameId, Head, LogEntry, MoveRecord, Seat, SeatDoc, Status, merged,
 };
 use serde::Serialize;
 
@@ -135,20 +135,19 @@ pub(crate) fn told_of(
 ) -> Vec<FeedItem> {
     let doc = &after.doc;
     let mut feed = Feed::new(after, now);
-    let mut events = events.iter().peekable();
-    for mv in moves {
-        while let Some(event) = events.next_if(|e| e.ply <= mv.ply) {
-            feed.event(event);
+    for entry in merged(moves, events) {
+        match entry {
+            LogEntry::Move(mv) => feed.moved(mv),
+            LogEntry::Event(event) => feed.event(event),
         }
-        feed.moved(mv);
     }
-    events.for_each(|event| feed.event(event));
     let started = before.doc.status == Status::Forming && doc.status == Status::Active;
     if started {
         feed.tell(doc.players(), FeedEvent::GameStarted);
     }
-    let over = matches!(doc.status, Status::Finished | Status::Cancelled);
-    if let (true, false, Some(ending)) = (over, before.doc.status == doc.status, &doc.ending) {
+    let ended = matches!(doc.status, Status::Finished | Status::Cancelled)
+        && before.doc.status != doc.status;
+    if let (true, Some(ending)) = (ended, &doc.ending) {
         let event = FeedEvent::GameOver {
             status: doc.status,
             rule: ending.rule.clone(),
@@ -266,12 +265,12 @@ impl<'a> Feed<'a> {
     }
 
     fn event(&mut self, record: &EventRecord) {
-        let (Some(seat), Some(player)) =
-            (record.seat, record.seat.and_then(|s| self.doc.player_in(s)))
-        else {
+        let Some(seat) = record.seat else {
             return;
         };
-        let player = player.to_string();
+        let Some(player) = self.doc.player_in(seat).map(str::to_string) else {
+            return;
+        };
         let event = match &record.event {
             GameEvent::DrawOffered => FeedEvent::DrawOffered { seat, player },
             GameEvent::DrawWithdrawn => FeedEvent::DrawWithdrawn { seat, player },

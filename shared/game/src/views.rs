@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use missive_domain::{
     ConditionalLine, Cursor, Ending, GameId, Head, MoveRecord, Page, Period, Reason, Seat, SeatDoc,
-    Status, TimeControl,
+    Status, StoredGame, TimeControl,
 };
 use missive_rules::{AnyGame, Notation, SeatResult};
 use missive_store::Membership;
@@ -28,8 +28,8 @@ pub struct GameDetail {
     pub view: GameView,
     /// The game replayed.
     pub game: Box<dyn AnyGame>,
-    /// Every move, in order.
-    pub moves: Vec<MoveRecord>,
+    /// The game as stored: its head and its whole log.
+    pub stored: StoredGame,
 }
 
 /// A game as a player sees it.
@@ -215,7 +215,7 @@ impl GameService {
         Ok(GameDetail {
             view,
             game: replayed,
-            moves: stored.moves,
+            stored,
         })
     }
 

@@ -37,7 +37,7 @@ pub async fn load(
         view: detail.view,
         board: board(detail.game.as_ref(), seat),
         game: detail.game,
-        log: detail.moves,
+        log: detail.stored.moves,
         now: app.clock.now(),
     })
 }

@@ -10,7 +10,7 @@ use chrono::{DateTime, Duration, Utc};
 use missive_board::escape;
 use missive_domain::{GameId, Head, MoveRecord, Player, Seat, SeatClock, SeatDoc, Status};
 use missive_game::timing::Turn;
-use missive_game::{GameSummary, Membership, MessageView, ServiceError};
+use missive_game::{GameSummary, Membership, MessageView, ServiceError, messages_of};
 use missive_rules::{MoveNumber, MoveNumbering, SeatResult};
 
 use crate::App;
@@ -155,19 +155,19 @@ async fn xfcc_game(
     base: &str,
 ) -> Result<String, ServiceError> {
     let detail = app.service.game_detail(game, Some(player)).await?;
-    let (head, _) = app.service.game_state(game, Some(player)).await?;
-    let messages = app.service.messages(game, player).await?;
+    let head = &detail.stored.head;
+    let messages = messages_of(&detail.stored);
     let view = &detail.view;
-    let mine = seat_of(&head, player)?;
+    let mine = seat_of(head, player)?;
     let theirs = Seat(1 - mine.0.min(1));
     let now = app.clock.now();
-    let time_left = |seat: Seat| TimeLeft::of(time_left(&head, view.deadline, seat, now));
+    let time_left = |seat: Seat| TimeLeft::of(time_left(head, view.deadline, seat, now));
     let (mine_left, theirs_left) = (time_left(mine), time_left(theirs));
     let start = detail.game.start_text();
     let values: [String; GAME_FIELDS.len()] = [
         number_of(game).to_string(),
-        seat_name(&head, Seat(0)),
-        seat_name(&head, Seat(1)),
+        seat_name(head, Seat(0)),
+        seat_name(head, Seat(1)),
         NO_RATING.to_string(),
         NO_RATING.to_string(),
         "Missive".into(),
@@ -183,16 +183,16 @@ async fn xfcc_game(
         theirs_left.0[0].to_string(),
         theirs_left.0[1].to_string(),
         theirs_left.0[2].to_string(),
-        movetext(&start, &detail.moves),
+        movetext(&start, &detail.stored.moves),
         view.draw_offers.contains(&theirs).to_string(),
-        result(&head).to_string(),
-        news(&messages, &detail.moves, mine),
+        result(head).to_string(),
+        news(&messages, &detail.stored.moves, mine),
         head.doc.start_position.is_some().to_string(),
         head.doc
             .start_position
             .as_ref()
             .map_or(String::new(), |_| start),
-        time_control(&head),
+        time_control(head),
         format!("{base}/games/{}", game.0),
         CHESS.to_string(),
     ];
