@@ -68,6 +68,11 @@ enum Command {
     Archive(archive_commands::ArchiveCommand),
 }
 
+/// The allocator: many threads (the server's workers, an import's reader, preparer and
+/// store writer) allocate small values all the time, which the system allocator serialises.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {

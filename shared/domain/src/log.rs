@@ -25,6 +25,42 @@ pub fn hex(bytes: &[u8]) -> String {
     hex
 }
 
+/// Text lines fed to SHA-256 as they come: the hash of the lines joined by `\n`, without
+/// the joined text ever being built (a log's hash chain hashes every entry).
+struct Lines {
+    hasher: Sha256,
+    first: bool,
+}
+
+impl Lines {
+    fn new() -> Lines {
+        Lines {
+            hasher: Sha256::new(),
+            first: true,
+        }
+    }
+
+    /// The next line.
+    fn text(mut self, line: &str) -> Lines {
+        if !self.first {
+            self.hasher.update(b"\n");
+        }
+        self.first = false;
+        self.hasher.update(line.as_bytes());
+        self
+    }
+
+    /// The next line: a number in decimal.
+    fn number(self, number: impl itoa::Integer) -> Lines {
+        self.text(itoa::Buffer::new().format(number))
+    }
+
+    /// The hash of the lines so far, in lower-case hex.
+    fn hex(self) -> String {
+        hex(&self.hasher.finalize())
+    }
+}
+
 /// A move in the log: written once, never changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
@@ -59,21 +95,20 @@ impl MoveRecord {
     /// played from a conditional line adds a line, so the hashes of moves stored before
     /// the flag existed are unchanged).
     pub fn chain_hash(&self, game: &GameId) -> String {
-        let conditional = if self.conditional {
-            "\nconditional"
-        } else {
-            ""
-        };
-        hex_sha256(&format!(
-            "{game}\n{}\n{}\n{}\n{}\n{}\n{}\n{}{conditional}",
-            self.prev_hash,
-            self.ply,
-            self.seat.0,
-            self.long,
-            self.at.timestamp_millis(),
-            self.key.as_deref().unwrap_or(""),
-            self.draw_offer,
-        ))
+        let lines = Lines::new()
+            .text(&game.0)
+            .text(&self.prev_hash)
+            .number(self.ply)
+            .number(self.seat.0)
+            .text(&self.long)
+            .number(self.at.timestamp_millis())
+            .text(self.key.as_deref().unwrap_or(""))
+            .text(if self.draw_offer { "true" } else { "false" });
+        match self.conditional {
+            true => lines.text("conditional"),
+            false => lines,
+        }
+        .hex()
     }
 
     /// Fills `hash` from the other fields.
@@ -165,15 +200,20 @@ pub struct EventRecord {
 impl EventRecord {
     /// The hash a record with these contents must carry (see [`MoveRecord::chain_hash`]).
     pub fn chain_hash(&self, game: &GameId) -> String {
-        let seat = self.seat.map_or_else(String::new, |s| s.0.to_string());
-        let event = serde_json::to_string(&self.event).unwrap_or_default();
-        hex_sha256(&format!(
-            "event\n{game}\n{}\n{}\n{}\n{seat}\n{}\n{event}",
-            self.prev_hash,
-            self.seq,
-            self.ply,
-            self.at.timestamp_millis(),
-        ))
+        let lines = Lines::new()
+            .text("event")
+            .text(&game.0)
+            .text(&self.prev_hash)
+            .number(self.seq)
+            .number(self.ply);
+        let lines = match self.seat {
+            Some(seat) => lines.number(seat.0),
+            None => lines.text(""),
+        };
+        lines
+            .number(self.at.timestamp_millis())
+            .text(&serde_json::to_string(&self.event).unwrap_or_default())
+            .hex()
     }
 
     /// Fills `hash` from the other fields.
@@ -386,7 +426,9 @@ impl Commit {
 
 #[cfg(test)]
 mod tests {
-    use super::hex_sha256;
+    use chrono::TimeZone;
+
+    use super::*;
 
     #[test]
     fn hex_sha256_is_the_standard_digest_in_lower_case_hex() {
@@ -398,5 +440,69 @@ mod tests {
             hex_sha256(""),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
+    }
+
+    fn a_move(conditional: bool, key: Option<&str>) -> MoveRecord {
+        MoveRecord {
+            ply: 12,
+            seat: Seat(1),
+            long: "e7e5".into(),
+            short: "e5".into(),
+            at: Utc.timestamp_millis_opt(1_700_000_000_123).unwrap(),
+            key: key.map(str::to_string),
+            draw_offer: true,
+            conditional,
+            prev_hash: "ab".repeat(32),
+            hash: String::new(),
+        }
+    }
+
+    /// The chain's definition, as the records of every stored log were hashed: the fields
+    /// joined by new lines.
+    #[test]
+    fn a_move_hash_is_the_digest_of_its_fields_joined_by_new_lines() {
+        let game = GameId("01HGAME".into());
+        let plain = a_move(false, Some("key-1"));
+        assert_eq!(
+            plain.chain_hash(&game),
+            hex_sha256(&format!(
+                "01HGAME\n{}\n12\n1\ne7e5\n1700000000123\nkey-1\ntrue",
+                "ab".repeat(32)
+            ))
+        );
+        let conditional = a_move(true, None);
+        assert_eq!(
+            conditional.chain_hash(&game),
+            hex_sha256(&format!(
+                "01HGAME\n{}\n12\n1\ne7e5\n1700000000123\n\ntrue\nconditional",
+                "ab".repeat(32)
+            ))
+        );
+    }
+
+    #[test]
+    fn an_event_hash_is_the_digest_of_its_fields_joined_by_new_lines() {
+        let game = GameId("01HGAME".into());
+        let mut event = EventRecord {
+            seq: 3,
+            ply: 40,
+            seat: Some(Seat(2)),
+            at: Utc.timestamp_millis_opt(1_700_000_000_000).unwrap(),
+            event: GameEvent::DrawClaimed {
+                rule: EndRule::ThreefoldRepetition,
+            },
+            prev_hash: "cd".repeat(32),
+            hash: String::new(),
+        };
+        let json = r#"{"kind":"draw-claimed","rule":"threefold-repetition"}"#;
+        let expected = |seat: &str| {
+            hex_sha256(&format!(
+                "event\n01HGAME\n{}\n3\n40\n{seat}\n1700000000000\n{json}",
+                "cd".repeat(32)
+            ))
+        };
+        assert_eq!(event.chain_hash(&game), expected("2"));
+        event.seat = None;
+        assert_eq!(event.chain_hash(&game), expected(""));
     }
 }

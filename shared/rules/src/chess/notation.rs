@@ -62,14 +62,22 @@ impl Chess {
     }
 
     /// The file, rank or both that tell `mv` apart from other legal moves of the same role
-    /// to the same square.
+    /// to the same square. Only the other pieces of that role are asked for their moves to
+    /// that square, and none when no other such piece is there to ask.
     fn disambiguation(&self, mv: Move, role: Role) -> String {
-        let mut legal = Vec::with_capacity(64);
-        self.generate(&mut legal);
+        let others = self.pieces(self.turn, role) & !bit(mv.from);
+        if others == 0 {
+            return String::new();
+        }
+        let mut legal = Vec::new();
+        let scope = Scope {
+            from: others,
+            to: bit(mv.to),
+        };
+        self.generate_in(&mut legal, scope);
         let rivals: Vec<Square> = legal
             .iter()
-            .filter(|m| m.to == mv.to && m.from != mv.from && m.kind != MoveKind::Castle)
-            .filter(|m| self.role_at(m.from) == role)
+            .filter(|m| m.kind != MoveKind::Castle)
             .map(|m| m.from)
             .collect();
         if rivals.is_empty() {

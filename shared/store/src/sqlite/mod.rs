@@ -63,6 +63,9 @@ struct Job {
 /// Prepared statements a connection keeps.
 const STATEMENT_CACHE: usize = 64;
 
+/// The writer's page cache, in KiB.
+const WRITER_CACHE_KIB: u32 = 64 * 1024;
+
 impl SqliteStore {
     /// Opens (creating if needed) the database at `path`, brings its schema up to date and
     /// starts the writer thread.
@@ -248,7 +251,15 @@ fn configure(conn: &Connection) -> Result<(), StoreError> {
         )));
     }
     conn.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
-        .map_err(backend)
+        .map_err(backend)?;
+    // The writer's page cache holds a whole group of writes (a batch of imported games is
+    // a few megabytes): with SQLite's 2 MB a large transaction spills pages to the log
+    // before it commits and writes them again. A savepoint's journal (one per game of an
+    // import) is kept in memory rather than in a temporary file.
+    conn.execute_batch(&format!(
+        "PRAGMA cache_size = -{WRITER_CACHE_KIB}; PRAGMA temp_store = MEMORY;"
+    ))
+    .map_err(backend)
 }
 
 fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
