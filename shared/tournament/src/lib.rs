@@ -4,5 +4,7 @@
 //! tournament's player list, counted from 0; the caller keeps the names and handles.
 //!
 //! - [`pairing`]: round robins of two-seat games (Berger tables) and three-seat tables.
+//! - [`score`]: points in exact sixths of a point.
 
 pub mod pairing;
+pub mod score;
