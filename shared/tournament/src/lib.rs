@@ -5,6 +5,8 @@
 //!
 //! - [`pairing`]: round robins of two-seat games (Berger tables) and three-seat tables.
 //! - [`score`]: points in exact sixths of a point.
+//! - [`standings`]: the crosstable, withdrawals, Sonneborn-Berger and the ranking.
 
 pub mod pairing;
 pub mod score;
+pub mod standings;
