@@ -321,6 +321,9 @@ pub struct GameDoc {
     /// game is known to be as the server recorded it (false for every other game).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub verified: bool,
+    /// The tournament the game is part of, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<crate::TournamentId>,
 }
 
 impl GameDoc {

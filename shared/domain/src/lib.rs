@@ -13,6 +13,7 @@
 //! - A player's event feed: [`FeedItem`]s written with the changes they tell of.
 //! - Players' webhooks ([`Hook`]): addresses sent every event of the player's feed.
 //! - Open [`Challenge`]s: games offered to anyone, until accepted, withdrawn or expired.
+//! - [`Tournament`]s (round robins) and players' [`RatingRecord`]s per variant.
 //! - Lists come in [`Page`]s with an opaque [`Cursor`].
 //!
 //! The stores (`missive-store`) keep these values in their own formats; the JSON written by
@@ -27,6 +28,8 @@ mod log;
 mod notice;
 mod page;
 mod player;
+mod rating;
+mod tournament;
 
 pub use challenge::{Challenge, ChallengeFilter, ChallengeId, ChallengeState};
 pub use feed::{FEED_RETENTION, FeedEntry, FeedEvent, FeedItem, FeedPage};
@@ -44,3 +47,8 @@ pub use missive_rules::{EndRule, Seat, SeatResult, Window};
 pub use notice::{LeaveEdge, MailPreference, MessageMail, Notice};
 pub use page::{Cursor, Page};
 pub use player::{AppPassword, Period, Player, VacationRecord};
+pub use rating::{RatingChange, RatingRecord};
+pub use tournament::{
+    Tournament, TournamentGame, TournamentId, TournamentStart, TournamentState, Withdrawal,
+    WithdrawalScoring,
+};

@@ -337,6 +337,7 @@ impl GameService {
             imported: true,
             archive_tags: record.tags.clone(),
             verified,
+            tournament: None,
         };
         let resume = Resume {
             window: game.window(),

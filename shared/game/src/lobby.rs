@@ -109,6 +109,7 @@ impl GameService {
             imported: false,
             archive_tags: Vec::new(),
             verified: false,
+            tournament: None,
         };
         let clocks = vec![SeatClock::default(); doc.seats.len()];
         Ok(Head {

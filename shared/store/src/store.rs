@@ -4,8 +4,8 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use missive_domain::{
     AppPassword, Challenge, ChallengeFilter, ChallengeId, Commit, Cursor, FeedItem, FeedPage,
-    GameId, Head, Hook, HookId, MailPreference, MessageMail, Notice, Page, Player, StoredGame,
-    VacationRecord,
+    GameId, Head, Hook, HookId, MailPreference, MessageMail, Notice, Page, Player, RatingRecord,
+    StoredGame, Tournament, TournamentId, VacationRecord,
 };
 
 use crate::StoreError;
@@ -284,6 +284,44 @@ pub trait Store: Send + Sync {
 
     /// Removes `player`'s application password `id`: `true` if there was one.
     async fn revoke_app_password(&self, player: &str, id: &str) -> Result<bool, StoreError>;
+
+    /// Stores `tournament`: revision 1 only if no tournament has its id, revision `n` only
+    /// over revision `n - 1`; a conflict otherwise, and nothing written.
+    async fn put_tournament(&self, tournament: &Tournament) -> Result<(), StoreError>;
+
+    /// The tournament with this id, if any.
+    async fn tournament(&self, id: &TournamentId) -> Result<Option<Tournament>, StoreError>;
+
+    /// Every tournament, newest first.
+    async fn tournaments(
+        &self,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Tournament>, StoreError>;
+
+    /// Creates the games that `starts` begin (each a commit from revision 0 without
+    /// entries, as [`Store::put_challenge`] takes): each game in one atomic write of its
+    /// own (its head only if its id is new, its members' list items, its wake-up and feed
+    /// items), a conflict for a game whose id is taken. One answer per game, in order.
+    async fn create_started(&self, starts: &[Commit]) -> Vec<Result<(), StoreError>>;
+
+    /// Stores `rating`: revision 1 only if the player has no rating in its variant,
+    /// revision `n` only over revision `n - 1`; a conflict otherwise, and nothing written.
+    async fn put_rating(&self, rating: &RatingRecord) -> Result<(), StoreError>;
+
+    /// The player's rating in `variant`, if they have one.
+    async fn rating(&self, player: &str, variant: &str)
+    -> Result<Option<RatingRecord>, StoreError>;
+
+    /// Every rating of the player, by variant.
+    async fn ratings_of(&self, player: &str) -> Result<Vec<RatingRecord>, StoreError>;
+
+    /// The highest ratings in `variant`, highest first, at most `limit`.
+    async fn leaderboard(
+        &self,
+        variant: &str,
+        limit: usize,
+    ) -> Result<Vec<RatingRecord>, StoreError>;
 }
 
 /// Counters of a store's work since it was opened.

@@ -5,9 +5,10 @@ use chrono::{DateTime, Duration, Utc};
 use missive_domain::{
     AppPassword, Challenge, ChallengeFilter, ChallengeId, ChallengeState, Commit, Cursor, EndRule,
     Ending, EventRecord, FeedEntry, FeedEvent, FeedItem, GameDoc, GameEvent, GameId, Head, Hook,
-    HookId, HookState, LeaveEdge, MailPreference, MessageMail, MoveRecord, Notice, Period, Player,
-    Reason, Seat, SeatDoc, SeatResult, Status, StoredGame, TimeControl, VacationRecord, Waiting,
-    WakeChange,
+    HookId, HookState, LeaveEdge, MailPreference, MessageMail, MoveRecord, Notice, Page, Period,
+    Player, RatingChange, RatingRecord, Reason, Seat, SeatDoc, SeatResult, Status, StoredGame,
+    TimeControl, Tournament, TournamentId, TournamentStart, TournamentState, VacationRecord,
+    Waiting, WakeChange, WithdrawalScoring,
 };
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{Membership, Store, StoreError, contract_tests};
@@ -53,6 +54,7 @@ fn head(id: &str) -> Head {
             imported: false,
             archive_tags: Vec::new(),
             verified: false,
+            tournament: None,
         },
     }
 }
@@ -1710,7 +1712,192 @@ async fn hooks_change_over_their_revision_and_are_due_while_active(kind: Kind) {
     ));
 }
 
+fn tournament(id: &str, minute: i64, revision: u64) -> Tournament {
+    Tournament {
+        id: TournamentId(id.to_string()),
+        revision,
+        name: format!("Cup {id}"),
+        organiser: "ann".into(),
+        variant: "chess".into(),
+        options: String::new(),
+        time_control: TimeControl::DaysPerMove { days: 3 },
+        rated: true,
+        size: 4,
+        double: false,
+        start: TournamentStart::WhenFull,
+        withdrawal: WithdrawalScoring::Forfeit,
+        timeouts_to_withdraw: None,
+        invited: Vec::new(),
+        players: vec!["ann".into()],
+        withdrawn: Vec::new(),
+        games: Vec::new(),
+        state: TournamentState::Open,
+        created_at: at(minute),
+        started_at: None,
+        paused_at: None,
+        finished_at: None,
+    }
+}
+
+async fn tournaments_change_over_their_revision_and_are_listed_newest_first(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    for (index, id) in ["t1", "t2", "t3"].into_iter().enumerate() {
+        store
+            .put_tournament(&tournament(id, index as i64, 1))
+            .await
+            .unwrap();
+    }
+    assert!(matches!(
+        store.put_tournament(&tournament("t1", 0, 1)).await,
+        Err(StoreError::Conflict)
+    ));
+    assert!(matches!(
+        store.put_tournament(&tournament("t9", 0, 0)).await,
+        Err(StoreError::Invalid(_))
+    ));
+    let mut joined = tournament("t1", 0, 2);
+    joined.players.push("bob".into());
+    store.put_tournament(&joined).await.unwrap();
+    let stale = Tournament {
+        name: "stale".into(),
+        ..joined.clone()
+    };
+    assert!(matches!(
+        store.put_tournament(&stale).await,
+        Err(StoreError::Conflict)
+    ));
+    assert_eq!(
+        store.tournament(&joined.id).await.unwrap(),
+        Some(joined.clone())
+    );
+    assert_eq!(
+        store
+            .tournament(&TournamentId("none".into()))
+            .await
+            .unwrap(),
+        None
+    );
+    let first = store.tournaments(None, 2).await.unwrap();
+    let ids = |page: &Page<Tournament>| -> Vec<String> {
+        page.items.iter().map(|t| t.id.0.clone()).collect()
+    };
+    assert_eq!(ids(&first), ["t3", "t2"]);
+    let rest = store.tournaments(first.next.as_ref(), 2).await.unwrap();
+    assert_eq!(ids(&rest), ["t1"]);
+    assert_eq!(rest.items[0], joined);
+    assert!(rest.next.is_none());
+}
+
+async fn games_created_started_are_each_whole_once(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let starts: Vec<Commit> = (1..=30).map(|n| start_of(&format!("s{n}"))).collect();
+    let answers = store.create_started(&starts).await;
+    assert!(answers.iter().all(Result::is_ok), "{answers:?}");
+    for start in &starts {
+        assert_eq!(
+            store.head(&start.head.id).await.unwrap(),
+            Some(start.head.clone())
+        );
+    }
+    let active = store
+        .games_of("bob", Membership::Active, None, 50)
+        .await
+        .unwrap();
+    assert_eq!(active.items.len(), 30);
+    // Again: every game exists, so each is a conflict and nothing changes; a new one
+    // among them is created all the same, and a commit that is no start is invalid.
+    let mut again = starts[..2].to_vec();
+    again.push(start_of("s31"));
+    let mut not_a_start = start_of("s32");
+    not_a_start.expected_revision = 1;
+    again.push(not_a_start);
+    let answers = store.create_started(&again).await;
+    assert!(matches!(answers[0], Err(StoreError::Conflict)));
+    assert!(matches!(answers[1], Err(StoreError::Conflict)));
+    assert!(answers[2].is_ok());
+    assert!(matches!(answers[3], Err(StoreError::Invalid(_))));
+    assert!(store.head(&GameId("s32".into())).await.unwrap().is_none());
+    assert!(store.create_started(&[]).await.is_empty());
+}
+
+fn rating(player: &str, variant: &str, value: f64, revision: u64) -> RatingRecord {
+    RatingRecord {
+        player: player.into(),
+        variant: variant.into(),
+        revision,
+        rating: value,
+        deviation: 200.0,
+        volatility: 0.06,
+        games: revision as u32,
+        history: Vec::new(),
+    }
+}
+
+async fn ratings_change_over_their_revision_and_rank_by_variant(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    store
+        .put_rating(&rating("ann", "chess", 1600.5, 1))
+        .await
+        .unwrap();
+    store
+        .put_rating(&rating("bob", "chess", 1710.25, 1))
+        .await
+        .unwrap();
+    store
+        .put_rating(&rating("cy", "chess", 1450.0, 1))
+        .await
+        .unwrap();
+    store
+        .put_rating(&rating("ann", "xiangqi", 1800.0, 1))
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.put_rating(&rating("ann", "chess", 1500.0, 1)).await,
+        Err(StoreError::Conflict)
+    ));
+    let mut raised = rating("cy", "chess", 1900.0, 2);
+    raised.history.push(RatingChange {
+        game: GameId("g1".into()),
+        at: at(3),
+        before: 1450.0,
+        after: 1900.0,
+    });
+    store.put_rating(&raised).await.unwrap();
+    assert!(matches!(
+        store.put_rating(&rating("cy", "chess", 1000.0, 2)).await,
+        Err(StoreError::Conflict)
+    ));
+    assert_eq!(
+        store.rating("cy", "chess").await.unwrap(),
+        Some(raised.clone())
+    );
+    assert_eq!(store.rating("cy", "xiangqi").await.unwrap(), None);
+    let board: Vec<String> = store
+        .leaderboard("chess", 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.player)
+        .collect();
+    assert_eq!(board, ["cy", "bob", "ann"]);
+    assert_eq!(store.leaderboard("chess", 1).await.unwrap(), vec![raised]);
+    let variants: Vec<String> = store
+        .ratings_of("ann")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.variant)
+        .collect();
+    assert_eq!(variants, ["chess", "xiangqi"]);
+}
+
 contract_tests!(
+    tournaments_change_over_their_revision_and_are_listed_newest_first,
+    games_created_started_are_each_whole_once,
+    ratings_change_over_their_revision_and_rank_by_variant,
     hooks_change_over_their_revision_and_are_due_while_active,
     feed_items_are_written_with_their_change_and_read_in_order,
     a_feed_item_that_lands_after_a_later_one_is_given_once,

@@ -24,6 +24,8 @@
 //! | counter | `COUNT#<name>` | `COUNT` | `used`, `expires_at` (seconds; the table's TTL attribute) |
 //! | application password | `PLAYER#<player>` | `APPPASS#<id>` | `body` (the password's record as JSON, its hash included), `last_used` (ms) once used |
 //! | webhook | `PLAYER#<player>` | `HOOK#<id>` | `revision`, `body`; `wait_queue` = `hooks`, `wait_deadline` (when due) while active and due |
+//! | tournament | `TOURNAMENT#<id>` | `TOURNAMENT` | `revision`, `body`; `wait_queue` = `tournaments`, `wait_deadline` (creation) |
+//! | rating | `PLAYER#<player>` | `RATING#<variant>` | `revision`, `body`; `wait_queue` = `ratings#<variant>`, `wait_deadline` (the rating in thousandths) |
 //! | feed item | `PLAYER#<player>` | `FEED#<ms, 13 digits>#<game>#<revision, 10 digits>#<n, 3 digits>` | `body` (the item as JSON), `expires_at` (seconds; TTL) |
 //!
 //! Indexes: `waiting` (`wait_player`, `wait_deadline`) holds the heads of games someone is
@@ -35,7 +37,7 @@
 //! head and moves) is one range of its partition, [`LOG_FROM`] to [`LOG_TO`]; its other
 //! items sort outside it.
 
-use missive_domain::{Challenge, ChallengeId, GameId, HookId, TimeControl};
+use missive_domain::{Challenge, ChallengeId, GameId, HookId, TimeControl, TournamentId};
 
 use crate::Membership;
 
@@ -101,6 +103,28 @@ pub const HOOK_LIST: &str = "hooks";
 /// The sort key of webhook `id`.
 pub fn hook_sk(id: &HookId) -> String {
     format!("{HOOK_FROM}{id}")
+}
+
+/// The sort key of a tournament's item.
+pub const TOURNAMENT: &str = "TOURNAMENT";
+/// The list of every tournament (in the list index, by creation).
+pub const TOURNAMENT_LIST: &str = "tournaments";
+/// The first sort key of a player's ratings.
+pub const RATING_FROM: &str = "RATING#";
+
+/// The partition of tournament `id`.
+pub fn tournament_pk(id: &TournamentId) -> String {
+    format!("TOURNAMENT#{id}")
+}
+
+/// The sort key of a player's rating in `variant`.
+pub fn rating_sk(variant: &str) -> String {
+    format!("{RATING_FROM}{variant}")
+}
+
+/// The list of the ratings in `variant` (in the list index, by rating).
+pub fn rating_list(variant: &str) -> String {
+    format!("ratings#{variant}")
 }
 
 /// The first sort key of a player's feed items.

@@ -13,6 +13,7 @@ mod hooks;
 mod items;
 pub mod keys;
 mod table;
+mod tournaments;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,7 +34,7 @@ use chrono::{DateTime, Utc};
 use missive_domain::{
     AppPassword, Challenge, ChallengeFilter, ChallengeId, ChallengeState, Commit, Cursor, FeedItem,
     FeedPage, GameId, Head, Hook, HookId, MailPreference, MessageMail, Notice, Page, Player,
-    Status, StoredGame, VacationRecord, WakeChange,
+    RatingRecord, Status, StoredGame, Tournament, TournamentId, VacationRecord, WakeChange,
 };
 
 use self::items::{
@@ -548,6 +549,36 @@ impl DynamoStore {
             .collect()
     }
 
+    /// Writes games each small enough for one transaction (`small`: each game's index in
+    /// `answers` and its writes), several to a transaction, trying again those whose
+    /// transaction other games' failures cancelled; fills their `answers` (a game never
+    /// settled is a conflict) and gives every answer.
+    async fn transact_small_games(
+        &self,
+        mut small: Vec<(usize, Vec<TransactWriteItem>)>,
+        mut answers: Vec<Option<Result<(), StoreError>>>,
+    ) -> Vec<Result<(), StoreError>> {
+        for _ in 0..IMPORT_ATTEMPTS {
+            if small.is_empty() {
+                break;
+            }
+            let mut again = Vec::new();
+            for batch in packed(std::mem::take(&mut small)) {
+                for (index, items, answer) in self.transact_games(batch).await {
+                    match answer {
+                        Some(answer) => answers[index] = Some(answer),
+                        None => again.push((index, items)),
+                    }
+                }
+            }
+            small = again;
+        }
+        answers
+            .into_iter()
+            .map(|answer| answer.unwrap_or(Err(StoreError::Conflict)))
+            .collect()
+    }
+
     /// The heads of the games `ids` names (at most [`MAX_BATCH_GET`]), in any order.
     async fn batch_heads(&self, ids: &[GameId]) -> Result<Vec<Head>, StoreError> {
         let keys: Vec<Item> = ids
@@ -771,25 +802,7 @@ impl Store for DynamoStore {
                 Err(error) => answers.push(Some(Err(error))),
             }
         }
-        for _ in 0..IMPORT_ATTEMPTS {
-            if small.is_empty() {
-                break;
-            }
-            let mut again = Vec::new();
-            for batch in packed(std::mem::take(&mut small)) {
-                for (index, items, answer) in self.transact_games(batch).await {
-                    match answer {
-                        Some(answer) => answers[index] = Some(answer),
-                        None => again.push((index, items)),
-                    }
-                }
-            }
-            small = again;
-        }
-        answers
-            .into_iter()
-            .map(|answer| answer.unwrap_or(Err(StoreError::Conflict)))
-            .collect()
+        self.transact_small_games(small, answers).await
     }
 
     async fn waiting_for(
@@ -1338,6 +1351,50 @@ impl Store for DynamoStore {
             Err(StoreError::Conflict) => Ok(false),
             Err(error) => Err(error),
         }
+    }
+
+    async fn put_tournament(&self, tournament: &Tournament) -> Result<(), StoreError> {
+        self.write_tournament(tournament).await
+    }
+
+    async fn tournament(&self, id: &TournamentId) -> Result<Option<Tournament>, StoreError> {
+        self.read_tournament(id).await
+    }
+
+    async fn tournaments(
+        &self,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Tournament>, StoreError> {
+        self.read_tournaments(cursor, limit).await
+    }
+
+    async fn create_started(&self, starts: &[Commit]) -> Vec<Result<(), StoreError>> {
+        self.write_started(starts).await
+    }
+
+    async fn put_rating(&self, rating: &RatingRecord) -> Result<(), StoreError> {
+        self.write_rating(rating).await
+    }
+
+    async fn rating(
+        &self,
+        player: &str,
+        variant: &str,
+    ) -> Result<Option<RatingRecord>, StoreError> {
+        self.read_rating(player, variant).await
+    }
+
+    async fn ratings_of(&self, player: &str) -> Result<Vec<RatingRecord>, StoreError> {
+        self.read_ratings_of(player).await
+    }
+
+    async fn leaderboard(
+        &self,
+        variant: &str,
+        limit: usize,
+    ) -> Result<Vec<RatingRecord>, StoreError> {
+        self.read_leaderboard(variant, limit).await
     }
 }
 

@@ -23,8 +23,8 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use missive_domain::{
     AppPassword, Challenge, ChallengeFilter, ChallengeId, Commit, Cursor, FeedItem, FeedPage,
-    GameId, Head, Hook, HookId, MailPreference, MessageMail, Notice, Page, Player, StoredGame,
-    VacationRecord,
+    GameId, Head, Hook, HookId, MailPreference, MessageMail, Notice, Page, Player, RatingRecord,
+    StoredGame, Tournament, TournamentId, VacationRecord,
 };
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use tokio::sync::oneshot;
@@ -873,6 +873,114 @@ impl Store for SqliteStore {
             Err(StoreError::Conflict) => Ok(false),
             Err(error) => Err(error),
         }
+    }
+
+    async fn put_tournament(&self, tournament: &Tournament) -> Result<(), StoreError> {
+        self.write(Write::Tournament(Box::new(tournament.clone())))
+            .await
+    }
+
+    async fn tournament(&self, id: &TournamentId) -> Result<Option<Tournament>, StoreError> {
+        let sql = "SELECT body FROM tournaments WHERE id = ?1".to_string();
+        let body = self.read_text(sql, id.0.clone()).await?;
+        body.map(|body| serde_json::from_str(&body).map_err(StoreError::from))
+            .transpose()
+    }
+
+    async fn tournaments(
+        &self,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Tournament>, StoreError> {
+        let limit = page_size(limit);
+        let first = cursor.is_none();
+        let (at, id) = position("tournaments", cursor)?.unwrap_or((i64::MAX, String::new()));
+        let found = self
+            .read(move |conn, tally| {
+                rows(
+                    conn,
+                    "SELECT body, created_at, id FROM tournaments
+                     WHERE ?1 OR (created_at, id) < (?2, ?3)
+                     ORDER BY created_at DESC, id DESC LIMIT ?4",
+                    params![first, at, id, limit as i64 + 1],
+                    tally,
+                    |row| {
+                        let body: String = row.get(0).map_err(backend)?;
+                        let tournament: Tournament = serde_json::from_str(&body)?;
+                        Ok(((tournament, time_and_id(row, 1)?), body.len()))
+                    },
+                )
+            })
+            .await?;
+        paged("tournaments", found, limit)
+    }
+
+    async fn create_started(&self, starts: &[Commit]) -> Vec<Result<(), StoreError>> {
+        match self.write_parts(Write::Starts(starts.to_vec())).await {
+            Ok(answers) => answers,
+            Err(error) => {
+                let message = error.to_string();
+                starts
+                    .iter()
+                    .map(|_| Err(StoreError::Backend(message.clone())))
+                    .collect()
+            }
+        }
+    }
+
+    async fn put_rating(&self, rating: &RatingRecord) -> Result<(), StoreError> {
+        self.write(Write::Rating(Box::new(rating.clone()))).await
+    }
+
+    async fn rating(
+        &self,
+        player: &str,
+        variant: &str,
+    ) -> Result<Option<RatingRecord>, StoreError> {
+        let (player, variant) = (player.to_string(), variant.to_string());
+        let found: Vec<RatingRecord> = self
+            .read(move |conn, tally| {
+                read::bodies(
+                    conn,
+                    "SELECT body FROM ratings WHERE player = ?1 AND variant = ?2",
+                    params![player, variant],
+                    tally,
+                )
+            })
+            .await?;
+        Ok(found.into_iter().next())
+    }
+
+    async fn ratings_of(&self, player: &str) -> Result<Vec<RatingRecord>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn, tally| {
+            read::bodies(
+                conn,
+                "SELECT body FROM ratings WHERE player = ?1 ORDER BY variant",
+                params![player],
+                tally,
+            )
+        })
+        .await
+    }
+
+    async fn leaderboard(
+        &self,
+        variant: &str,
+        limit: usize,
+    ) -> Result<Vec<RatingRecord>, StoreError> {
+        let variant = variant.to_string();
+        let limit = page_size(limit) as i64;
+        self.read(move |conn, tally| {
+            read::bodies(
+                conn,
+                "SELECT body FROM ratings WHERE variant = ?1
+                 ORDER BY rating DESC, player LIMIT ?2",
+                params![variant, limit],
+                tally,
+            )
+        })
+        .await
     }
 }
 

@@ -192,6 +192,23 @@ const MIGRATIONS: &[&str] = &[
      );
      CREATE INDEX hooks_player ON hooks (player, created_at);
      CREATE INDEX hooks_due ON hooks (due) WHERE due IS NOT NULL;",
+    // 13: tournaments, and players' ratings per variant (`rating` for the leaderboard).
+    "CREATE TABLE tournaments (
+         id TEXT PRIMARY KEY,
+         revision INTEGER NOT NULL,
+         created_at INTEGER NOT NULL,
+         body TEXT NOT NULL
+     );
+     CREATE INDEX tournaments_created ON tournaments (created_at, id);
+     CREATE TABLE ratings (
+         player TEXT NOT NULL,
+         variant TEXT NOT NULL,
+         revision INTEGER NOT NULL,
+         rating REAL NOT NULL,
+         body TEXT NOT NULL,
+         PRIMARY KEY (player, variant)
+     ) WITHOUT ROWID;
+     CREATE INDEX ratings_board ON ratings (variant, rating);",
 ];
 
 /// The schema version this code writes.

@@ -2,8 +2,8 @@
 
 use missive_domain::{
     AppPassword, Challenge, ChallengeState, Commit, EventRecord, FeedItem, Head, Hook, HookState,
-    MailPreference, MessageMail, MoveRecord, Notice, Player, Status, StoredGame, VacationRecord,
-    WakeChange,
+    MailPreference, MessageMail, MoveRecord, Notice, Player, RatingRecord, Status, StoredGame,
+    Tournament, VacationRecord, WakeChange,
 };
 use rusqlite::{Connection, params};
 
@@ -36,6 +36,10 @@ pub(super) enum Write {
         expires_at: i64,
     },
     Challenge(Box<Challenge>, Option<Box<Commit>>),
+    /// Games created started, each in a savepoint of its own (see [`apply_parts`]).
+    Starts(Vec<Commit>),
+    Tournament(Box<Tournament>),
+    Rating(Box<RatingRecord>),
     MessageMail(String, MessageMail),
     Hook(Box<Hook>),
     DeleteHook {
@@ -92,6 +96,7 @@ impl Write {
     pub(super) fn parts(&self) -> usize {
         match self {
             Write::Imports(commits) => commits.len(),
+            Write::Starts(starts) => starts.len(),
             _ => 1,
         }
     }
@@ -108,6 +113,10 @@ pub(super) fn apply_parts(
         Write::Imports(commits) => commits
             .iter()
             .map(|import| in_savepoint(tx, |conn| apply_import(conn, import)))
+            .collect(),
+        Write::Starts(starts) => starts
+            .iter()
+            .map(|start| in_savepoint(tx, |conn| start_game(conn, start)))
             .collect(),
         write => Ok(vec![in_savepoint(tx, |conn| apply(conn, write))?]),
     }
@@ -143,8 +152,8 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
             append_feed(conn, feed)
         }
         Write::Commit(commit) => apply_commit(conn, commit),
-        Write::Imports(_) => Err(StoreError::Invalid(
-            "imports are written game by game".into(),
+        Write::Imports(_) | Write::Starts(_) => Err(StoreError::Invalid(
+            "imports and started games are written game by game".into(),
         )),
         Write::MoveWake { game, from, to } => move_wake(conn, game, *from, *to),
         Write::HastenWake { game, at } => hasten_wake(conn, game, *at),
@@ -178,6 +187,9 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
         Write::UsedToken { id, at, expires_at } => insert_used_token(conn, id, *at, *expires_at),
         Write::Challenge(challenge, start) => put_challenge(conn, challenge, start.as_deref()),
         Write::Hook(hook) => put_hook(conn, hook),
+        Write::Tournament(tournament) => put_tournament(conn, tournament),
+        Write::Rating(rating) => put_rating(conn, rating),
+
         Write::DeleteHook { player, id } => conn
             .execute(
                 "DELETE FROM hooks WHERE id = ?1 AND player = ?2",
@@ -538,9 +550,14 @@ fn put_challenge(
             )
         },
     )?;
-    let Some(start) = start else {
-        return Ok(());
-    };
+    match start {
+        Some(start) => start_game(conn, start),
+        None => Ok(()),
+    }
+}
+
+/// Creates the game `start` begins: its head (only if its id is new), wake-up and feed.
+fn start_game(conn: &Connection, start: &Commit) -> Result<(), StoreError> {
     start.check_start()?;
     let wake = match start.wake {
         WakeChange::At(at) => Some(at.timestamp_millis()),
@@ -548,6 +565,62 @@ fn put_challenge(
     };
     insert_head(conn, &start.head, wake)?;
     append_feed(conn, &start.feed)
+}
+
+/// Stores a tournament by its revision.
+fn put_tournament(conn: &Connection, tournament: &Tournament) -> Result<(), StoreError> {
+    let body = serde_json::to_string(tournament)?;
+    versioned(
+        tournament.revision,
+        "a tournament",
+        || {
+            conn.execute(
+                "INSERT OR IGNORE INTO tournaments (id, revision, created_at, body)
+                 VALUES (?1, 1, ?2, ?3)",
+                params![
+                    tournament.id.0,
+                    tournament.created_at.timestamp_millis(),
+                    body
+                ],
+            )
+        },
+        |previous| {
+            conn.execute(
+                "UPDATE tournaments SET revision = ?2, body = ?3 WHERE id = ?1 AND revision = ?4",
+                params![tournament.id.0, previous + 1, body, previous],
+            )
+        },
+    )
+}
+
+/// Stores a rating by its revision.
+fn put_rating(conn: &Connection, rating: &RatingRecord) -> Result<(), StoreError> {
+    let body = serde_json::to_string(rating)?;
+    versioned(
+        rating.revision,
+        "a rating",
+        || {
+            conn.execute(
+                "INSERT OR IGNORE INTO ratings (player, variant, revision, rating, body)
+                 VALUES (?1, ?2, 1, ?3, ?4)",
+                params![rating.player, rating.variant, rating.rating, body],
+            )
+        },
+        |previous| {
+            conn.execute(
+                "UPDATE ratings SET revision = ?3, rating = ?4, body = ?5
+                 WHERE player = ?1 AND variant = ?2 AND revision = ?6",
+                params![
+                    rating.player,
+                    rating.variant,
+                    previous + 1,
+                    rating.rating,
+                    body,
+                    previous
+                ],
+            )
+        },
+    )
 }
 
 /// Stores a hook by its revision, due while active.

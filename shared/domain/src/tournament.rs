@@ -1,0 +1,164 @@
+//! Tournaments: round robins whose games all start at once, with their players, their
+//! games (who sits where) and how the games of a player who withdraws are scored.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::{GameId, TimeControl};
+
+/// A tournament's id: a ULID.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(transparent)]
+pub struct TournamentId(pub String);
+
+impl std::fmt::Display for TournamentId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Where a tournament is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum TournamentState {
+    /// Taking players; no game exists yet.
+    Open,
+    /// Its games are being played.
+    Running,
+    /// Its games are stopped by the organiser: no move is taken and no clock runs.
+    Paused,
+    /// Every game is over (or scored without being played).
+    Finished,
+}
+
+impl TournamentState {
+    /// The state in kebab case, as shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TournamentState::Open => "open",
+            TournamentState::Running => "running",
+            TournamentState::Paused => "paused",
+            TournamentState::Finished => "finished",
+        }
+    }
+}
+
+/// When a tournament's games start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum TournamentStart {
+    /// As soon as the last place is taken.
+    #[cfg_attr(feature = "openapi", schema(title = "StartWhenFull"))]
+    WhenFull,
+    /// At a date (if full by then; the organiser may start earlier once full).
+    #[cfg_attr(feature = "openapi", schema(title = "StartAt"))]
+    At {
+        /// When.
+        at: DateTime<Utc>,
+    },
+}
+
+/// What becomes of the unfinished games of a player who withdraws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum WithdrawalScoring {
+    /// The withdrawn player loses them; the others win them.
+    Forfeit,
+    /// They count for nobody.
+    Annul,
+}
+
+/// One game of a tournament: who sits where (seat 0 first) and in which round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TournamentGame {
+    /// The game.
+    pub game: GameId,
+    /// Its players by seat.
+    pub players: Vec<String>,
+    /// Its round, from 1 (all the games of a three-seat tournament are round 1).
+    pub round: u32,
+}
+
+/// A player's withdrawal from a tournament.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Withdrawal {
+    /// The player.
+    pub player: String,
+    /// When.
+    pub at: DateTime<Utc>,
+    /// Why: `withdrew` (the player's own choice) or `timeouts` (lost the organiser's
+    /// number of games on time).
+    pub reason: String,
+}
+
+/// A tournament as stored: written over its revision (1 creates it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tournament {
+    /// Its id.
+    pub id: TournamentId,
+    /// Raised by one at every change.
+    pub revision: u64,
+    /// Its name.
+    pub name: String,
+    /// The player who created it and runs it.
+    pub organiser: String,
+    /// The variant of every game.
+    pub variant: String,
+    /// The variant's options of every game (`""`: none).
+    pub options: String,
+    /// Every game's time control.
+    pub time_control: TimeControl,
+    /// Whether its games are rated.
+    pub rated: bool,
+    /// How many players it takes.
+    pub size: u8,
+    /// Whether every pairing plays twice, colours swapped (two-seat variants).
+    pub double: bool,
+    /// When its games start.
+    pub start: TournamentStart,
+    /// What becomes of a withdrawn player's unfinished games.
+    pub withdrawal: WithdrawalScoring,
+    /// Games lost on time after which a player is withdrawn (`None`: never).
+    pub timeouts_to_withdraw: Option<u8>,
+    /// Players the organiser invited (they may join; others may too while places remain).
+    pub invited: Vec<String>,
+    /// The players, in the order they joined (their index in the crosstable).
+    pub players: Vec<String>,
+    /// Players who withdrew.
+    pub withdrawn: Vec<Withdrawal>,
+    /// Its games, once started.
+    pub games: Vec<TournamentGame>,
+    /// Where it is.
+    pub state: TournamentState,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+    /// When its games started.
+    pub started_at: Option<DateTime<Utc>>,
+    /// Since when it is paused, while it is.
+    pub paused_at: Option<DateTime<Utc>>,
+    /// When its last game ended.
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+impl Tournament {
+    /// Whether `player` plays in it.
+    pub fn has_player(&self, player: &str) -> bool {
+        self.players.iter().any(|p| p == player)
+    }
+
+    /// Whether `player` withdrew from it.
+    pub fn has_withdrawn(&self, player: &str) -> bool {
+        self.withdrawn.iter().any(|w| w.player == player)
+    }
+
+    /// The game `id` of it, if it is one.
+    pub fn game(&self, id: &GameId) -> Option<&TournamentGame> {
+        self.games.iter().find(|g| &g.game == id)
+    }
+}
