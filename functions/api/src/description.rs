@@ -21,7 +21,7 @@ use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
 
 use crate::{
     app_passwords, archives, challenges, events, games, health, hooks, messages, players, rules,
-    session,
+    session, tournaments,
 };
 
 /// The API's OpenAPI 3.1 description, generated from the routes and types.
@@ -71,6 +71,14 @@ use crate::{
         challenges::view,
         challenges::accept,
         challenges::withdraw,
+        tournaments::create,
+        tournaments::list,
+        tournaments::view,
+        tournaments::join,
+        tournaments::start,
+        tournaments::withdraw,
+        tournaments::ratings,
+        tournaments::leaderboard,
         messages::write,
         messages::list,
         messages::delivery,

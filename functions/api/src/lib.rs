@@ -40,6 +40,7 @@ mod rules;
 pub mod server;
 pub mod session;
 pub mod settings;
+mod tournaments;
 mod unsubscribe;
 pub mod xfcc;
 
@@ -161,6 +162,7 @@ impl App {
             .merge(xfcc::routes())
             .merge(events::routes())
             .merge(hooks::routes())
+            .merge(tournaments::routes())
             .route(
                 "/v1/openapi.json",
                 axum::routing::get(description::openapi_json),

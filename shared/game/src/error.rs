@@ -94,6 +94,18 @@ pub enum ServiceError {
     /// Only the challenge's creator may do this.
     #[error("only the challenge's creator may withdraw it")]
     NotCreator,
+
+    /// No tournament has this id.
+    #[error("no tournament {0}")]
+    NoTournament(missive_domain::TournamentId),
+
+    /// Only the tournament's organiser may do this.
+    #[error("only the tournament's organiser may do this")]
+    NotOrganiser,
+
+    /// The tournament is not in a state that allows the request.
+    #[error("the tournament is {}", .0.as_str())]
+    TournamentState(missive_domain::TournamentState),
     /// A text is longer than the service takes.
     #[error("{what} has at most {limit} characters")]
     TooLong {

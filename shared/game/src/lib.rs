@@ -99,11 +99,13 @@ mod messages;
 mod notices;
 mod play;
 mod players;
+mod ratings;
 mod record;
 #[cfg(feature = "openapi")]
 pub mod schema;
 mod service;
 pub mod timing;
+mod tournaments;
 mod vacation;
 mod vacation_log;
 mod views;
@@ -125,7 +127,11 @@ pub use messages::{
 pub use missive_store::{Membership, Wake};
 pub use play::{MoveAccepted, MoveRequest};
 pub use players::{SignUpCheck, check_email, check_handle};
+pub use ratings::MAX_LEADERBOARD;
 pub use record::record_of;
 pub use service::{Catalog, Changes, Config, GameService, replay};
+pub use tournaments::{
+    MAX_TOURNAMENT_NAME, NewTournament, TIMEOUTS, TournamentStandings, WITHDREW,
+};
 pub use vacation::{OnLeave, PeriodView, Seated, VacationBalance, leave_at, on_leave};
 pub use views::{EndingView, GameDetail, GameSummary, GameView, MoveView};

@@ -230,6 +230,9 @@ impl GameService {
             match self.store.commit(&commit).await {
                 Ok(()) => {
                     self.changed(id);
+                    if commit.finishes {
+                        self.settle_end(&commit.head).await;
+                    }
                     return Ok(value);
                 }
                 Err(StoreError::Conflict) => continue,
@@ -239,6 +242,15 @@ impl GameService {
             }
         }
         Err(ServiceError::Contended)
+    }
+
+    /// Settles at once what the end of the game at `head` changes beyond it (ratings, its
+    /// tournament: [`GameService::game_ended`]); a failure is left to the notifier, which
+    /// settles it again before it mails the game's end.
+    async fn settle_end(&self, head: &Head) {
+        if let Err(error) = Box::pin(self.game_ended(head)).await {
+            tracing::warn!(game = %head.id, %error, "the game's end is settled later");
+        }
     }
 
     /// Reports game `id` changed to the change feed, if there is one.

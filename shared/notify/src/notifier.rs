@@ -297,7 +297,8 @@ impl Notifier {
 
     /// Does what is due for the game of `wake` (its head `head`, at the rules game `game`)
     /// and moves its wake-up to the next thing due; a failure leaves the wake-up where it
-    /// is, so the next sweep tries again.
+    /// is, so the next sweep tries again. A game just ended first settles what its end
+    /// changes beyond it (ratings, its tournament), then its players hear of it.
     async fn attend(
         &self,
         wake: &Wake,
@@ -307,8 +308,11 @@ impl Notifier {
     ) -> Result<(), NotifyError> {
         match head.doc.status {
             Status::Finished => {
+                let settled = self.service.game_ended(&head).await.map(|()| false);
+                let mut failed =
+                    round.count(|r| &mut r.endings, &head.id.0, settled.map_err(Into::into));
                 let sent = self.ending_notices(&head, game.as_ref()).await;
-                let mut failed = round.count(|r| &mut r.endings, &head.id.0, sent);
+                failed |= round.count(|r| &mut r.endings, &head.id.0, sent);
                 let sent = self.deliver_notes(&head, round).await;
                 failed |= round.count(|r| &mut r.notes, &head.id.0, sent);
                 if !failed {

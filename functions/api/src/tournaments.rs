@@ -1,0 +1,426 @@
+//! Tournaments and ratings: create a round robin, list and read tournaments (with the
+//! crosstable), join, start, withdraw; a player's ratings and a variant's leaderboard.
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use chrono::{DateTime, Utc};
+use missive_domain::{
+    Cursor, RatingChange, RatingRecord, TimeControl, Tournament, TournamentGame, TournamentId,
+    TournamentStart, TournamentState, Withdrawal, WithdrawalScoring,
+};
+use missive_game::{NewTournament, TournamentStandings};
+use missive_tournament::rating::{PROVISIONAL_GAMES, Rating};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::error::ErrorBody;
+use crate::games::{MAX_PAGE, PAGE, Page};
+use crate::session::Caller;
+use crate::{ApiError, App, JsonBody};
+
+pub(crate) fn routes() -> Router<App> {
+    Router::new()
+        .route("/v1/tournaments", post(create).get(list))
+        .route("/v1/tournaments/{id}", get(view))
+        .route("/v1/tournaments/{id}/join", post(join))
+        .route("/v1/tournaments/{id}/start", post(start))
+        .route("/v1/tournaments/{id}/withdraw", post(withdraw))
+        .route("/v1/players/{handle}/ratings", get(ratings))
+        .route("/v1/ratings/{variant}", get(leaderboard))
+}
+
+/// A round robin to create.
+#[derive(Deserialize, ToSchema)]
+pub(crate) struct Create {
+    /// Its name (1 to 80 characters).
+    name: String,
+    #[schema(value_type = missive_game::schema::VariantId)]
+    variant: String,
+    /// The variant's options as `key=value` pairs joined by `,`; the defaults if empty.
+    #[serde(default)]
+    options: String,
+    time_control: TimeControl,
+    /// Whether the games are rated.
+    #[serde(default)]
+    rated: bool,
+    /// How many players it takes (2 to 64; 3 to 64 for three-player variants).
+    #[schema(minimum = 2, maximum = 64)]
+    players: u8,
+    /// Whether every pairing plays twice, colours swapped (two-player variants).
+    #[serde(default)]
+    double: bool,
+    /// When its games start (when full if absent).
+    starts: Option<TournamentStart>,
+    /// What becomes of a withdrawn player's unfinished games (forfeit if absent).
+    withdrawal: Option<WithdrawalScoring>,
+    /// Games lost on time after which a player is withdrawn (never if absent).
+    timeouts_to_withdraw: Option<u8>,
+    /// Players invited (they may join like anyone while places remain).
+    #[serde(default)]
+    invite: Vec<String>,
+    /// Whether the organiser plays too (joins at once; true if absent).
+    plays: Option<bool>,
+}
+
+/// A tournament, with its standings once started.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct TournamentView {
+    id: TournamentId,
+    name: String,
+    organiser: String,
+    variant: String,
+    options: String,
+    time_control: TimeControl,
+    rated: bool,
+    /// How many players it takes.
+    size: u8,
+    double: bool,
+    /// When its games start.
+    starts: TournamentStart,
+    withdrawal: WithdrawalScoring,
+    timeouts_to_withdraw: Option<u8>,
+    invited: Vec<String>,
+    /// The players, in the order they joined.
+    players: Vec<String>,
+    withdrawn: Vec<Withdrawal>,
+    state: TournamentState,
+    created_at: DateTime<Utc>,
+    started_at: Option<DateTime<Utc>>,
+    finished_at: Option<DateTime<Utc>>,
+    /// Every game: who sits where, and its round.
+    games: Vec<TournamentGame>,
+    /// The standings, best first (absent before the start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    standings: Option<Vec<StandingRow>>,
+    /// The crosstable as text (absent before the start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    crosstable: Option<String>,
+}
+
+/// One player's line of the standings.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct StandingRow {
+    /// The rank from 1; players level on every tiebreak share one.
+    rank: u32,
+    player: String,
+    /// Points, as a decimal (`2.5`, `1.33`).
+    points: String,
+    /// Sonneborn-Berger, to two decimals.
+    sonneborn_berger: String,
+    /// Outright wins (forfeits included).
+    wins: u32,
+    /// Points among the players level on points, Sonneborn-Berger and wins, when any are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    head_to_head: Option<String>,
+    /// Games that count.
+    played: u32,
+    /// Games still being played.
+    left: u32,
+    withdrawn: bool,
+}
+
+impl From<TournamentStandings> for TournamentView {
+    fn from(read: TournamentStandings) -> TournamentView {
+        let TournamentStandings {
+            tournament,
+            standings,
+        } = read;
+        let rows = standings.as_ref().map(|standings| {
+            standings
+                .rows
+                .iter()
+                .map(|row| StandingRow {
+                    rank: row.rank,
+                    player: tournament.players[row.player].clone(),
+                    points: row.points.to_string(),
+                    sonneborn_berger: row.sonneborn_berger.to_string(),
+                    wins: row.wins,
+                    head_to_head: row.head_to_head.map(|p| p.to_string()),
+                    played: row.played,
+                    left: row.left,
+                    withdrawn: row.withdrawn,
+                })
+                .collect()
+        });
+        let crosstable = standings.map(|s| s.render_text(&tournament.players));
+        let Tournament {
+            id,
+            name,
+            organiser,
+            variant,
+            options,
+            time_control,
+            rated,
+            size,
+            double,
+            start,
+            withdrawal,
+            timeouts_to_withdraw,
+            invited,
+            players,
+            withdrawn,
+            games,
+            state,
+            created_at,
+            started_at,
+            finished_at,
+            ..
+        } = tournament;
+        TournamentView {
+            id,
+            name,
+            organiser,
+            variant,
+            options,
+            time_control,
+            rated,
+            size,
+            double,
+            starts: start,
+            withdrawal,
+            timeouts_to_withdraw,
+            invited,
+            players,
+            withdrawn,
+            state,
+            created_at,
+            started_at,
+            finished_at,
+            games,
+            standings: rows,
+            crosstable,
+        }
+    }
+}
+
+impl From<Tournament> for TournamentView {
+    fn from(tournament: Tournament) -> TournamentView {
+        TournamentStandings {
+            tournament,
+            standings: None,
+        }
+        .into()
+    }
+}
+
+const ID: &str = "The tournament id (a ULID)";
+
+/// Create a round robin
+///
+/// Open for players until full; it starts when full (or when its organiser starts it), every game at once.
+#[utoipa::path(post, path = "/v1/tournaments", tag = "tournaments", operation_id = "create_tournament", security(("bearer" = [])), request_body = Create, responses(
+    (status = 201, description = "Created, open for players", body = TournamentView),
+    (status = 400, description = "Malformed request, or a setup the variant refuses (`invalid-setup`)", body = ErrorBody),
+    (status = 404, description = "An invited player does not exist (`player-not-found`)", body = ErrorBody),
+    (status = 422, description = "Refused: size, time control, double round (`refused`, `too-long`)", body = ErrorBody),
+))]
+pub(crate) async fn create(
+    State(app): State<App>,
+    Caller(me): Caller,
+    JsonBody(request): JsonBody<Create>,
+) -> Result<(StatusCode, Json<TournamentView>), ApiError> {
+    let tournament = app
+        .service
+        .create_tournament(NewTournament {
+            organiser: me,
+            name: request.name,
+            variant: request.variant,
+            options: request.options,
+            time_control: request.time_control,
+            rated: request.rated,
+            size: request.players,
+            double: request.double,
+            start: request.starts.unwrap_or(TournamentStart::WhenFull),
+            withdrawal: request.withdrawal.unwrap_or(WithdrawalScoring::Forfeit),
+            timeouts_to_withdraw: request.timeouts_to_withdraw,
+            invited: request.invite,
+            plays: request.plays.unwrap_or(true),
+        })
+        .await?;
+    Ok((StatusCode::CREATED, Json(tournament.into())))
+}
+
+/// Which page of tournaments to list.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct ListQuery {
+    /// Tournaments per page, 1 to 200 (50 if absent).
+    #[param(minimum = 1, maximum = 200)]
+    limit: Option<usize>,
+    /// The `next_cursor` of the page before.
+    cursor: Option<String>,
+}
+
+/// List tournaments
+///
+/// Newest first, without standings, paged with an opaque cursor.
+#[utoipa::path(get, path = "/v1/tournaments", tag = "tournaments", operation_id = "list_tournaments", security(()), params(ListQuery), responses(
+    (status = 200, description = "A page of tournaments, newest first", body = Page<TournamentView>),
+    (status = 400, description = "Bad cursor (`invalid-cursor`)", body = ErrorBody),
+))]
+pub(crate) async fn list(
+    State(app): State<App>,
+    Query(query): Query<ListQuery>,
+) -> Result<Json<Page<TournamentView>>, ApiError> {
+    let limit = query.limit.unwrap_or(PAGE).clamp(1, MAX_PAGE);
+    let cursor = query.cursor.map(Cursor);
+    let page = app.service.tournaments(cursor.as_ref(), limit).await?;
+    Ok(Json(
+        missive_domain::Page {
+            items: page.items.into_iter().map(TournamentView::from).collect(),
+            next: page.next,
+        }
+        .into(),
+    ))
+}
+
+/// Read a tournament
+///
+/// With its standings and crosstable as of its games now (once started).
+#[utoipa::path(get, path = "/v1/tournaments/{id}", tag = "tournaments", operation_id = "get_tournament", security(()), params(("id" = String, Path, description = ID)), responses(
+    (status = 200, description = "The tournament", body = TournamentView),
+    (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
+))]
+pub(crate) async fn view(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    let read = app.service.tournament_standings(&TournamentId(id)).await?;
+    Ok(Json(read.into()))
+}
+
+/// Join a tournament
+///
+/// Takes a place; the last place taken starts a tournament that starts when full.
+#[utoipa::path(post, path = "/v1/tournaments/{id}/join", tag = "tournaments", operation_id = "join_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+    (status = 200, description = "Joined (started, with its games, if that filled it)", body = TournamentView),
+    (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
+    (status = 409, description = "Full, joined already (`taken`), or no longer open (`tournament-state`)", body = ErrorBody),
+))]
+pub(crate) async fn join(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    let id = TournamentId(id);
+    app.service.join_tournament(&id, &me).await?;
+    view(State(app), Path(id.0)).await
+}
+
+/// Start a tournament
+///
+/// Its organiser starts it with the players it has: every game is created at once.
+#[utoipa::path(post, path = "/v1/tournaments/{id}/start", tag = "tournaments", operation_id = "start_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+    (status = 200, description = "Started, with its games", body = TournamentView),
+    (status = 403, description = "Not its organiser (`not-organiser`)", body = ErrorBody),
+    (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
+    (status = 409, description = "Not open (`tournament-state`)", body = ErrorBody),
+    (status = 422, description = "Too few players (`refused`)", body = ErrorBody),
+))]
+pub(crate) async fn start(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    let id = TournamentId(id);
+    app.service.start_tournament(&id, &me).await?;
+    view(State(app), Path(id.0)).await
+}
+
+/// Withdraw from a tournament
+///
+/// Your games still being played are resigned; the crosstable scores them as the organiser chose (forfeit or annulled).
+#[utoipa::path(post, path = "/v1/tournaments/{id}/withdraw", tag = "tournaments", operation_id = "withdraw_from_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+    (status = 200, description = "Withdrawn", body = TournamentView),
+    (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
+    (status = 409, description = "Withdrawn already (`taken`), or not running (`tournament-state`)", body = ErrorBody),
+    (status = 422, description = "You do not play in it (`refused`)", body = ErrorBody),
+))]
+pub(crate) async fn withdraw(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    let id = TournamentId(id);
+    app.service.withdraw_from_tournament(&id, &me).await?;
+    view(State(app), Path(id.0)).await
+}
+
+/// A player's rating in one variant.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct RatingView {
+    player: String,
+    variant: String,
+    /// The Glicko-2 rating, rounded.
+    rating: i64,
+    /// The rating deviation, rounded.
+    deviation: i64,
+    /// Rated games played.
+    games: u32,
+    /// Whether it rests on fewer rated games than the provisional limit (10).
+    provisional: bool,
+    /// Every rated game's change, oldest first.
+    history: Vec<RatingChange>,
+}
+
+impl From<RatingRecord> for RatingView {
+    fn from(record: RatingRecord) -> RatingView {
+        let rating = Rating {
+            rating: record.rating,
+            deviation: record.deviation,
+            volatility: record.volatility,
+            games: record.games,
+        };
+        RatingView {
+            player: record.player,
+            variant: record.variant,
+            rating: rating.rounded(),
+            deviation: record.deviation.round() as i64,
+            games: record.games,
+            provisional: record.games < PROVISIONAL_GAMES,
+            history: record.history,
+        }
+    }
+}
+
+/// A player's ratings
+///
+/// One per variant they played a rated game in.
+#[utoipa::path(get, path = "/v1/players/{handle}/ratings", tag = "ratings", operation_id = "player_ratings", security(()), params(("handle" = String, Path, description = "The player's handle")), responses(
+    (status = 200, description = "The player's ratings, by variant", body = Vec<RatingView>),
+))]
+pub(crate) async fn ratings(
+    State(app): State<App>,
+    Path(handle): Path<String>,
+) -> Result<Json<Vec<RatingView>>, ApiError> {
+    let records = app.service.ratings_of(&handle).await?;
+    Ok(Json(records.into_iter().map(RatingView::from).collect()))
+}
+
+/// How many leaders to list.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct BoardQuery {
+    /// Players listed, 1 to 100 (50 if absent).
+    #[param(minimum = 1, maximum = 100)]
+    limit: Option<usize>,
+}
+
+/// A variant's leaderboard
+///
+/// The highest ratings in the variant, highest first.
+#[utoipa::path(get, path = "/v1/ratings/{variant}", tag = "ratings", operation_id = "leaderboard", security(()), params(("variant" = String, Path, description = "The variant id"), BoardQuery), responses(
+    (status = 200, description = "The highest ratings, highest first", body = Vec<RatingView>),
+    (status = 400, description = "Unknown variant (`invalid-setup`)", body = ErrorBody),
+))]
+pub(crate) async fn leaderboard(
+    State(app): State<App>,
+    Path(variant): Path<String>,
+    Query(query): Query<BoardQuery>,
+) -> Result<Json<Vec<RatingView>>, ApiError> {
+    let limit = query.limit.unwrap_or(PAGE);
+    let records = app.service.leaderboard(&variant, limit).await?;
+    Ok(Json(records.into_iter().map(RatingView::from).collect()))
+}

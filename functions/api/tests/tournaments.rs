@@ -1,0 +1,271 @@
+//! Tournaments over HTTP, on SQLite and DynamoDB Local: a five-player round robin created,
+//! joined until full (which starts it), played to the end by mates, agreed draws, a timeout
+//! and a withdrawal, with its crosstable and ratings checked against values computed here.
+
+mod common;
+
+use std::collections::HashMap;
+
+use chrono::Duration;
+use common::{Player, Server};
+use missive_domain::GameId;
+use missive_store::testing::Kind;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+/// How a game between two players ends, by their join order (the first is the lower).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Plan {
+    WhiteMates,
+    BlackMates,
+    Agreed,
+    WhiteTimesOut,
+}
+
+fn plan(a: usize, b: usize) -> Plan {
+    match (a.min(b), a.max(b)) {
+        (0, 1) | (1, 2) => Plan::WhiteMates,
+        (0, 3) => Plan::BlackMates,
+        (0, 2) | (1, 3) => Plan::Agreed,
+        _ => Plan::WhiteTimesOut,
+    }
+}
+
+async fn play_out(white: &Player<'_>, black: &Player<'_>, game: &str, plan: Plan) {
+    let moves: &[&str] = match plan {
+        Plan::WhiteMates => &["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"],
+        Plan::BlackMates => &["f2f3", "e7e5", "g2g4", "d8h4"],
+        Plan::Agreed => &["e2e4", "e7e5"],
+        Plan::WhiteTimesOut => &[],
+    };
+    for (ply, text) in moves.iter().enumerate() {
+        let mover = if ply % 2 == 0 { white } else { black };
+        mover.play(game, text, ply as u64).await;
+    }
+    if plan == Plan::Agreed {
+        let path = format!("/v1/games/{game}/draw");
+        let (status, body) = white.post(&path, json!({ "action": "offer" })).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let (status, body) = black.post(&path, json!({ "action": "accept" })).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+    }
+}
+
+/// Reads the tournament until `done` holds of it (its upkeep after a game's end runs
+/// beside the request that ended the game).
+async fn tournament_once(player: &Player<'_>, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..100 {
+        let (status, body) = player.get(&format!("/v1/tournaments/{id}")).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        if done(&body) {
+            return body;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the tournament never got there");
+}
+
+async fn a_round_robin_plays_out_with_its_crosstable_and_ratings(kind: Kind) {
+    let server = Server::start_mailing(kind).await;
+    let names = ["ann", "bob", "cy", "dee", "eve"];
+    let mut players = Vec::new();
+    for name in names {
+        players.push(server.player(name).await);
+    }
+    let (status, created) = players[0]
+        .post(
+            "/v1/tournaments",
+            json!({
+                "name": "Autumn round robin",
+                "variant": "chess",
+                "time_control": { "kind": "days-per-move", "days": 3 },
+                "rated": true,
+                "players": 5,
+                "withdrawal": "forfeit",
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    assert_eq!(created["state"], "open");
+    assert_eq!(created["players"], json!(["ann"]));
+    // Refusals: joining twice, starting as someone else, a bad size.
+    let (status, body) = players[0]
+        .post(&format!("/v1/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::CONFLICT, &json!("taken"))
+    );
+    let (status, body) = players[1]
+        .post(&format!("/v1/tournaments/{id}/start"), json!({}))
+        .await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::FORBIDDEN, &json!("not-organiser"))
+    );
+    let (status, _) = players[0]
+        .post(
+            "/v1/tournaments",
+            json!({ "name": "x", "variant": "chess", "players": 99,
+                    "time_control": { "kind": "days-per-move", "days": 3 } }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let mut joined = Value::Null;
+    for player in &players[1..] {
+        let (status, body) = player
+            .post(&format!("/v1/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        joined = body;
+    }
+    assert_eq!(joined["state"], "running");
+    let games = joined["games"].as_array().unwrap().clone();
+    assert_eq!(games.len(), 10, "every pair once");
+    // Colours: with five players each has two whites and two blacks.
+    let mut whites: HashMap<String, i32> = HashMap::new();
+    for game in &games {
+        *whites
+            .entry(game["players"][0].as_str().unwrap().into())
+            .or_default() += 1;
+        *whites
+            .entry(game["players"][1].as_str().unwrap().into())
+            .or_default() -= 1;
+    }
+    assert!(whites.values().all(|balance| *balance == 0), "{whites:?}");
+    let index = |name: &str| names.iter().position(|n| *n == name).unwrap();
+    // Eve withdraws at once: her games are resigned, and scored as forfeits.
+    let (status, body) = players[4]
+        .post(&format!("/v1/tournaments/{id}/withdraw"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["withdrawn"][0]["player"], "eve");
+    let mut last = None;
+    for game in &games {
+        let seated: Vec<usize> = (0..2)
+            .map(|s| index(game["players"][s].as_str().unwrap()))
+            .collect();
+        let id = game["game"].as_str().unwrap();
+        if seated.contains(&4) {
+            assert_eq!(players[0].game(id).await["status"], "finished");
+            continue;
+        }
+        let plan = plan(seated[0], seated[1]);
+        if plan == Plan::WhiteTimesOut {
+            last = Some(id.to_string());
+            continue;
+        }
+        play_out(&players[seated[0]], &players[seated[1]], id, plan).await;
+    }
+    let last = last.unwrap();
+    server.clock.advance(Duration::days(4));
+    let ended = server
+        .app
+        .service
+        .enforce_deadline(&GameId(last.clone()))
+        .await
+        .unwrap();
+    assert!(ended.is_some());
+    let finished = tournament_once(&players[0], &id, |t| t["state"] == "finished").await;
+
+    // The crosstable, computed here from the plan: 1 a win, ½ a draw, forfeits won by
+    // eve's opponents.
+    let mut points = [0.0f64; 5];
+    let mut scores: Vec<(usize, usize, f64)> = Vec::new();
+    for game in &games {
+        let seated: Vec<usize> = (0..2)
+            .map(|s| index(game["players"][s].as_str().unwrap()))
+            .collect();
+        let (white, black) = (seated[0], seated[1]);
+        let white_score = match (white, black) {
+            (4, _) => 0.0,
+            (_, 4) => 1.0,
+            _ => match plan(white, black) {
+                Plan::WhiteMates => 1.0,
+                Plan::BlackMates | Plan::WhiteTimesOut => 0.0,
+                Plan::Agreed => 0.5,
+            },
+        };
+        points[white] += white_score;
+        points[black] += 1.0 - white_score;
+        scores.push((white, black, white_score));
+    }
+    let mut sonneborn = [0.0f64; 5];
+    for (white, black, white_score) in &scores {
+        sonneborn[*white] += white_score * points[*black];
+        sonneborn[*black] += (1.0 - white_score) * points[*white];
+    }
+    let rows = finished["standings"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    for row in rows {
+        let player = index(row["player"].as_str().unwrap());
+        let shown: f64 = row["points"].as_str().unwrap().parse().unwrap();
+        assert_eq!(shown, points[player], "{row}");
+        let sb: f64 = row["sonneborn_berger"].as_str().unwrap().parse().unwrap();
+        assert!(
+            (sb - sonneborn[player]).abs() < 0.006,
+            "{row}: {}",
+            sonneborn[player]
+        );
+        assert_eq!(row["left"], 0);
+        assert_eq!(row["withdrawn"], player == 4);
+    }
+    let ranked: Vec<f64> = rows
+        .iter()
+        .map(|r| r["points"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert!(ranked.windows(2).all(|w| w[0] >= w[1]), "{ranked:?}");
+    let crosstable = finished["crosstable"].as_str().unwrap();
+    assert!(
+        crosstable.contains('+') && crosstable.contains('-'),
+        "{crosstable}"
+    );
+
+    // Ratings: the six games played out are rated, eve's forfeits are not.
+    for (player, name) in names.iter().enumerate() {
+        let (status, ratings) = players[0].get(&format!("/v1/players/{name}/ratings")).await;
+        assert_eq!(status, StatusCode::OK, "{ratings}");
+        let expected = if player == 4 { 0 } else { 3 };
+        let games = ratings
+            .as_array()
+            .unwrap()
+            .first()
+            .map_or(0, |r| r["games"].as_u64().unwrap());
+        assert_eq!(games, expected, "{name}: {ratings}");
+    }
+    // The first game (ann and bob, both new, white mates): Glicko-2's figures for a win
+    // between two players at 1500, deviation 350, volatility 0.06: 1662.3 and 1337.7.
+    let first = games
+        .iter()
+        .find(|g| {
+            let pair: Vec<&str> = (0..2).map(|s| g["players"][s].as_str().unwrap()).collect();
+            pair.contains(&"ann") && pair.contains(&"bob")
+        })
+        .unwrap();
+    let winner = first["players"][0].as_str().unwrap();
+    let (_, ratings) = players[0]
+        .get(&format!("/v1/players/{winner}/ratings"))
+        .await;
+    let change = &ratings[0]["history"][0];
+    assert_eq!(change["game"], first["game"]);
+    assert!(
+        (change["after"].as_f64().unwrap() - 1662.31).abs() < 0.05,
+        "{change}"
+    );
+    let (status, board) = players[0].get("/v1/ratings/chess").await;
+    assert_eq!(status, StatusCode::OK, "{board}");
+    let board: Vec<i64> = board
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["rating"].as_i64().unwrap())
+        .collect();
+    assert_eq!(board.len(), 4);
+    assert!(board.windows(2).all(|w| w[0] >= w[1]), "{board:?}");
+    let (status, list) = players[0].get("/v1/tournaments?limit=1").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(list["items"][0]["id"], json!(id));
+}
+
+missive_store::contract_tests!(a_round_robin_plays_out_with_its_crosstable_and_ratings,);

@@ -1,0 +1,141 @@
+//! Ratings: each player's Glicko-2 rating per variant, moved by every rated game that ends
+//! (one rating period per game: see `missive_tournament::rating`). Unrated and imported
+//! games never change a rating. A game's change is recorded in each player's history under
+//! the game's id, so rating a game again changes nothing.
+
+use missive_domain::{Head, RatingChange, RatingRecord, Status};
+use missive_store::StoreError;
+use missive_tournament::rating::{Rating, rate_game};
+
+use crate::{GameService, ServiceError};
+
+/// Tries of a rating write that another game's write made stale.
+const RATING_TRIES: usize = 5;
+
+/// The most entries of a leaderboard page.
+pub const MAX_LEADERBOARD: usize = 100;
+
+impl GameService {
+    /// What the end of the game at `head` changes beyond the game: its players' ratings
+    /// (rated games) and its tournament (games of one). Safe to call again.
+    pub async fn game_ended(&self, head: &Head) -> Result<(), ServiceError> {
+        if head.doc.status != Status::Finished {
+            return Ok(());
+        }
+        if !self.forfeited(head).await? {
+            self.rate(head).await?;
+        }
+        self.tournament_game_ended(head).await
+    }
+
+    /// The player's ratings, by variant.
+    pub async fn ratings_of(&self, player: &str) -> Result<Vec<RatingRecord>, ServiceError> {
+        Ok(self.store.ratings_of(player).await?)
+    }
+
+    /// The highest ratings in `variant`, at most `limit` (up to [`MAX_LEADERBOARD`]).
+    pub async fn leaderboard(
+        &self,
+        variant: &str,
+        limit: usize,
+    ) -> Result<Vec<RatingRecord>, ServiceError> {
+        (self.catalog)(variant)?;
+        Ok(self
+            .store
+            .leaderboard(variant, limit.clamp(1, MAX_LEADERBOARD))
+            .await?)
+    }
+
+    /// Moves the ratings of the finished rated game at `head`'s players, each from the
+    /// ratings all of them had before it.
+    async fn rate(&self, head: &Head) -> Result<(), ServiceError> {
+        let doc = &head.doc;
+        let Some(ending) = doc.ending.as_ref().filter(|_| doc.rated && !doc.imported) else {
+            return Ok(());
+        };
+        let players: Option<Vec<&str>> = doc.seats.iter().map(|s| s.player()).collect();
+        let Some(players) = players else {
+            return Ok(());
+        };
+        for _ in 0..RATING_TRIES {
+            let mut records = Vec::with_capacity(players.len());
+            for player in &players {
+                records.push(self.store.rating(player, &doc.variant).await?);
+            }
+            let before: Vec<Rating> = records
+                .iter()
+                .map(|r| r.as_ref().map_or_else(Rating::default, rating_before(head)))
+                .collect();
+            let after = rate_game(&before, &ending.results)
+                .map_err(|e| ServiceError::refused(format!("rating game {}: {e}", head.id)))?;
+            let mut stale = false;
+            for ((player, record), rating) in players.iter().zip(records).zip(after) {
+                if record.as_ref().is_some_and(|r| r.has_rated(&head.id)) {
+                    continue;
+                }
+                let next = rated(record, player, head, rating, ending.at);
+                match self.store.put_rating(&next).await {
+                    Ok(()) => {}
+                    Err(StoreError::Conflict) => stale = true,
+                    Err(error) => return Err(error.into()),
+                }
+            }
+            if !stale {
+                return Ok(());
+            }
+        }
+        Err(ServiceError::Contended)
+    }
+}
+
+/// A stored rating as it was before the game at `head`: as it is, unless that game has
+/// rated it already (then as the game found it).
+fn rating_before(head: &Head) -> impl Fn(&RatingRecord) -> Rating + '_ {
+    move |record| {
+        let rating = Rating {
+            rating: record.rating,
+            deviation: record.deviation,
+            volatility: record.volatility,
+            games: record.games,
+        };
+        match record.history.iter().find(|c| c.game == head.id) {
+            Some(change) => Rating {
+                rating: change.before,
+                ..rating
+            },
+            None => rating,
+        }
+    }
+}
+
+/// `record` (or a first record of `player`) with `rating` after the game at `head`.
+fn rated(
+    record: Option<RatingRecord>,
+    player: &str,
+    head: &Head,
+    rating: Rating,
+    at: chrono::DateTime<chrono::Utc>,
+) -> RatingRecord {
+    let mut record = record.unwrap_or_else(|| RatingRecord {
+        player: player.to_string(),
+        variant: head.doc.variant.clone(),
+        revision: 0,
+        rating: Rating::default().rating,
+        deviation: Rating::default().deviation,
+        volatility: Rating::default().volatility,
+        games: 0,
+        history: Vec::new(),
+    });
+    record.history.push(RatingChange {
+        game: head.id.clone(),
+        at,
+        before: record.rating,
+        after: rating.rating,
+    });
+    record.revision += 1;
+    record.rating = rating.rating;
+    record.deviation = rating.deviation;
+    record.volatility = rating.volatility;
+    record.games = rating.games;
+    record
+}
