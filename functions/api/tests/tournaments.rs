@@ -268,4 +268,291 @@ async fn a_round_robin_plays_out_with_its_crosstable_and_ratings(kind: Kind) {
     assert_eq!(list["items"][0]["id"], json!(id));
 }
 
-missive_store::contract_tests!(a_round_robin_plays_out_with_its_crosstable_and_ratings,);
+/// Creates a tournament of `players[0]` as `body` says, joined by all the others (the last
+/// join starts it): its id and games.
+async fn full_tournament(players: &[Player<'_>], body: Value) -> (String, Vec<Value>) {
+    let (status, created) = players[0].post("/v1/tournaments", body).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut joined = Value::Null;
+    for player in &players[1..] {
+        let (status, body) = player
+            .post(&format!("/v1/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        joined = body;
+    }
+    assert_eq!(joined["state"], "running", "{joined}");
+    (id, joined["games"].as_array().unwrap().clone())
+}
+
+/// Who sits in each seat of `game` (a tournament's game), by index into `names`.
+fn seated(game: &Value, names: &[&str]) -> Vec<usize> {
+    game["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            names
+                .iter()
+                .position(|n| *n == p.as_str().unwrap())
+                .unwrap()
+        })
+        .collect()
+}
+
+async fn resign(player: &Player<'_>, game: &str) -> Value {
+    let (status, body) = player
+        .post(&format!("/v1/games/{game}/resign"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    body
+}
+
+/// Each player's points and Sonneborn-Berger from every counted game's scores by seat
+/// (`scores[g][s]` for `games[g]`), computed here: two seats, the score times the
+/// opponent's total; three, times the mean of the two others' totals.
+fn tally(
+    players: usize,
+    games: &[Vec<usize>],
+    scores: &[Option<Vec<f64>>],
+) -> (Vec<f64>, Vec<f64>) {
+    let mut points = vec![0.0; players];
+    for (seats, score) in games.iter().zip(scores) {
+        for (seat, player) in seats.iter().enumerate() {
+            points[*player] += score.as_ref().map_or(0.0, |s| s[seat]);
+        }
+    }
+    let mut sb = vec![0.0; players];
+    for (seats, score) in games.iter().zip(scores) {
+        let Some(score) = score else { continue };
+        for (seat, player) in seats.iter().enumerate() {
+            let others: f64 = seats
+                .iter()
+                .filter(|p| *p != player)
+                .map(|p| points[*p])
+                .sum();
+            sb[*player] += score[seat] * others / (seats.len() - 1) as f64;
+        }
+    }
+    (points, sb)
+}
+
+/// Checks the standings of `tournament` against `points` and `sonneborn` (by index into
+/// `names`).
+fn check_standings(tournament: &Value, names: &[&str], points: &[f64], sonneborn: &[f64]) {
+    let rows = tournament["standings"].as_array().unwrap();
+    assert_eq!(rows.len(), names.len());
+    for row in rows {
+        let player = names
+            .iter()
+            .position(|n| *n == row["player"].as_str().unwrap())
+            .unwrap();
+        let shown: f64 = row["points"].as_str().unwrap().parse().unwrap();
+        assert!(
+            (shown - points[player]).abs() < 0.006,
+            "{row}: {}",
+            points[player]
+        );
+        let sb: f64 = row["sonneborn_berger"].as_str().unwrap().parse().unwrap();
+        assert!(
+            (sb - sonneborn[player]).abs() < 0.006,
+            "{row}: {}",
+            sonneborn[player]
+        );
+        assert_eq!(row["left"], 0, "{row}");
+    }
+    let ranked: Vec<f64> = rows
+        .iter()
+        .map(|r| r["points"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert!(ranked.windows(2).all(|w| w[0] >= w[1]), "{ranked:?}");
+}
+
+/// Six players, a double round robin of xiangqi: every pairing twice, colours swapped.
+/// Fay loses a game on time, which withdraws her (the organiser's limit is one), and her
+/// other games are annulled.
+async fn a_double_round_robin_withdraws_a_player_after_a_timeout(kind: Kind) {
+    let server = Server::start_mailing(kind).await;
+    let names = ["ann", "bob", "cy", "dee", "eve", "fay"];
+    let mut players = Vec::new();
+    for name in names {
+        players.push(server.player(name).await);
+    }
+    let (id, games) = full_tournament(
+        &players,
+        json!({
+            "name": "Xiangqi double",
+            "variant": "xiangqi",
+            "time_control": { "kind": "days-per-move", "days": 3 },
+            "rated": true,
+            "players": 6,
+            "double": true,
+            "withdrawal": "annul",
+            "timeouts_to_withdraw": 1,
+        }),
+    )
+    .await;
+    assert_eq!(games.len(), 30);
+    let seats: Vec<Vec<usize>> = games.iter().map(|g| seated(g, &names)).collect();
+    for a in 0..6 {
+        for b in 0..6 {
+            let n = seats.iter().filter(|s| **s == [a, b]).count();
+            assert_eq!(n, usize::from(a != b), "{a} as red against {b}");
+        }
+    }
+    let fay = 5;
+    let mut scores: Vec<Option<Vec<f64>>> = vec![None; games.len()];
+    let mut fays = Vec::new();
+    for (k, (game, seat)) in games.iter().zip(&seats).enumerate() {
+        let game_id = game["game"].as_str().unwrap();
+        if seat.contains(&fay) {
+            fays.push(k);
+            continue;
+        }
+        scores[k] = Some(match k % 3 {
+            0 => {
+                resign(&players[seat[0]], game_id).await;
+                vec![0.0, 1.0]
+            }
+            1 => {
+                resign(&players[seat[1]], game_id).await;
+                vec![1.0, 0.0]
+            }
+            _ => {
+                let path = format!("/v1/games/{game_id}/draw");
+                let (status, body) = players[seat[0]]
+                    .post(&path, json!({ "action": "offer" }))
+                    .await;
+                assert_eq!(status, StatusCode::OK, "{body}");
+                let (status, body) = players[seat[1]]
+                    .post(&path, json!({ "action": "accept" }))
+                    .await;
+                assert_eq!(status, StatusCode::OK, "{body}");
+                vec![0.5, 0.5]
+            }
+        });
+    }
+    // In fay's games where she is black, red moves first: then she is to move in all.
+    for k in &fays {
+        let game_id = games[*k]["game"].as_str().unwrap();
+        if seats[*k][1] == fay {
+            let red = &players[seats[*k][0]];
+            let view = red.game(game_id).await;
+            let first = view["legal_moves_short"][0].as_str().unwrap().to_string();
+            red.play(game_id, &first, 0).await;
+        }
+    }
+    server.clock.advance(Duration::days(4));
+    let timed_out = fays[0];
+    let game_id = GameId(games[timed_out]["game"].as_str().unwrap().into());
+    assert!(
+        server
+            .app
+            .service
+            .enforce_deadline(&game_id)
+            .await
+            .unwrap()
+            .is_some()
+    );
+    scores[timed_out] = Some(match seats[timed_out][0] == fay {
+        true => vec![0.0, 1.0],
+        false => vec![1.0, 0.0],
+    });
+    let finished = tournament_once(&players[0], &id, |t| t["state"] == "finished").await;
+    assert_eq!(finished["withdrawn"][0]["player"], "fay");
+    assert_eq!(finished["withdrawn"][0]["reason"], "timeouts");
+    let (points, sonneborn) = tally(6, &seats, &scores);
+    check_standings(&finished, &names, &points, &sonneborn);
+    let fay_row = finished["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["player"] == "fay")
+        .unwrap();
+    assert_eq!(
+        (fay_row["played"].as_u64(), fay_row["withdrawn"].as_bool()),
+        (Some(1), Some(true))
+    );
+    // Rated: each of the others played 8 games among themselves, one of them also fay's
+    // game on time; fay's annulled games are not rated.
+    let (_, ratings) = players[0].get("/v1/players/fay/ratings").await;
+    assert_eq!(ratings[0]["games"], 1, "{ratings}");
+    let opponent = seats[timed_out].iter().find(|p| **p != fay).unwrap();
+    let (_, ratings) = players[0]
+        .get(&format!("/v1/players/{}/ratings", names[*opponent]))
+        .await;
+    assert_eq!(ratings[0]["games"], 9, "{ratings}");
+}
+
+/// Four players of Three Kingdoms Xiangqi: every triple plays one table, seats rotated.
+async fn a_three_kingdoms_event_of_four_plays_out(kind: Kind) {
+    let server = Server::start_mailing(kind).await;
+    let names = ["ann", "bob", "cy", "dee"];
+    let mut players = Vec::new();
+    for name in names {
+        players.push(server.player(name).await);
+    }
+    let (id, games) = full_tournament(
+        &players,
+        json!({
+            "name": "Three Kingdoms",
+            "variant": "sanguo",
+            "time_control": { "kind": "days-per-move", "days": 3 },
+            "rated": true,
+            "players": 4,
+        }),
+    )
+    .await;
+    assert_eq!(games.len(), 4, "every triple once");
+    let seats: Vec<Vec<usize>> = games.iter().map(|g| seated(g, &names)).collect();
+    for player in 0..4 {
+        let mut counts = [0; 3];
+        for table in &seats {
+            if let Some(seat) = table.iter().position(|p| *p == player) {
+                counts[seat] += 1;
+            }
+        }
+        assert_eq!(counts.iter().sum::<i32>(), 3);
+        assert!(
+            counts.iter().max().unwrap() - counts.iter().min().unwrap() <= 1,
+            "{counts:?}"
+        );
+    }
+    // At each table the last two seats resign, in turn: the first seat is left.
+    let mut scores = Vec::new();
+    for (game, seat) in games.iter().zip(&seats) {
+        let game_id = game["game"].as_str().unwrap();
+        resign(&players[seat[2]], game_id).await;
+        if players[0].game(game_id).await["status"] == "active" {
+            resign(&players[seat[1]], game_id).await;
+        }
+        let view = players[0].game(game_id).await;
+        assert_eq!(view["status"], "finished", "{view}");
+        let score = view["ending"]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| match r.as_str().unwrap() {
+                "win" => 1.0,
+                "shared-win" => 0.5,
+                "draw" => 1.0 / 3.0,
+                _ => 0.0,
+            })
+            .collect();
+        scores.push(Some(score));
+    }
+    let finished = tournament_once(&players[0], &id, |t| t["state"] == "finished").await;
+    let (points, sonneborn) = tally(4, &seats, &scores);
+    check_standings(&finished, &names, &points, &sonneborn);
+    for name in names {
+        let (_, ratings) = players[0].get(&format!("/v1/players/{name}/ratings")).await;
+        assert_eq!(ratings[0]["games"], 3, "{name}: {ratings}");
+    }
+}
+
+missive_store::contract_tests!(
+    a_round_robin_plays_out_with_its_crosstable_and_ratings,
+    a_double_round_robin_withdraws_a_player_after_a_timeout,
+    a_three_kingdoms_event_of_four_plays_out,
+);

@@ -95,6 +95,10 @@ pub struct Withdrawal {
     /// Why: `withdrew` (the player's own choice) or `timeouts` (lost the organiser's
     /// number of games on time).
     pub reason: String,
+    /// The player's games still being played when they withdrew: scored as the organiser
+    /// chose, whatever became of them since.
+    #[serde(default)]
+    pub games: Vec<GameId>,
 }
 
 /// A tournament as stored: written over its revision (1 creates it).

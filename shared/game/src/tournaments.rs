@@ -252,9 +252,9 @@ impl GameService {
         Ok(())
     }
 
-    /// Whether the finished game at `head` is a tournament game one of whose players had
-    /// withdrawn before it ended: the crosstable scores it as the organiser chose, and it
-    /// is not rated (it was not played out).
+    /// Whether the finished game at `head` is a tournament game that one of its players
+    /// withdrew from while it was being played: the crosstable scores it as the organiser
+    /// chose, and it is not rated (it was not played out).
     pub(crate) async fn forfeited(&self, head: &Head) -> Result<bool, ServiceError> {
         let Some(id) = &head.doc.tournament else {
             return Ok(false);
@@ -274,6 +274,13 @@ impl GameService {
         reason: &str,
     ) -> Result<Tournament, ServiceError> {
         let now = self.now();
+        let heads = self.tournament_heads(&self.tournament(id).await?).await?;
+        let playing: Vec<GameId> = heads
+            .iter()
+            .filter(|h| h.doc.status == Status::Active)
+            .filter(|h| h.doc.seats.iter().any(|s| s.player() == Some(player)))
+            .map(|h| h.id.clone())
+            .collect();
         let tournament = self
             .change_tournament(id, |tournament| {
                 require_state(
@@ -290,16 +297,13 @@ impl GameService {
                     player: player.to_string(),
                     at: now,
                     reason: reason.to_string(),
+                    games: playing.clone(),
                 });
                 Ok(())
             })
             .await?;
-        for game in tournament
-            .games
-            .iter()
-            .filter(|g| g.players.iter().any(|p| p == player))
-        {
-            match self.resign(&game.game, player).await {
+        for game in &playing {
+            match self.resign(game, player).await {
                 Ok(_) | Err(ServiceError::NotActive(_)) => {}
                 Err(error) => return Err(error),
             }
@@ -320,7 +324,7 @@ impl GameService {
                 .iter()
                 .map(|p| tournament.players[*p].clone())
                 .collect();
-            let game = GameId(format!("{}-{}", tournament.id, index + 1));
+            let game = game_id(&tournament.id, index + 1)?;
             starts.push(self.tournament_start(&tournament, &game, &players)?);
             games.push(TournamentGame {
                 game,
@@ -413,6 +417,17 @@ impl GameService {
     }
 }
 
+/// The id of game `n` (from 1) of tournament `id`: a ULID with the tournament's time and
+/// its random part plus `n`, so that a start tried again names the same games.
+fn game_id(id: &TournamentId, n: usize) -> Result<GameId, ServiceError> {
+    let tournament = ulid::Ulid::from_string(&id.0)
+        .map_err(|_| ServiceError::refused(format!("tournament id {id} is not a ULID")))?;
+    let random = tournament.random().wrapping_add(n as u128) & ((1u128 << 80) - 1);
+    Ok(GameId(
+        ulid::Ulid::from_parts(tournament.timestamp_ms(), random).to_string(),
+    ))
+}
+
 /// The games of a round robin of `players` in a variant of `seats` seats: each one's round
 /// and its players' indices by seat. Refused when the variant or the size does not allow one.
 fn pairings(
@@ -480,8 +495,8 @@ fn timed_out_player(head: &Head) -> Option<String> {
 }
 
 /// The standings of `tournament` with its games at `heads` (in its order). A game of a
-/// withdrawn player that was not over when they withdrew counts as unfinished, whatever
-/// became of it since (their resignation), so the organiser's choice scores it.
+/// withdrawn player that was being played when they withdrew counts as unfinished,
+/// whatever became of it since (their resignation), so the organiser's choice scores it.
 fn standings_of(tournament: &Tournament, heads: &[Head]) -> Result<Standings, ServiceError> {
     let index = |player: &str| tournament.players.iter().position(|p| p == player);
     let withdrawn: Vec<usize> = tournament
@@ -512,22 +527,17 @@ fn standings_of(tournament: &Tournament, heads: &[Head]) -> Result<Standings, Se
     })
 }
 
-/// How the crosstable counts `game` (at `head`).
+/// How the crosstable counts `game` (at `head`): unfinished while it is played, and so
+/// for good when a player withdrew while it was (the organiser's choice scores it).
 fn game_state(tournament: &Tournament, game: &TournamentGame, head: &Head) -> GameState {
-    let Some(ending) = head
-        .doc
-        .ending
-        .as_ref()
-        .filter(|_| head.doc.status == Status::Finished)
-    else {
-        return GameState::Unfinished;
-    };
-    let withdrawn_before = tournament
+    let forfeited = tournament
         .withdrawn
         .iter()
-        .any(|w| game.players.contains(&w.player) && w.at <= ending.at);
-    match withdrawn_before {
-        true => GameState::Unfinished,
-        false => GameState::Finished(ending.results.clone()),
+        .any(|w| w.games.contains(&game.game));
+    match head.doc.ending.as_ref() {
+        Some(ending) if head.doc.status == Status::Finished && !forfeited => {
+            GameState::Finished(ending.results.clone())
+        }
+        _ => GameState::Unfinished,
     }
 }
