@@ -126,6 +126,8 @@ impl TestStore {
                      DROP TABLE app_passwords;
                      DROP TABLE feed;
                      DROP TABLE hooks;
+                     DROP TABLE tournaments;
+                     DROP TABLE ratings;
                      ALTER TABLE moves DROP COLUMN conditional;
                      PRAGMA user_version = 5;",
                 )
