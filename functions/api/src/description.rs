@@ -77,6 +77,7 @@ use crate::{
         tournaments::join,
         tournaments::start,
         tournaments::withdraw,
+        tournaments::archive,
         tournaments::ratings,
         tournaments::leaderboard,
         messages::write,

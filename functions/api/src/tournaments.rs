@@ -3,6 +3,7 @@
 
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use chrono::{DateTime, Utc};
@@ -15,6 +16,7 @@ use missive_tournament::rating::{PROVISIONAL_GAMES, Rating};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use crate::archives::archive_response;
 use crate::error::ErrorBody;
 use crate::games::{MAX_PAGE, PAGE, Page};
 use crate::session::Caller;
@@ -27,6 +29,7 @@ pub(crate) fn routes() -> Router<App> {
         .route("/v1/tournaments/{id}/join", post(join))
         .route("/v1/tournaments/{id}/start", post(start))
         .route("/v1/tournaments/{id}/withdraw", post(withdraw))
+        .route("/v1/tournaments/{id}/archive", get(archive))
         .route("/v1/players/{handle}/ratings", get(ratings))
         .route("/v1/ratings/{variant}", get(leaderboard))
 }
@@ -346,6 +349,24 @@ pub(crate) async fn withdraw(
     let id = TournamentId(id);
     app.service.withdraw_from_tournament(&id, &me).await?;
     view(State(app), Path(id.0)).await
+}
+
+/// Export a tournament
+///
+/// Every game as one archive text (docs/archive.md), each signed and tagged with the tournament (`Event`, `EventId`, `Round`) and its players' ratings before it; the crosstable opens the first game's moves as a comment.
+#[utoipa::path(get, path = "/v1/tournaments/{id}/archive", tag = "tournaments", operation_id = "get_tournament_archive", security(()), params(("id" = String, Path, description = ID)), responses(
+    (status = 200, description = "The archive text", content_type = "application/x-chess-pgn", body = String),
+    (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
+))]
+pub(crate) async fn archive(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let text = app
+        .service
+        .tournament_archive_text(&TournamentId(id))
+        .await?;
+    Ok(archive_response(text))
 }
 
 /// A player's rating in one variant.

@@ -263,6 +263,42 @@ async fn a_round_robin_plays_out_with_its_crosstable_and_ratings(kind: Kind) {
         .collect();
     assert_eq!(board.len(), 4);
     assert!(board.windows(2).all(|w| w[0] >= w[1]), "{board:?}");
+    // The tournament's archive: every game, tagged with the event and the ratings, the
+    // crosstable in a comment; it imports back, every game verified.
+    let archive = server
+        .http
+        .get(format!("{}/v1/tournaments/{id}/archive", server.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(
+        archive.matches("[Event \"Autumn round robin\"]").count(),
+        10
+    );
+    assert_eq!(archive.matches(&format!("[EventId \"{id}\"]")).count(), 10);
+    assert_eq!(archive.matches("[WhiteElo ").count(), 6, "rated games only");
+    assert!(archive.contains("{Crosstable"), "{archive}");
+    let imported: Value = server
+        .http
+        .post(format!("{}/v1/archive", server.base))
+        .bearer_auth(&players[1].token)
+        .body(archive)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(imported["imported"], 10, "{imported}");
+    let verified = imported["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["verified"] == true);
+    assert_eq!(verified.count(), 10, "{imported}");
     let (status, list) = players[0].get("/v1/tournaments?limit=1").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list["items"][0]["id"], json!(id));

@@ -17,6 +17,7 @@ mod rules_commands;
 mod server_commands;
 mod store_commands;
 mod sweep_bench;
+mod tournament_bench;
 
 use std::process::ExitCode;
 
@@ -55,6 +56,9 @@ enum Command {
     Bench(store_commands::BenchArgs),
     /// Measure what one sweep of the notifier costs the store with many games waiting.
     SweepBench(sweep_bench::SweepBenchArgs),
+    /// Start a round robin of unregistered players and end some of its rated games: the
+    /// time and store work of the start and of each game's end.
+    TournamentBench(tournament_bench::TournamentBenchArgs),
     /// Serve the HTTP API on one machine (SQLite by default, created on first start; mail to
     /// ./outbox/); SIGTERM or Ctrl-C stops it after the requests in flight.
     Serve(server_commands::ServeArgs),
@@ -86,6 +90,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => store_commands::bench(&args),
         Command::Upgrade(args) => store_commands::upgrade(&args),
         Command::SweepBench(args) => sweep_bench::sweep_bench(&args),
+        Command::TournamentBench(args) => tournament_bench::tournament_bench(&args),
         Command::Archive(command) => archive_commands::run(&command),
         Command::Serve(args) => server_commands::serve(&args),
         Command::Token(args) => server_commands::token(&args),

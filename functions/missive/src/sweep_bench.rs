@@ -135,13 +135,7 @@ async fn measured(
         return Err(failure.clone());
     }
     Ok(Measured {
-        usage: Usage {
-            round_trips: after.round_trips - before.round_trips,
-            reads: after.reads - before.reads,
-            writes: after.writes - before.writes,
-            items_read: after.items_read - before.items_read,
-            bytes_read: after.bytes_read - before.bytes_read,
-        },
+        usage: after.since(before),
         report,
         seconds,
         shards: store.wake_shards(),

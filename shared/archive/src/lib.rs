@@ -37,6 +37,7 @@ pub use replay::{Imported, SealPlaces};
 pub use rules::{Registry, Rules};
 pub use seal::{Canonical, KeyPair, PublicKey, Section};
 pub use syntax::Place;
+pub use text::seat_tag;
 pub use writer::{ExportOptions, Format, canonical, export, export_signed, sign};
 
 /// The games of an archive or PGN text, each replayed through the rules: an iterator of

@@ -3,10 +3,10 @@
 
 use missive_archive::{
     Entry, Event, EventKind, ExportOptions, GameRecord, GameResult, MessageEntry, MoveEntry,
-    Registry, TimeControl as ArchiveClock, export, export_signed,
+    Registry, TimeControl as ArchiveClock, export, export_signed, seat_tag,
 };
 use missive_domain::{
-    EventRecord, GameDoc, GameEvent, GameId, LogEntry, MoveRecord, StoredGame, TimeControl,
+    EventRecord, GameDoc, GameEvent, GameId, LogEntry, MoveRecord, Status, StoredGame, TimeControl,
 };
 
 use crate::service::{Catalog, seat_of};
@@ -25,12 +25,13 @@ impl GameService {
         viewer: Option<&str>,
     ) -> Result<GameRecord, ServiceError> {
         let stored = self.stored_for(game, viewer).await?;
-        record_of(self.catalog, &stored)
+        self.full_record(&stored, Messages::LeftOut).await
     }
 
     /// The archive record of `game` for the operator's tools: any game, private ones too.
     pub async fn operator_record(&self, game: &GameId) -> Result<GameRecord, ServiceError> {
-        record_of(self.catalog, &self.stored(game).await?)
+        self.full_record(&self.stored(game).await?, Messages::LeftOut)
+            .await
     }
 
     /// `game` as archive text, as `viewer` may see it, signed with the server's archive key
@@ -54,7 +55,7 @@ impl GameService {
     ) -> Result<String, ServiceError> {
         let stored = self.stored_for(game, Some(player)).await?;
         seat_of(&stored.head.doc, player)?;
-        let record = record_with(self.catalog, &stored, Messages::Included)?;
+        let record = self.full_record(&stored, Messages::Included).await?;
         self.sealed_text(game, &record)
     }
 
@@ -63,6 +64,40 @@ impl GameService {
     pub async fn operator_archive_text(&self, game: &GameId) -> Result<String, ServiceError> {
         let record = self.operator_record(game).await?;
         self.sealed_text(game, &record)
+    }
+
+    /// The archive record of `stored` (with or without its players' `messages`) with the
+    /// tags of its tournament and ratings: `Event`, `EventId` and `Round` for a tournament's
+    /// game; each seat's rating before a rated game (`WhiteElo`, `BlackElo`, `ShuElo`, ...,
+    /// for the players whose rating it moved).
+    async fn full_record(
+        &self,
+        stored: &StoredGame,
+        messages: Messages,
+    ) -> Result<GameRecord, ServiceError> {
+        let mut record = record_with(self.catalog, stored, messages)?;
+        let head = &stored.head;
+        if let Some(id) = &head.doc.tournament {
+            let tournament = self.tournament(id).await?;
+            let round = tournament.game(&head.id).map_or(1, |g| g.round);
+            record.tags.push(("Event".into(), tournament.name.clone()));
+            record.tags.push(("EventId".into(), id.0.clone()));
+            record.tags.push(("Round".into(), round.to_string()));
+        }
+        if head.doc.rated && !head.doc.imported && head.doc.status == Status::Finished {
+            let seats = (self.catalog)(&head.doc.variant)?.seat_names();
+            for (seat, doc) in head.doc.seats.iter().enumerate() {
+                let Some(player) = doc.player() else { continue };
+                let Some(rating) = self.store.rating(player, &head.doc.variant).await? else {
+                    continue;
+                };
+                if let Some(change) = rating.history.iter().find(|c| c.game == head.id) {
+                    let tag = format!("{}Elo", seat_tag(seats[seat]));
+                    record.tags.push((tag, format!("{:.0}", change.before)));
+                }
+            }
+        }
+        Ok(record)
     }
 
     /// The text of `record`, the archive of `game`, signed when the service has a key. A

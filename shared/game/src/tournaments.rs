@@ -222,6 +222,27 @@ impl GameService {
         })
     }
 
+    /// Every game of tournament `id` as one archive text, in the tournament's order, each
+    /// signed as a game's archive is (its tags name the tournament, its round and its
+    /// players' ratings); once the tournament has started, its crosstable opens the first
+    /// game's moves as a comment (outside what the signature covers).
+    pub async fn tournament_archive_text(&self, id: &TournamentId) -> Result<String, ServiceError> {
+        let read = self.tournament_standings(id).await?;
+        let crosstable = read
+            .standings
+            .as_ref()
+            .map(|s| s.render_text(&read.tournament.players));
+        let mut archive = String::new();
+        for (index, game) in read.tournament.games.iter().enumerate() {
+            let text = self.archive_text(&game.game, None).await?;
+            match (index, &crosstable) {
+                (0, Some(crosstable)) => archive.push_str(&with_comment(&text, crosstable)),
+                _ => archive.push_str(&text),
+            }
+        }
+        Ok(archive)
+    }
+
     /// What a tournament game's end changes in its tournament: a player who has now lost
     /// the organiser's number of games on time is withdrawn, and once every game is over
     /// the tournament is finished. Safe to call again for the same game.
@@ -414,6 +435,18 @@ impl GameService {
             }
         }
         Err(ServiceError::Contended)
+    }
+}
+
+/// A game's archive `text` with `comment` (its braces taken out) before its moves.
+fn with_comment(text: &str, comment: &str) -> String {
+    let comment: String = comment
+        .chars()
+        .filter(|c| !matches!(c, '{' | '}'))
+        .collect();
+    match text.split_once("\n\n") {
+        Some((tags, moves)) => format!("{tags}\n\n{{Crosstable\n{}}}\n{moves}", comment.trim_end()),
+        None => text.to_string(),
     }
 }
 

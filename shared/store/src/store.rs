@@ -339,3 +339,16 @@ pub struct Usage {
     /// Bytes of the records read (DynamoDB's item size: names and values).
     pub bytes_read: u64,
 }
+
+impl Usage {
+    /// The work done since `before` (counters read earlier from the same store).
+    pub fn since(self, before: Usage) -> Usage {
+        Usage {
+            round_trips: self.round_trips - before.round_trips,
+            reads: self.reads - before.reads,
+            writes: self.writes - before.writes,
+            items_read: self.items_read - before.items_read,
+            bytes_read: self.bytes_read - before.bytes_read,
+        }
+    }
+}
