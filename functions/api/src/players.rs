@@ -22,6 +22,7 @@ use utoipa::ToSchema;
 use crate::error::ErrorBody;
 use crate::limits::ClientAddress;
 use crate::session::{self, Caller, MailSent};
+use crate::tournaments::RatingView;
 use crate::{ApiError, App, JsonBody};
 
 pub(crate) fn routes() -> Router<App> {
@@ -54,6 +55,10 @@ pub(crate) struct PublicPlayer {
     handle: String,
     /// When the player signed up.
     created_at: DateTime<Utc>,
+    /// The player's ratings, by variant (in the player's profile; absent elsewhere and
+    /// before a first rated game).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    ratings: Vec<RatingView>,
 }
 
 impl From<Player> for PublicPlayer {
@@ -61,6 +66,7 @@ impl From<Player> for PublicPlayer {
         PublicPlayer {
             handle: player.handle,
             created_at: player.created_at,
+            ratings: Vec::new(),
         }
     }
 }
@@ -145,7 +151,10 @@ pub(crate) async fn player(
     State(app): State<App>,
     Path(handle): Path<String>,
 ) -> Result<Json<PublicPlayer>, ApiError> {
-    Ok(Json(app.service.player(&handle).await?.into()))
+    let mut profile: PublicPlayer = app.service.player(&handle).await?.into();
+    let ratings = app.service.ratings_of(&profile.handle).await?;
+    profile.ratings = ratings.into_iter().map(RatingView::from).collect();
+    Ok(Json(profile))
 }
 
 /// Take a vacation

@@ -299,6 +299,23 @@ async fn a_round_robin_plays_out_with_its_crosstable_and_ratings(kind: Kind) {
         .iter()
         .filter(|g| g["verified"] == true);
     assert_eq!(verified.count(), 10, "{imported}");
+    let (status, profile) = players[0].get(&format!("/v1/players/{winner}")).await;
+    assert_eq!(status, StatusCode::OK, "{profile}");
+    assert_eq!(profile["ratings"][0]["games"], 3, "{profile}");
+    // The page anyone may read: the standings and links to the games.
+    let page = server
+        .http
+        .get(format!("{}/tournaments/{id}", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let page = page.text().await.unwrap();
+    assert!(
+        page.contains("Autumn round robin") && page.contains("(withdrawn)"),
+        "{page}"
+    );
+    assert_eq!(page.matches("<a href=\"/games/").count(), 10);
     let (status, list) = players[0].get("/v1/tournaments?limit=1").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list["items"][0]["id"], json!(id));

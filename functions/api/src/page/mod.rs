@@ -11,6 +11,7 @@
 //! token for what it may do (see [`link`] and `me`), and acts through the game service like
 //! any client.
 
+mod event;
 mod html;
 mod invitation;
 mod leave;
@@ -50,6 +51,7 @@ pub(crate) fn routes() -> Router<App> {
         .route("/me/{token}", get(me::games))
         .route("/me/{token}/vacation", get(leave::show).post(leave::act))
         .route("/games/{id}", get(game))
+        .route("/tournaments/{id}", get(event::show))
 }
 
 /// `GET /games/{id}`: the game as anyone sees it, without a form.
