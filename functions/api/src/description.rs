@@ -78,6 +78,7 @@ use crate::{
         tournaments::start,
         tournaments::withdraw,
         tournaments::archive,
+        tournaments::adjudicate,
         tournaments::ratings,
         tournaments::leaderboard,
         messages::write,

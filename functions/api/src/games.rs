@@ -666,7 +666,7 @@ pub(crate) struct Ended {
 
 impl Ended {
     /// The answer for an act that ended the game with `ending`, or not (`None`).
-    fn with(ending: Option<Ending>) -> Json<Ended> {
+    pub(crate) fn with(ending: Option<Ending>) -> Json<Ended> {
         Json(Ended {
             ending: ending.as_ref().map(EndingView::from),
         })

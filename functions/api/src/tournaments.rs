@@ -8,8 +8,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    Cursor, RatingChange, RatingRecord, TimeControl, Tournament, TournamentGame, TournamentId,
-    TournamentStart, TournamentState, Withdrawal, WithdrawalScoring,
+    Cursor, GameId, RatingChange, RatingRecord, SeatResult, TimeControl, Tournament,
+    TournamentGame, TournamentId, TournamentStart, TournamentState, Withdrawal, WithdrawalScoring,
 };
 use missive_game::{NewTournament, TournamentStandings};
 use missive_tournament::rating::{PROVISIONAL_GAMES, Rating};
@@ -18,7 +18,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::archives::archive_response;
 use crate::error::ErrorBody;
-use crate::games::{MAX_PAGE, PAGE, Page};
+use crate::games::{Ended, MAX_PAGE, PAGE, Page};
 use crate::session::Caller;
 use crate::{ApiError, App, JsonBody};
 
@@ -30,6 +30,7 @@ pub(crate) fn routes() -> Router<App> {
         .route("/v1/tournaments/{id}/start", post(start))
         .route("/v1/tournaments/{id}/withdraw", post(withdraw))
         .route("/v1/tournaments/{id}/archive", get(archive))
+        .route("/v1/games/{id}/adjudicate", post(adjudicate))
         .route("/v1/players/{handle}/ratings", get(ratings))
         .route("/v1/ratings/{variant}", get(leaderboard))
 }
@@ -367,6 +368,47 @@ pub(crate) async fn archive(
         .tournament_archive_text(&TournamentId(id))
         .await?;
     Ok(archive_response(text))
+}
+
+/// An organiser's adjudication of a game.
+#[derive(Deserialize, ToSchema)]
+pub(crate) struct Adjudicate {
+    /// One result per seat, in seat order: `win`, `shared-win`, `draw` or `loss`, one
+    /// point in all (`["win", "loss"]`, `["draw", "draw"]`).
+    results: Vec<String>,
+    /// Why (1 to 200 characters): kept in the game's log and its archive.
+    reason: String,
+}
+
+/// Adjudicate a game
+///
+/// The organiser of the game's tournament ends it with a result; recorded in its log, its ending rule `adjudication`.
+#[utoipa::path(post, path = "/v1/games/{id}/adjudicate", tag = "tournaments", operation_id = "adjudicate", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body = Adjudicate, responses(
+    (status = 200, description = "The ending", body = Ended),
+    (status = 403, description = "Not the organiser of its tournament (`not-organiser`)", body = ErrorBody),
+    (status = 404, description = "No such game (`game-not-found`)", body = ErrorBody),
+    (status = 409, description = "Not active (`not-active`)", body = ErrorBody),
+    (status = 422, description = "Not a tournament's game, or results that are not a game's (`refused`, `too-long`)", body = ErrorBody),
+))]
+pub(crate) async fn adjudicate(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+    JsonBody(request): JsonBody<Adjudicate>,
+) -> Result<Json<Ended>, ApiError> {
+    let results = request
+        .results
+        .iter()
+        .map(|text| {
+            SeatResult::parse(text)
+                .ok_or_else(|| ApiError::bad_request(format!("unknown result `{text}`")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let ending = app
+        .service
+        .adjudicate(&GameId(id), &me, results, &request.reason)
+        .await?;
+    Ok(Ended::with(Some(ending)))
 }
 
 /// A player's rating in one variant.

@@ -457,6 +457,7 @@ async fn a_double_round_robin_withdraws_a_player_after_a_timeout(kind: Kind) {
     let fay = 5;
     let mut scores: Vec<Option<Vec<f64>>> = vec![None; games.len()];
     let mut fays = Vec::new();
+    let mut adjudicated = false;
     for (k, (game, seat)) in games.iter().zip(&seats).enumerate() {
         let game_id = game["game"].as_str().unwrap();
         if seat.contains(&fay) {
@@ -464,6 +465,41 @@ async fn a_double_round_robin_withdraws_a_player_after_a_timeout(kind: Kind) {
             continue;
         }
         scores[k] = Some(match k % 3 {
+            // The first such: the organiser adjudicates it (nobody else may).
+            1 if !adjudicated => {
+                adjudicated = true;
+                let path = format!("/v1/games/{game_id}/adjudicate");
+                let body = json!({ "results": ["win", "loss"], "reason": "Red's win is certain" });
+                let (status, refused) = players[seat[0]].post(&path, body.clone()).await;
+                if players[seat[0]].handle != "ann" {
+                    assert_eq!(status, StatusCode::FORBIDDEN, "{refused}");
+                }
+                let (status, _) = players[0]
+                    .post(&path, json!({ "results": ["win", "win"], "reason": "x" }))
+                    .await;
+                assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+                let (status, ended) = players[0].post(&path, body).await;
+                assert_eq!(status, StatusCode::OK, "{ended}");
+                assert_eq!(ended["ending"]["rule"], "adjudication", "{ended}");
+                let archive = server
+                    .http
+                    .get(format!("{}/v1/games/{game_id}/archive", server.base))
+                    .send()
+                    .await
+                    .unwrap()
+                    .text()
+                    .await
+                    .unwrap();
+                assert!(
+                    archive.contains("[Termination \"adjudication\"]"),
+                    "{archive}"
+                );
+                assert!(
+                    archive.contains("[Adjudication \"Red's win is certain (ann)\"]"),
+                    "{archive}"
+                );
+                vec![1.0, 0.0]
+            }
             0 => {
                 resign(&players[seat[0]], game_id).await;
                 vec![0.0, 1.0]
@@ -512,6 +548,7 @@ async fn a_double_round_robin_withdraws_a_player_after_a_timeout(kind: Kind) {
         true => vec![0.0, 1.0],
         false => vec![1.0, 0.0],
     });
+    assert!(adjudicated);
     let finished = tournament_once(&players[0], &id, |t| t["state"] == "finished").await;
     assert_eq!(finished["withdrawn"][0]["player"], "fay");
     assert_eq!(finished["withdrawn"][0]["reason"], "timeouts");

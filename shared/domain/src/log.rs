@@ -175,6 +175,14 @@ pub enum GameEvent {
         /// The seat that took the army over: the one that had just moved.
         heir: Seat,
     },
+    /// The tournament's organiser ended the game with a result (the ending's), for
+    /// `reason`; it concerns no seat.
+    Adjudicated {
+        /// The organiser.
+        by: String,
+        /// Why, in the organiser's words.
+        reason: String,
+    },
 }
 
 /// An event in the log: written once, never changed, chained with the moves.

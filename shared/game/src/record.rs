@@ -193,7 +193,9 @@ fn push_move(entries: &mut Vec<Entry>, mv: &MoveRecord) {
 /// anyone may read).
 fn archive_event(record: &EventRecord) -> Option<Event> {
     let (kind, at) = match &record.event {
-        GameEvent::Message { .. } => return None,
+        // Neither concerns a seat: a message is the players' own, and an adjudication is
+        // in the result and its `Adjudication` tag.
+        GameEvent::Message { .. } | GameEvent::Adjudicated { .. } => return None,
         GameEvent::DrawOffered => (EventKind::DrawOffered, record.at),
         GameEvent::DrawWithdrawn => (EventKind::DrawWithdrawn, record.at),
         GameEvent::DrawAccepted => (EventKind::DrawAccepted, record.at),
@@ -242,6 +244,13 @@ fn tags(stored: &StoredGame) -> Vec<(String, String)> {
     ];
     if let Some(ending) = &doc.ending {
         tags.push(("EndDate".into(), ending.at.format("%Y.%m.%d").to_string()));
+    }
+    let adjudication = stored.events.iter().find_map(|record| match &record.event {
+        GameEvent::Adjudicated { by, reason } => Some(format!("{reason} ({by})")),
+        _ => None,
+    });
+    if let Some(adjudication) = adjudication {
+        tags.push(("Adjudication".into(), adjudication));
     }
     tags
 }

@@ -30,6 +30,9 @@ pub type Catalog = fn(&str) -> Result<&'static dyn Variant, SetupError>;
 /// How often a use case re-decides after losing a race before giving up.
 pub(crate) const ATTEMPTS: usize = 32;
 
+/// The ending rule of a game its tournament's organiser adjudicated.
+pub const ADJUDICATION: &str = "adjudication";
+
 /// Settings of the service.
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
@@ -716,6 +719,12 @@ impl Draft {
             outcome.results.clone(),
             by,
         )
+    }
+
+    /// Ends the game with `results` as its organiser adjudicated it.
+    pub fn adjudicate(&mut self, results: Vec<missive_rules::SeatResult>) -> Ending {
+        let rule = Reason::Recorded(ADJUDICATION.into());
+        self.end(Status::Finished, rule, results, None)
     }
 
     /// Ends the game without a result (aborted, declined).

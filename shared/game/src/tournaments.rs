@@ -7,22 +7,26 @@
 //! The crosstable is computed from the games' heads whenever it is read, so it never
 //! disagrees with them.
 
-use missive_domain::{Cursor, EndRule, Page};
+use missive_domain::{Cursor, EndRule, Ending, GameEvent, Page, SeatResult};
 use missive_domain::{
     GameId, Head, SeatDoc, Status, TimeControl, Tournament, TournamentGame, TournamentId,
     TournamentStart, TournamentState, Withdrawal, WithdrawalScoring,
 };
 use missive_store::StoreError;
 use missive_tournament::pairing::{round_robin, tables_of_three};
-use missive_tournament::score::SeatCount;
+use missive_tournament::score::{SeatCount, game_points};
 use missive_tournament::standings::{self, GameState, Standings};
 use serde::{Deserialize, Serialize};
 
 use crate::lobby::{NewGame, check_time_control};
+use crate::service::Access;
 use crate::{GameService, ServiceError};
 
 /// The longest tournament name.
 pub const MAX_TOURNAMENT_NAME: usize = 80;
+
+/// The longest reason of an adjudication.
+pub const MAX_ADJUDICATION_REASON: usize = 200;
 
 /// Tries of a change to a tournament that others' changes made stale.
 const TOURNAMENT_TRIES: usize = 5;
@@ -271,6 +275,46 @@ impl GameService {
             .await?;
         }
         Ok(())
+    }
+
+    /// Ends tournament game `game` with `results` (one per seat, a game's result: one
+    /// point in all) for `reason`, as `by`, the tournament's organiser, decides: recorded
+    /// in the game's log (`adjudicated`), its ending rule `adjudication`.
+    pub async fn adjudicate(
+        &self,
+        game: &GameId,
+        by: &str,
+        results: Vec<SeatResult>,
+        reason: &str,
+    ) -> Result<Ending, ServiceError> {
+        let head = self.head_of(game).await?;
+        let Some(id) = &head.doc.tournament else {
+            return Err(ServiceError::refused(
+                "only a tournament's games are adjudicated",
+            ));
+        };
+        require_organiser(&self.tournament(id).await?, by)?;
+        let reason = reason.trim();
+        if reason.is_empty() || reason.chars().count() > MAX_ADJUDICATION_REASON {
+            return Err(ServiceError::TooLong {
+                what: "an adjudication's reason (not empty)",
+                limit: MAX_ADJUDICATION_REASON,
+            });
+        }
+        if results.len() != head.doc.seats.len() {
+            return Err(ServiceError::refused("one result per seat"));
+        }
+        game_points(&results).map_err(|e| ServiceError::refused(e.to_string()))?;
+        let event = GameEvent::Adjudicated {
+            by: by.to_string(),
+            reason: reason.to_string(),
+        };
+        self.change(game, Access::Service, |draft| {
+            draft.require_active()?;
+            draft.record(event.clone(), None);
+            Ok(draft.adjudicate(results.clone()))
+        })
+        .await
     }
 
     /// Whether the finished game at `head` is a tournament game that one of its players
