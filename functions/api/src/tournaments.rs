@@ -30,7 +30,10 @@ pub(crate) fn routes() -> Router<App> {
         .route("/v1/tournaments/{id}/start", post(start))
         .route("/v1/tournaments/{id}/withdraw", post(withdraw))
         .route("/v1/tournaments/{id}/archive", get(archive))
+        .route("/v1/tournaments/{id}/pause", post(pause))
+        .route("/v1/tournaments/{id}/resume", post(resume))
         .route("/v1/games/{id}/adjudicate", post(adjudicate))
+        .route("/v1/games/{id}/extend", post(extend))
         .route("/v1/players/{handle}/ratings", get(ratings))
         .route("/v1/ratings/{variant}", get(leaderboard))
 }
@@ -368,6 +371,73 @@ pub(crate) async fn archive(
         .tournament_archive_text(&TournamentId(id))
         .await?;
     Ok(archive_response(text))
+}
+
+/// Pause a tournament
+///
+/// Its organiser stops every clock of its games being played (moves are still taken) until it is resumed.
+#[utoipa::path(post, path = "/v1/tournaments/{id}/pause", tag = "tournaments", operation_id = "pause_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+    (status = 200, description = "Paused", body = TournamentView),
+    (status = 403, description = "Not its organiser (`not-organiser`)", body = ErrorBody),
+    (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
+    (status = 409, description = "Not running (`tournament-state`)", body = ErrorBody),
+))]
+pub(crate) async fn pause(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    let id = TournamentId(id);
+    app.service.pause_tournament(&id, &me).await?;
+    view(State(app), Path(id.0)).await
+}
+
+/// Resume a tournament
+///
+/// Its organiser lets the clocks run again: every turn's deadline moves later by the pause's length.
+#[utoipa::path(post, path = "/v1/tournaments/{id}/resume", tag = "tournaments", operation_id = "resume_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+    (status = 200, description = "Running again", body = TournamentView),
+    (status = 403, description = "Not its organiser (`not-organiser`)", body = ErrorBody),
+    (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
+    (status = 409, description = "Not paused (`tournament-state`)", body = ErrorBody),
+))]
+pub(crate) async fn resume(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    let id = TournamentId(id);
+    app.service.resume_tournament(&id, &me).await?;
+    view(State(app), Path(id.0)).await
+}
+
+/// An extension of a game's deadline.
+#[derive(Deserialize, ToSchema)]
+pub(crate) struct Extend {
+    /// Days the game's clocks stand still from now (1 to 60).
+    #[schema(minimum = 1, maximum = 60)]
+    days: u16,
+}
+
+/// Extend a game's deadline
+///
+/// The organiser of the game's tournament stops its clocks for some days from now: the turn's deadline moves that much later. Recorded in its log.
+#[utoipa::path(post, path = "/v1/games/{id}/extend", tag = "tournaments", operation_id = "extend_deadline", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body = Extend, responses(
+    (status = 204, description = "Extended"),
+    (status = 403, description = "Not the organiser of its tournament (`not-organiser`)", body = ErrorBody),
+    (status = 404, description = "No such game (`game-not-found`)", body = ErrorBody),
+    (status = 422, description = "Not a tournament's game, or days out of range (`refused`)", body = ErrorBody),
+))]
+pub(crate) async fn extend(
+    State(app): State<App>,
+    Caller(me): Caller,
+    Path(id): Path<String>,
+    JsonBody(request): JsonBody<Extend>,
+) -> Result<StatusCode, ApiError> {
+    app.service
+        .extend_deadline(&GameId(id), &me, request.days)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// An organiser's adjudication of a game.

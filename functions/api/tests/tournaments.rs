@@ -641,8 +641,100 @@ async fn a_three_kingdoms_event_of_four_plays_out(kind: Kind) {
     }
 }
 
+fn deadline_of(view: &Value) -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::parse_from_rfc3339(view["deadline"].as_str().unwrap())
+        .unwrap()
+        .to_utc()
+}
+
+/// The organiser pauses a running tournament (no clock runs, nothing times out), resumes
+/// it (every deadline later by the pause) and extends one game's deadline; nobody else may.
+async fn an_organiser_pauses_resumes_and_extends(kind: Kind) {
+    let server = Server::start_mailing(kind).await;
+    let names = ["ann", "bob", "cy"];
+    let mut players = Vec::new();
+    for name in names {
+        players.push(server.player(name).await);
+    }
+    let start = server.clock_now();
+    let (id, games) = full_tournament(
+        &players,
+        json!({
+            "name": "Paused cup",
+            "variant": "chess",
+            "time_control": { "kind": "days-per-move", "days": 3 },
+            "players": 3,
+        }),
+    )
+    .await;
+    assert_eq!(games.len(), 3);
+    let first = games[0]["game"].as_str().unwrap().to_string();
+    assert_eq!(
+        deadline_of(&players[0].game(&first).await),
+        start + Duration::days(3)
+    );
+    let (status, body) = players[1]
+        .post(&format!("/v1/tournaments/{id}/pause"), json!({}))
+        .await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::FORBIDDEN, &json!("not-organiser"))
+    );
+    let (status, body) = players[0]
+        .post(&format!("/v1/tournaments/{id}/pause"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["state"], "paused");
+    server.clock.advance(Duration::days(5));
+    for game in &games {
+        let game = GameId(game["game"].as_str().unwrap().into());
+        assert_eq!(
+            server.app.service.enforce_deadline(&game).await.unwrap(),
+            None
+        );
+    }
+    let (status, body) = players[0]
+        .post(&format!("/v1/tournaments/{id}/resume"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["state"], "running");
+    assert_eq!(
+        deadline_of(&players[0].game(&first).await),
+        start + Duration::days(8)
+    );
+    let extend = format!("/v1/games/{first}/extend");
+    let (status, _) = players[1].post(&extend, json!({ "days": 2 })).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = players[0].post(&extend, json!({ "days": 0 })).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (status, body) = players[0].post(&extend, json!({ "days": 2 })).await;
+    assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
+    assert_eq!(
+        deadline_of(&players[0].game(&first).await),
+        start + Duration::days(10)
+    );
+    // Past the old deadline, before the new one: nothing times out; after it, the game does.
+    server.clock.advance(Duration::days(4));
+    let game = GameId(first.clone());
+    assert_eq!(
+        server.app.service.enforce_deadline(&game).await.unwrap(),
+        None
+    );
+    server.clock.advance(Duration::days(2));
+    assert!(
+        server
+            .app
+            .service
+            .enforce_deadline(&game)
+            .await
+            .unwrap()
+            .is_some()
+    );
+}
+
 missive_store::contract_tests!(
     a_round_robin_plays_out_with_its_crosstable_and_ratings,
     a_double_round_robin_withdraws_a_player_after_a_timeout,
     a_three_kingdoms_event_of_four_plays_out,
+    an_organiser_pauses_resumes_and_extends,
 );

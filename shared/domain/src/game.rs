@@ -324,6 +324,10 @@ pub struct GameDoc {
     /// The tournament the game is part of, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<crate::TournamentId>,
+    /// Spans in which no clock of the game runs, in order, not overlapping: its
+    /// tournament's pauses (one still going ends far ahead) and its organiser's extensions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pauses: Vec<crate::Period>,
 }
 
 impl GameDoc {

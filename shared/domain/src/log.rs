@@ -175,6 +175,18 @@ pub enum GameEvent {
         /// The seat that took the army over: the one that had just moved.
         heir: Seat,
     },
+    /// The tournament's organiser paused it: from now no clock of the game runs.
+    Paused,
+    /// The tournament's organiser resumed it: the clocks run again, the pause given back.
+    Resumed,
+    /// The tournament's organiser stopped the game's clocks for `days` days from now: the
+    /// turn's deadline moves that much later.
+    DeadlineExtended {
+        /// The organiser.
+        by: String,
+        /// Days.
+        days: u16,
+    },
     /// The tournament's organiser ended the game with a result (the ending's), for
     /// `reason`; it concerns no seat.
     Adjudicated {

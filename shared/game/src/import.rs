@@ -338,6 +338,7 @@ impl GameService {
             archive_tags: record.tags.clone(),
             verified,
             tournament: None,
+            pauses: Vec::new(),
         };
         let resume = Resume {
             window: game.window(),

@@ -110,6 +110,7 @@ impl GameService {
             archive_tags: Vec::new(),
             verified: false,
             tournament: None,
+            pauses: Vec::new(),
         };
         let clocks = vec![SeatClock::default(); doc.seats.len()];
         Ok(Head {

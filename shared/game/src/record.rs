@@ -193,9 +193,14 @@ fn push_move(entries: &mut Vec<Entry>, mv: &MoveRecord) {
 /// anyone may read).
 fn archive_event(record: &EventRecord) -> Option<Event> {
     let (kind, at) = match &record.event {
-        // Neither concerns a seat: a message is the players' own, and an adjudication is
-        // in the result and its `Adjudication` tag.
-        GameEvent::Message { .. } | GameEvent::Adjudicated { .. } => return None,
+        // None of these concerns a seat: a message is the players' own, an adjudication is
+        // in the result and its `Adjudication` tag, and a pause's or an extension's effect
+        // is in the moves' times.
+        GameEvent::Message { .. }
+        | GameEvent::Adjudicated { .. }
+        | GameEvent::Paused
+        | GameEvent::Resumed
+        | GameEvent::DeadlineExtended { .. } => return None,
         GameEvent::DrawOffered => (EventKind::DrawOffered, record.at),
         GameEvent::DrawWithdrawn => (EventKind::DrawWithdrawn, record.at),
         GameEvent::DrawAccepted => (EventKind::DrawAccepted, record.at),

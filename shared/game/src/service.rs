@@ -21,7 +21,7 @@ use missive_domain::{
 use missive_rules::{AnyGame, Outcome, SetupError, Variant, registry};
 use missive_store::{Store, StoreError};
 
-use crate::timing::{Turn, current_turn};
+use crate::timing::{Turn, current_turn, joined};
 use crate::{Clock, Limits, ServiceError};
 
 /// Finds a variant by id: [`registry::variant`] unless a caller brings its own list.
@@ -564,7 +564,8 @@ impl Draft {
         )
     }
 
-    /// Whether the seat to move's time has run out, counting its player's vacations.
+    /// Whether the seat to move's time has run out, counting its player's vacations and
+    /// the game's pauses.
     pub fn time_is_up(&self) -> bool {
         let (Some(seat), Some(waiting)) = (self.turn_seat(), &self.head.waiting) else {
             return false;
@@ -573,8 +574,9 @@ impl Draft {
             return false;
         }
         let log = self.log.as_deref().unwrap_or_default();
-        current_turn(&self.doc, log, seat, &self.vacations)
-            .is_some_and(|turn| self.now > turn.deadline(&self.vacations))
+        let stops = joined(&self.vacations, &self.doc.pauses);
+        current_turn(&self.doc, log, seat, &stops)
+            .is_some_and(|turn| self.now > turn.deadline(&stops))
     }
 
     /// The seat whose clock runs, while the game is active.
@@ -752,7 +754,8 @@ impl Draft {
         ending
     }
 
-    /// Who is to move and until when (without vacations), after this draft.
+    /// Who is to move and until when (the game's pauses counted, vacations not), after
+    /// this draft.
     fn waiting(&self, to_move: Option<Seat>) -> Option<Waiting> {
         let seat = to_move?;
         let player = self.doc.player_in(seat)?.to_string();
@@ -760,7 +763,7 @@ impl Draft {
         Some(Waiting {
             player,
             since: turn.since,
-            deadline: turn.deadline(&[]),
+            deadline: turn.deadline(&self.doc.pauses),
         })
     }
 

@@ -91,6 +91,21 @@ pub fn current_turn(
     Some(Turn { since, allowance })
 }
 
+/// Every span of `a` and `b` (each in order, not overlapping) in order, the overlapping
+/// ones joined: a player's vacations with their game's pauses.
+pub fn joined(a: &[Period], b: &[Period]) -> Vec<Period> {
+    let mut all: Vec<Period> = a.iter().chain(b).copied().collect();
+    all.sort_by_key(|p| p.start);
+    let mut joined: Vec<Period> = Vec::with_capacity(all.len());
+    for period in all {
+        match joined.last_mut() {
+            Some(last) if period.start <= last.end => last.end = last.end.max(period.end),
+            _ => joined.push(period),
+        }
+    }
+    joined
+}
+
 /// Running time between `from` and `to`: the wall time less the parts inside `vacations`.
 pub fn running_time(from: DateTime<Utc>, to: DateTime<Utc>, vacations: &[Period]) -> Duration {
     let stopped: Duration = vacations

@@ -55,6 +55,7 @@ fn head(id: &str) -> Head {
             archive_tags: Vec::new(),
             verified: false,
             tournament: None,
+            pauses: Vec::new(),
         },
     }
 }
