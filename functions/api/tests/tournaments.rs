@@ -51,6 +51,31 @@ async fn play_out(white: &Player<'_>, black: &Player<'_>, game: &str, plan: Plan
     }
 }
 
+/// Ends `game` on time, as the sweep does (the notifier, which runs beside the test, may
+/// have done so first): the game is over by timeout either way.
+async fn time_out(player: &Player<'_>, game: &str) {
+    let service = &player.server.app.service;
+    service
+        .enforce_deadline(&GameId(game.into()))
+        .await
+        .unwrap();
+    let view = player.game(game).await;
+    assert_eq!(view["ending"]["rule"], "timeout", "{view}");
+}
+
+/// The mail to `handle` whose text holds `words`, once the notifier (which runs beside the
+/// requests) has written it.
+async fn mail_once(server: &Server, handle: &str, words: &str) -> String {
+    for _ in 0..100 {
+        let mails = server.mails_to(&format!("{handle}@example.org"));
+        if let Some(mail) = mails.into_iter().find(|m| m.contains(words)) {
+            return mail;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("no mail to {handle} with `{words}`");
+}
+
 /// Reads the tournament until `done` holds of it (its upkeep after a game's end runs
 /// beside the request that ended the game).
 async fn tournament_once(player: &Player<'_>, id: &str, done: impl Fn(&Value) -> bool) -> Value {
@@ -135,6 +160,12 @@ async fn a_round_robin_plays_out_with_its_crosstable_and_ratings(kind: Kind) {
     }
     assert!(whites.values().all(|balance| *balance == 0), "{whites:?}");
     let index = |name: &str| names.iter().position(|n| *n == name).unwrap();
+    // Every player is mailed the start, with a link to each of their four games.
+    for name in names {
+        let started = mail_once(&server, name, "has started").await;
+        assert!(started.contains("Autumn round robin"), "{started}");
+        assert_eq!(started.matches("/games/").count() >= 4, true, "{started}");
+    }
     // Eve withdraws at once: her games are resigned, and scored as forfeits.
     let (status, body) = players[4]
         .post(&format!("/v1/tournaments/{id}/withdraw"), json!({}))
@@ -160,14 +191,10 @@ async fn a_round_robin_plays_out_with_its_crosstable_and_ratings(kind: Kind) {
     }
     let last = last.unwrap();
     server.clock.advance(Duration::days(4));
-    let ended = server
-        .app
-        .service
-        .enforce_deadline(&GameId(last.clone()))
-        .await
-        .unwrap();
-    assert!(ended.is_some());
+    time_out(&players[0], &last).await;
     let finished = tournament_once(&players[0], &id, |t| t["state"] == "finished").await;
+    let over = mail_once(&server, "bob", "is over").await;
+    assert!(over.contains("final standings"), "{over}");
 
     // The crosstable, computed here from the plan: 1 a win, ½ a draw, forfeits won by
     // eve's opponents.
@@ -535,23 +562,36 @@ async fn a_double_round_robin_withdraws_a_player_after_a_timeout(kind: Kind) {
     server.clock.advance(Duration::days(4));
     let timed_out = fays[0];
     let game_id = GameId(games[timed_out]["game"].as_str().unwrap().into());
-    assert!(
-        server
-            .app
-            .service
-            .enforce_deadline(&game_id)
-            .await
-            .unwrap()
-            .is_some()
-    );
-    scores[timed_out] = Some(match seats[timed_out][0] == fay {
-        true => vec![0.0, 1.0],
-        false => vec![1.0, 0.0],
-    });
+    time_out(&players[0], &game_id.0).await;
     assert!(adjudicated);
     let finished = tournament_once(&players[0], &id, |t| t["state"] == "finished").await;
     assert_eq!(finished["withdrawn"][0]["player"], "fay");
     assert_eq!(finished["withdrawn"][0]["reason"], "timeouts");
+    // Fay's games lost on time count (the one timed out here, and any the notifier, which
+    // runs beside this test, timed out first once the clock was past their deadlines);
+    // those her withdrawal resigned are annulled.
+    let mut counted = vec![0u64; 6];
+    let mut annulled = 0;
+    for k in &fays {
+        let view = players[0].game(games[*k]["game"].as_str().unwrap()).await;
+        if view["ending"]["rule"] == "resignation" {
+            annulled += 1;
+            continue;
+        }
+        assert_eq!(view["ending"]["rule"], "timeout", "{view}");
+        scores[*k] = Some(match seats[*k][0] == fay {
+            true => vec![0.0, 1.0],
+            false => vec![1.0, 0.0],
+        });
+        for player in &seats[*k] {
+            counted[*player] += 1;
+        }
+    }
+    assert!(
+        scores[timed_out].is_some(),
+        "the game timed out here counts"
+    );
+    assert_eq!(annulled + counted[fay] as usize, fays.len());
     let (points, sonneborn) = tally(6, &seats, &scores);
     check_standings(&finished, &names, &points, &sonneborn);
     let fay_row = finished["standings"]
@@ -562,17 +602,19 @@ async fn a_double_round_robin_withdraws_a_player_after_a_timeout(kind: Kind) {
         .unwrap();
     assert_eq!(
         (fay_row["played"].as_u64(), fay_row["withdrawn"].as_bool()),
-        (Some(1), Some(true))
+        (Some(counted[fay]), Some(true))
     );
-    // Rated: each of the others played 8 games among themselves, one of them also fay's
-    // game on time; fay's annulled games are not rated.
-    let (_, ratings) = players[0].get("/v1/players/fay/ratings").await;
-    assert_eq!(ratings[0]["games"], 1, "{ratings}");
-    let opponent = seats[timed_out].iter().find(|p| **p != fay).unwrap();
-    let (_, ratings) = players[0]
-        .get(&format!("/v1/players/{}/ratings", names[*opponent]))
-        .await;
-    assert_eq!(ratings[0]["games"], 9, "{ratings}");
+    // Rated: each of the others played 8 games among themselves, and fay's games that
+    // count; her annulled games are not rated.
+    for (player, name) in names.iter().enumerate() {
+        let (_, ratings) = players[0].get(&format!("/v1/players/{name}/ratings")).await;
+        let among = if player == fay { 0 } else { 8 };
+        assert_eq!(
+            ratings[0]["games"],
+            among + counted[player],
+            "{name}: {ratings}"
+        );
+    }
 }
 
 /// Four players of Three Kingdoms Xiangqi: every triple plays one table, seats rotated.
@@ -721,15 +763,7 @@ async fn an_organiser_pauses_resumes_and_extends(kind: Kind) {
         None
     );
     server.clock.advance(Duration::days(2));
-    assert!(
-        server
-            .app
-            .service
-            .enforce_deadline(&game)
-            .await
-            .unwrap()
-            .is_some()
-    );
+    time_out(&players[0], &first).await;
 }
 
 missive_store::contract_tests!(

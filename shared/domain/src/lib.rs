@@ -44,7 +44,7 @@ pub use log::{
     hex, hex_sha256, merged,
 };
 pub use missive_rules::{EndRule, Seat, SeatResult, Window};
-pub use notice::{LeaveEdge, MailPreference, MessageMail, Notice};
+pub use notice::{LeaveEdge, MailPreference, MessageMail, Notice, TournamentEdge};
 pub use page::{Cursor, Page};
 pub use player::{AppPassword, Period, Player, VacationRecord};
 pub use rating::{RatingChange, RatingRecord};

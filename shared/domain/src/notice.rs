@@ -130,6 +130,34 @@ pub enum Notice {
         /// Which end of the leave.
         edge: LeaveEdge,
     },
+    /// `player` was told that `tournament` started or ended.
+    Tournament {
+        /// The tournament.
+        tournament: crate::TournamentId,
+        /// The player told.
+        player: String,
+        /// Which end of it.
+        edge: TournamentEdge,
+    },
+}
+
+/// Which end of a tournament a [`Notice::Tournament`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TournamentEdge {
+    /// Its games started.
+    Start,
+    /// Its last game ended.
+    End,
+}
+
+impl TournamentEdge {
+    /// The edge in one word, as notice markers name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TournamentEdge::Start => "start",
+            TournamentEdge::End => "end",
+        }
+    }
 }
 
 /// Which end of a leave a [`Notice::Leave`] is about.
@@ -179,6 +207,14 @@ impl Notice {
                     start.timestamp_millis(),
                     edge.as_str()
                 ),
+            ),
+            Notice::Tournament {
+                tournament,
+                player,
+                edge,
+            } => (
+                format!("tournament:{tournament}"),
+                format!("{}:{player}", edge.as_str()),
             ),
         }
     }

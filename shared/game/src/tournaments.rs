@@ -551,14 +551,20 @@ impl GameService {
         }
         let now = self.now();
         let id = tournament.id.clone();
-        self.change_tournament(&id, |tournament| {
-            require_state(tournament, &[TournamentState::Open])?;
-            tournament.games = games.clone();
-            tournament.state = TournamentState::Running;
-            tournament.started_at = Some(now);
-            Ok(())
-        })
-        .await
+        let running = self
+            .change_tournament(&id, |tournament| {
+                require_state(tournament, &[TournamentState::Open])?;
+                tournament.games = games.clone();
+                tournament.state = TournamentState::Running;
+                tournament.started_at = Some(now);
+                Ok(())
+            })
+            .await?;
+        // Told once the tournament runs: the first game's turn comes with its start mails.
+        for start in &starts {
+            self.changed(&start.head.id);
+        }
+        Ok(running)
     }
 
     /// The commit that starts tournament game `game` of `players` (by seat).
@@ -751,16 +757,29 @@ fn standings_of(tournament: &Tournament, heads: &[Head]) -> Result<Standings, Se
 }
 
 /// How the crosstable counts `game` (at `head`): unfinished while it is played, and so
-/// for good when a player withdrew while it was (the organiser's choice scores it).
+/// for good when a player withdrew while it was and it ended by their withdrawal (their
+/// resignation, which the organiser's choice then scores). A game that ended otherwise
+/// before the withdrawal reached it (on time, say) counts as it ended.
 fn game_state(tournament: &Tournament, game: &TournamentGame, head: &Head) -> GameState {
+    let Some(ending) = head
+        .doc
+        .ending
+        .as_ref()
+        .filter(|_| head.doc.status == Status::Finished)
+    else {
+        return GameState::Unfinished;
+    };
+    let resigned_by = ending
+        .by
+        .filter(|_| ending.rule.rule() == Some(EndRule::Resignation))
+        .and_then(|seat| head.doc.seats.get(seat.index()))
+        .and_then(|seat| seat.player());
     let forfeited = tournament
         .withdrawn
         .iter()
-        .any(|w| w.games.contains(&game.game));
-    match head.doc.ending.as_ref() {
-        Some(ending) if head.doc.status == Status::Finished && !forfeited => {
-            GameState::Finished(ending.results.clone())
-        }
-        _ => GameState::Unfinished,
+        .any(|w| w.games.contains(&game.game) && resigned_by == Some(w.player.as_str()));
+    match forfeited {
+        true => GameState::Unfinished,
+        false => GameState::Finished(ending.results.clone()),
     }
 }

@@ -27,6 +27,7 @@ pub mod notes;
 mod notifier;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod tournaments;
 
 pub use error::NotifyError;
 pub use hooks::HookSender;

@@ -28,7 +28,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, NaiveTime, TimeDelta, Timelike, Utc};
 use missive_auth::Authority;
 use missive_domain::{
-    Cursor, GameId, Head, LeaveEdge, MailPreference, Notice, Period, Status, Waiting,
+    Cursor, GameId, Head, LeaveEdge, MailPreference, Notice, Period, Status, TournamentEdge,
+    TournamentState, Waiting,
 };
 use missive_game::timing::Turn;
 use missive_game::{Clock, GameService, Membership, Seated, Wake};
@@ -42,6 +43,7 @@ use crate::compose::{
 };
 use crate::hooks::HookSender;
 use crate::links::{MoveLinkFor, move_link, unsubscribe_link};
+use crate::tournaments::{tournament_finished_mail, tournament_started_mail};
 
 /// Games read from the sweep's index at a time.
 const DUE_PAGE: usize = 100;
@@ -84,6 +86,8 @@ pub struct SweepReport {
     pub notes: usize,
     /// Mails telling players that an opponent's leave started or ended.
     pub leaves: usize,
+    /// Mails telling a tournament's players that it started or ended.
+    pub tournaments: usize,
     /// Events delivered to webhooks.
     pub hook_events: usize,
     /// What failed (each is retried by the next sweep).
@@ -313,6 +317,8 @@ impl Notifier {
                     round.count(|r| &mut r.endings, &head.id.0, settled.map_err(Into::into));
                 let sent = self.ending_notices(&head, game.as_ref()).await;
                 failed |= round.count(|r| &mut r.endings, &head.id.0, sent);
+                let sent = self.tournament_notices(&head, TournamentEdge::End).await;
+                failed |= round.count(|r| &mut r.tournaments, &head.id.0, sent);
                 let sent = self.deliver_notes(&head, round).await;
                 failed |= round.count(|r| &mut r.notes, &head.id.0, sent);
                 if !failed {
@@ -321,6 +327,10 @@ impl Notifier {
                 Ok(())
             }
             Status::Active if head.waiting.is_some() => {
+                let sent = self.tournament_notices(&head, TournamentEdge::Start).await;
+                if round.count(|r| &mut r.tournaments, &head.id.0, sent) {
+                    return Ok(());
+                }
                 self.attend_turn(wake, &head, game.as_ref(), round).await
             }
             Status::Active | Status::Forming | Status::Cancelled => self.settle(wake, None).await,
@@ -457,6 +467,71 @@ impl Notifier {
             let notice = Notice::Ended {
                 game: head.id.clone(),
                 player: player.handle.clone(),
+            };
+            sent |= self
+                .send_once(&notice, async { Ok(Some((mail, Vec::new()))) })
+                .await?;
+        }
+        Ok(sent)
+    }
+
+    /// The mails of the start or the end (`edge`) of the tournament of the game at `head`,
+    /// to each of its players once: sent when its first game is attended while it runs
+    /// (the start) or a game of it is attended once it is finished (the end).
+    async fn tournament_notices(
+        &self,
+        head: &Head,
+        edge: TournamentEdge,
+    ) -> Result<bool, NotifyError> {
+        let Some(id) = &head.doc.tournament else {
+            return Ok(false);
+        };
+        let read = self.service.tournament_standings(id).await?;
+        let tournament = &read.tournament;
+        let due = match edge {
+            TournamentEdge::Start => {
+                tournament.games.first().is_some_and(|g| g.game == head.id)
+                    && matches!(
+                        tournament.state,
+                        TournamentState::Running | TournamentState::Paused
+                    )
+            }
+            TournamentEdge::End => tournament.state == TournamentState::Finished,
+        };
+        if !due {
+            return Ok(false);
+        }
+        let crosstable = read
+            .standings
+            .as_ref()
+            .map(|s| s.render_text(&tournament.players))
+            .unwrap_or_default();
+        let mut sent = false;
+        for handle in &tournament.players {
+            if self.service.mail_preference(handle).await? == MailPreference::None {
+                continue;
+            }
+            let Some(player) = self.service.registered(handle).await? else {
+                continue;
+            };
+            let unsubscribe =
+                unsubscribe_link(&self.authority, &self.public_url, handle, self.clock.now())?;
+            let mail = match edge {
+                TournamentEdge::Start => {
+                    tournament_started_mail(&player, tournament, &self.public_url, &unsubscribe)
+                }
+                TournamentEdge::End => tournament_finished_mail(
+                    &player,
+                    tournament,
+                    &crosstable,
+                    &self.public_url,
+                    &unsubscribe,
+                ),
+            };
+            let notice = Notice::Tournament {
+                tournament: id.clone(),
+                player: player.handle.clone(),
+                edge,
             };
             sent |= self
                 .send_once(&notice, async { Ok(Some((mail, Vec::new()))) })
