@@ -280,6 +280,16 @@ async fn a_round_robin_plays_out_with_its_crosstable_and_ratings(kind: Kind) {
         (change["after"].as_f64().unwrap() - 1662.31).abs() < 0.05,
         "{change}"
     );
+    let view = players[0].game(first["game"].as_str().unwrap()).await;
+    assert_eq!(view["tournament"], json!(id));
+    assert!(
+        view["ratings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(Value::is_i64),
+        "{view}"
+    );
     let (status, board) = players[0].get("/v1/ratings/chess").await;
     assert_eq!(status, StatusCode::OK, "{board}");
     let board: Vec<i64> = board

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    ConditionalLine, Cursor, Ending, GameId, Head, MoveRecord, Page, Period, Reason, Seat, SeatDoc,
-    Status, StoredGame, TimeControl,
+    ConditionalLine, Cursor, Ending, GameDoc, GameId, Head, MoveRecord, Page, Period, Reason, Seat,
+    SeatDoc, Status, StoredGame, TimeControl,
 };
 use missive_rules::{AnyGame, Notation, SeatResult};
 use missive_store::Membership;
@@ -87,6 +87,14 @@ pub struct GameView {
     pub imported: bool,
     /// Whether an imported game's archive carried this server's valid signature.
     pub verified: bool,
+    /// In a rated game, each seat's player's rating in the variant now (rounded; `None`
+    /// for a seat whose player has none yet); empty in an unrated game.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ratings: Vec<Option<i64>>,
+    /// The tournament the game is part of, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
+    pub tournament: Option<missive_domain::TournamentId>,
 }
 
 /// A line in a list of games.
@@ -289,7 +297,25 @@ impl GameService {
             private: doc.private,
             imported: doc.imported,
             verified: doc.verified,
+            ratings: self.seat_ratings(doc).await?,
+            tournament: doc.tournament.clone(),
         })
+    }
+
+    /// Each seat's player's rating now in a rated game of `doc` (nothing for an unrated one).
+    async fn seat_ratings(&self, doc: &GameDoc) -> Result<Vec<Option<i64>>, ServiceError> {
+        if !doc.rated || doc.imported {
+            return Ok(Vec::new());
+        }
+        let mut ratings = Vec::with_capacity(doc.seats.len());
+        for seat in &doc.seats {
+            let rating = match seat.player() {
+                Some(player) => self.store.rating(player, &doc.variant).await?,
+                None => None,
+            };
+            ratings.push(rating.map(|r| r.rating.round() as i64));
+        }
+        Ok(ratings)
     }
 
     /// The rules game `game` is at, as `viewer` may see it: its position, the positions the
