@@ -776,9 +776,60 @@ async fn an_organiser_pauses_resumes_and_extends(kind: Kind) {
     time_out(&players[0], &first).await;
 }
 
+/// A tournament with a start date waits, full or not, until a sweep at that date starts it.
+async fn a_dated_tournament_starts_in_the_sweep_at_its_date(kind: Kind) {
+    let server = Server::start_mailing(kind).await;
+    let names = ["ann", "bob", "cy"];
+    let mut players = Vec::new();
+    for name in names {
+        players.push(server.player(name).await);
+    }
+    let date = server.clock_now() + Duration::days(1);
+    let (status, created) = players[0]
+        .post(
+            "/v1/tournaments",
+            json!({
+                "name": "Dated cup",
+                "variant": "chess",
+                "time_control": { "kind": "days-per-move", "days": 3 },
+                "players": 4,
+                "starts": { "kind": "at", "at": date.to_rfc3339() },
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    for player in &players[1..] {
+        let (status, body) = player
+            .post(&format!("/v1/tournaments/{id}/join"), json!({}))
+            .await;
+        assert_eq!(
+            (status, &body["state"]),
+            (StatusCode::OK, &json!("open")),
+            "{body}"
+        );
+    }
+    let notifier = common::notifier(&server.app);
+    let early = notifier.sweep().await.unwrap();
+    assert_eq!(early.tournaments_started, 0);
+    server.clock.advance(Duration::days(1));
+    let report = notifier.sweep().await.unwrap();
+    assert_eq!(report.tournaments_started, 1, "{report:?}");
+    let (_, running) = players[0].get(&format!("/v1/tournaments/{id}")).await;
+    assert_eq!(running["state"], "running", "{running}");
+    assert_eq!(
+        running["games"].as_array().unwrap().len(),
+        3,
+        "three players, one bye a round"
+    );
+    mail_once(&server, "cy", "has started").await;
+    assert_eq!(notifier.sweep().await.unwrap().tournaments_started, 0);
+}
+
 missive_store::contract_tests!(
     a_round_robin_plays_out_with_its_crosstable_and_ratings,
     a_double_round_robin_withdraws_a_player_after_a_timeout,
     a_three_kingdoms_event_of_four_plays_out,
     an_organiser_pauses_resumes_and_extends,
+    a_dated_tournament_starts_in_the_sweep_at_its_date,
 );

@@ -161,6 +161,14 @@ impl Tournament {
         self.withdrawn.iter().any(|w| w.player == player)
     }
 
+    /// When it is to start, while it is open with a start date.
+    pub fn starts_at(&self) -> Option<DateTime<Utc>> {
+        match (self.state, self.start) {
+            (TournamentState::Open, TournamentStart::At { at }) => Some(at),
+            _ => None,
+        }
+    }
+
     /// The game `id` of it, if it is one.
     pub fn game(&self, id: &GameId) -> Option<&TournamentGame> {
         self.games.iter().find(|g| &g.game == id)

@@ -88,6 +88,8 @@ pub struct SweepReport {
     pub leaves: usize,
     /// Mails telling a tournament's players that it started or ended.
     pub tournaments: usize,
+    /// Tournaments started because their start date came.
+    pub tournaments_started: usize,
     /// Events delivered to webhooks.
     pub hook_events: usize,
     /// What failed (each is retried by the next sweep).
@@ -221,11 +223,11 @@ impl Notifier {
         Ok(report.turns + report.reminders + report.endings + report.notes + report.leaves > 0)
     }
 
-    /// One sweep over the games due now in every shard of the index: ends games whose time
-    /// ran out, sends turn mails and game-over mails no event sent, reminders at 80% of the
-    /// time, and (from the digest hour) each digest player's daily digest, then moves each
-    /// game's wake-up on. Failures are reported and left for the next sweep (the game stays
-    /// due).
+    /// One sweep: starts the tournaments whose start date came, then goes over the games due
+    /// now in every shard of the index: ends games whose time ran out, sends turn mails and
+    /// game-over mails no event sent, reminders at 80% of the time, and (from the digest
+    /// hour) each digest player's daily digest, then moves each game's wake-up on. Failures
+    /// are reported and left for the next sweep (the game stays due).
     pub async fn sweep(&self) -> Result<SweepReport, NotifyError> {
         self.sweep_until(&tokio::sync::watch::channel(false).1)
             .await
@@ -239,6 +241,11 @@ impl Notifier {
     ) -> Result<SweepReport, NotifyError> {
         let now = self.clock.now();
         let mut round = Round::default();
+        // Tournaments whose date came first: their games' first turns are due in this sweep.
+        match self.service.start_due_tournaments().await {
+            Ok(started) => round.report.tournaments_started = started,
+            Err(error) => round.report.failures.push(format!("tournaments: {error}")),
+        }
         for shard in 0..self.service.wake_shards() {
             let mut cursor: Option<Cursor> = None;
             loop {

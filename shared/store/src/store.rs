@@ -289,6 +289,14 @@ pub trait Store: Send + Sync {
     /// over revision `n - 1`; a conflict otherwise, and nothing written.
     async fn put_tournament(&self, tournament: &Tournament) -> Result<(), StoreError>;
 
+    /// The open tournaments whose start date is `now` or earlier, earliest first, at most
+    /// `limit`.
+    async fn tournaments_due(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<Tournament>, StoreError>;
+
     /// The tournament with this id, if any.
     async fn tournament(&self, id: &TournamentId) -> Result<Option<Tournament>, StoreError>;
 

@@ -1788,6 +1788,25 @@ async fn tournaments_change_over_their_revision_and_are_listed_newest_first(kind
     assert_eq!(ids(&rest), ["t1"]);
     assert_eq!(rest.items[0], joined);
     assert!(rest.next.is_none());
+    // Due to start: open with a start date reached; no longer once started.
+    let dated = Tournament {
+        start: TournamentStart::At { at: at(10) },
+        ..tournament("t4", 3, 1)
+    };
+    store.put_tournament(&dated).await.unwrap();
+    assert!(store.tournaments_due(at(9), 10).await.unwrap().is_empty());
+    assert_eq!(
+        store.tournaments_due(at(10), 10).await.unwrap(),
+        vec![dated.clone()]
+    );
+    let started = Tournament {
+        revision: 2,
+        state: TournamentState::Running,
+        ..dated
+    };
+    store.put_tournament(&started).await.unwrap();
+    assert!(store.tournaments_due(at(11), 10).await.unwrap().is_empty());
+    assert_eq!(store.tournament(&started.id).await.unwrap(), Some(started));
 }
 
 async fn games_created_started_are_each_whole_once(kind: Kind) {

@@ -324,17 +324,22 @@ pub fn test_limits() -> Quotas {
 }
 
 /// `app` with a notifier following its service's changes, as `missive serve` runs it.
-fn follow_changes(mut app: App) -> App {
-    let (changes, feed) = tokio::sync::mpsc::unbounded_channel();
-    app.service = app.service.with_changes(changes);
-    let notifier = Notifier::new(
+/// A notifier of `app`'s games, as `missive serve` runs one (its webhooks aside): what
+/// a test sweeps with.
+pub fn notifier(app: &App) -> Notifier {
+    Notifier::new(
         app.service.clone(),
         Arc::clone(&app.authority),
         Arc::clone(&app.mailer),
         Arc::clone(&app.clock),
         &app.public_url,
     )
-    .with_hooks(hook_sender(&app));
+}
+
+fn follow_changes(mut app: App) -> App {
+    let (changes, feed) = tokio::sync::mpsc::unbounded_channel();
+    app.service = app.service.with_changes(changes);
+    let notifier = notifier(&app).with_hooks(hook_sender(&app));
     let never = tokio::sync::watch::channel(false).1;
     tokio::spawn(async move { notifier.follow(feed, never).await });
     app

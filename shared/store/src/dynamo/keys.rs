@@ -25,6 +25,7 @@
 //! | application password | `PLAYER#<player>` | `APPPASS#<id>` | `body` (the password's record as JSON, its hash included), `last_used` (ms) once used |
 //! | webhook | `PLAYER#<player>` | `HOOK#<id>` | `revision`, `body`; `wait_queue` = `hooks`, `wait_deadline` (when due) while active and due |
 //! | tournament | `TOURNAMENT#<id>` | `TOURNAMENT` | `revision`, `body`; `wait_queue` = `tournaments`, `wait_deadline` (creation) |
+//! | tournament start | `TOURNAMENT#<id>` | `START` | `wait_queue` = `tournament-starts`, `wait_deadline` (its start date); only while open with one |
 //! | rating | `PLAYER#<player>` | `RATING#<variant>` | `revision`, `body`; `wait_queue` = `ratings#<variant>`, `wait_deadline` (the rating in thousandths) |
 //! | feed item | `PLAYER#<player>` | `FEED#<ms, 13 digits>#<game>#<revision, 10 digits>#<n, 3 digits>` | `body` (the item as JSON), `expires_at` (seconds; TTL) |
 //!
@@ -109,6 +110,17 @@ pub fn hook_sk(id: &HookId) -> String {
 pub const TOURNAMENT: &str = "TOURNAMENT";
 /// The list of every tournament (in the list index, by creation).
 pub const TOURNAMENT_LIST: &str = "tournaments";
+/// The sort key of a tournament's item in the list of starts.
+pub const TOURNAMENT_START: &str = "START";
+/// The list of open tournaments with a start date (in the list index, by that date).
+pub const TOURNAMENT_STARTS: &str = "tournament-starts";
+
+/// The tournament a partition key names, if it is a tournament's.
+pub fn tournament_of_pk(pk: &str) -> Option<TournamentId> {
+    pk.strip_prefix("TOURNAMENT#")
+        .map(|id| TournamentId(id.to_string()))
+}
+
 /// The first sort key of a player's ratings.
 pub const RATING_FROM: &str = "RATING#";
 

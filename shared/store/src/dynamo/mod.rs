@@ -287,6 +287,25 @@ impl DynamoStore {
         Ok(())
     }
 
+    /// The transaction item that puts `item` guarded by its `revision`, as
+    /// [`DynamoStore::versioned_put`] does.
+    fn versioned_transact_put(
+        &self,
+        item: Item,
+        revision: u64,
+        what: &str,
+    ) -> Result<TransactWriteItem, StoreError> {
+        match revision {
+            0 => Err(StoreError::Invalid(format!("{what} starts at revision 1"))),
+            1 => self.transact_put(item, Some("attribute_not_exists(PK)"), None),
+            revision => self.transact_put(
+                item,
+                Some("revision = :previous"),
+                Some(Item::from([(":previous".into(), n(revision - 1))])),
+            ),
+        }
+    }
+
     fn transact_put(
         &self,
         item: Item,
@@ -425,20 +444,8 @@ impl DynamoStore {
             ("revision".into(), n(challenge.revision)),
             ("body".into(), body.clone()),
         ]);
-        let record = match challenge.revision {
-            0 => {
-                return Err(StoreError::Invalid(
-                    "a challenge starts at revision 1".into(),
-                ));
-            }
-            1 => self.transact_put(record, Some("attribute_not_exists(PK)"), None)?,
-            revision => self.transact_put(
-                record,
-                Some("revision = :previous"),
-                Some(Item::from([(":previous".into(), n(revision - 1))])),
-            )?,
-        };
-        let mut writes = vec![record];
+        let mut writes =
+            vec![self.versioned_transact_put(record, challenge.revision, "a challenge")?];
         let open = challenge.state == ChallengeState::Open;
         for (sk, list) in keys::challenge_listings(challenge) {
             writes.push(if open {
@@ -1359,6 +1366,14 @@ impl Store for DynamoStore {
 
     async fn tournament(&self, id: &TournamentId) -> Result<Option<Tournament>, StoreError> {
         self.read_tournament(id).await
+    }
+
+    async fn tournaments_due(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<Tournament>, StoreError> {
+        self.read_tournaments_due(now, limit).await
     }
 
     async fn tournaments(

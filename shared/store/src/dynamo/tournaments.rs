@@ -3,10 +3,11 @@
 //! listed in the list index of its variant by rating. A tournament's games are created
 //! like imported games: each game's writes whole, several games to a transaction.
 
+use chrono::{DateTime, Utc};
 use missive_domain::{Commit, Cursor, Page, RatingRecord, Tournament, TournamentId};
 
-use super::items::{Item, n, read_body, s};
-use super::{DynamoStore, MAX_TRANSACTION, keys};
+use super::items::{Item, get_s, n, read_body, s};
+use super::{DynamoStore, MAX_TRANSACTION, Part, keys};
 use crate::StoreError;
 
 /// The item of `tournament`.
@@ -40,11 +41,53 @@ fn rating_item(rating: &RatingRecord) -> Result<Item, StoreError> {
 }
 
 impl DynamoStore {
-    /// [`crate::Store::put_tournament`] on DynamoDB.
+    /// [`crate::Store::put_tournament`] on DynamoDB: the tournament's item and, while it
+    /// is open with a start date, its item in the list of starts (removed otherwise), in
+    /// one transaction.
     pub(super) async fn write_tournament(&self, tournament: &Tournament) -> Result<(), StoreError> {
         let item = tournament_item(tournament)?;
-        self.versioned_put(item, tournament.revision, "a tournament")
-            .await
+        let pk = keys::tournament_pk(&tournament.id);
+        let mut writes =
+            vec![self.versioned_transact_put(item, tournament.revision, "a tournament")?];
+        writes.push(match tournament.starts_at() {
+            Some(at) => self.transact_put(
+                Item::from([
+                    ("PK".into(), s(&pk)),
+                    ("SK".into(), s(keys::TOURNAMENT_START)),
+                    (keys::LIST.into(), s(keys::TOURNAMENT_STARTS)),
+                    (keys::LIST_TIME.into(), n(at.timestamp_millis())),
+                ]),
+                None,
+                None,
+            )?,
+            None => self.transact_delete(&pk, keys::TOURNAMENT_START)?,
+        });
+        self.transact(writes, &[Part::Head, Part::Other]).await
+    }
+
+    /// [`crate::Store::tournaments_due`] on DynamoDB.
+    pub(super) async fn read_tournaments_due(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<Tournament>, StoreError> {
+        let query = self
+            .index_query(
+                keys::LIST_INDEX,
+                "wait_queue = :list AND wait_deadline <= :now",
+            )
+            .expression_attribute_values(":list", s(keys::TOURNAMENT_STARTS))
+            .expression_attribute_values(":now", n(now.timestamp_millis()));
+        let page = self
+            .one_page(keys::TOURNAMENT_STARTS, query, None, limit)
+            .await?;
+        let mut due = Vec::with_capacity(page.items.len());
+        for item in &page.items {
+            let id = keys::tournament_of_pk(&get_s(item, "PK")?)
+                .ok_or_else(|| StoreError::Corrupt("a start item outside a tournament".into()))?;
+            due.extend(self.read_tournament(&id).await?);
+        }
+        Ok(due)
     }
 
     /// [`crate::Store::tournament`] on DynamoDB.

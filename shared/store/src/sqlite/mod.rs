@@ -880,6 +880,24 @@ impl Store for SqliteStore {
             .await
     }
 
+    async fn tournaments_due(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<Tournament>, StoreError> {
+        let limit = page_size(limit) as i64;
+        self.read(move |conn, tally| {
+            read::bodies(
+                conn,
+                "SELECT body FROM tournaments WHERE starts_at IS NOT NULL AND starts_at <= ?1
+                 ORDER BY starts_at, id LIMIT ?2",
+                params![now.timestamp_millis(), limit],
+                tally,
+            )
+        })
+        .await
+    }
+
     async fn tournament(&self, id: &TournamentId) -> Result<Option<Tournament>, StoreError> {
         let sql = "SELECT body FROM tournaments WHERE id = ?1".to_string();
         let body = self.read_text(sql, id.0.clone()).await?;

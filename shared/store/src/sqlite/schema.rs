@@ -209,6 +209,9 @@ const MIGRATIONS: &[&str] = &[
          PRIMARY KEY (player, variant)
      ) WITHOUT ROWID;
      CREATE INDEX ratings_board ON ratings (variant, rating);",
+    // 14: when an open tournament is to start, if it has a start date.
+    "ALTER TABLE tournaments ADD COLUMN starts_at INTEGER;
+     CREATE INDEX tournaments_starts ON tournaments (starts_at) WHERE starts_at IS NOT NULL;",
 ];
 
 /// The schema version this code writes.

@@ -570,24 +570,27 @@ fn start_game(conn: &Connection, start: &Commit) -> Result<(), StoreError> {
 /// Stores a tournament by its revision.
 fn put_tournament(conn: &Connection, tournament: &Tournament) -> Result<(), StoreError> {
     let body = serde_json::to_string(tournament)?;
+    let starts_at = tournament.starts_at().map(|at| at.timestamp_millis());
     versioned(
         tournament.revision,
         "a tournament",
         || {
             conn.execute(
-                "INSERT OR IGNORE INTO tournaments (id, revision, created_at, body)
-                 VALUES (?1, 1, ?2, ?3)",
+                "INSERT OR IGNORE INTO tournaments (id, revision, created_at, starts_at, body)
+                 VALUES (?1, 1, ?2, ?3, ?4)",
                 params![
                     tournament.id.0,
                     tournament.created_at.timestamp_millis(),
+                    starts_at,
                     body
                 ],
             )
         },
         |previous| {
             conn.execute(
-                "UPDATE tournaments SET revision = ?2, body = ?3 WHERE id = ?1 AND revision = ?4",
-                params![tournament.id.0, previous + 1, body, previous],
+                "UPDATE tournaments SET revision = ?2, starts_at = ?3, body = ?4
+                 WHERE id = ?1 AND revision = ?5",
+                params![tournament.id.0, previous + 1, starts_at, body, previous],
             )
         },
     )
