@@ -28,8 +28,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, NaiveTime, TimeDelta, Timelike, Utc};
 use missive_auth::Authority;
 use missive_domain::{
-    Cursor, GameId, Head, LeaveEdge, MailPreference, Notice, Period, Status, TournamentEdge,
-    TournamentState, Waiting,
+    Cursor, GameId, Head, LeaveEdge, MailPreference, Notice, Period, Player, Status,
+    TournamentEdge, TournamentState, Waiting,
 };
 use missive_game::timing::Turn;
 use missive_game::{Clock, GameService, Membership, Seated, Wake};
@@ -460,26 +460,16 @@ impl Notifier {
         if doc.imported {
             return Ok(false);
         }
-        let mut sent = false;
-        for handle in doc.players() {
-            if self.service.mail_preference(handle).await? == MailPreference::None {
-                continue;
-            }
-            let Some(player) = self.service.registered(handle).await? else {
-                continue;
-            };
-            let unsubscribe =
-                unsubscribe_link(&self.authority, &self.public_url, handle, self.clock.now())?;
-            let mail = ending_mail(&player, head, game, &self.public_url, &unsubscribe);
+        let players = doc.players();
+        self.mail_each_once(&players, |player, unsubscribe| {
             let notice = Notice::Ended {
                 game: head.id.clone(),
                 player: player.handle.clone(),
             };
-            sent |= self
-                .send_once(&notice, async { Ok(Some((mail, Vec::new()))) })
-                .await?;
-        }
-        Ok(sent)
+            let mail = ending_mail(player, head, game, &self.public_url, unsubscribe);
+            (notice, mail)
+        })
+        .await
     }
 
     /// The mails of the start or the end (`edge`) of the tournament of the game at `head`,
@@ -513,8 +503,37 @@ impl Notifier {
             .as_ref()
             .map(|s| s.render_text(&tournament.players))
             .unwrap_or_default();
+        let players: Vec<&str> = tournament.players.iter().map(String::as_str).collect();
+        self.mail_each_once(&players, |player, unsubscribe| {
+            let notice = Notice::Tournament {
+                tournament: id.clone(),
+                player: player.handle.clone(),
+                edge,
+            };
+            let url = &self.public_url;
+            let mail = match edge {
+                TournamentEdge::Start => {
+                    tournament_started_mail(player, tournament, url, unsubscribe)
+                }
+                TournamentEdge::End => {
+                    tournament_finished_mail(player, tournament, &crosstable, url, unsubscribe)
+                }
+            };
+            (notice, mail)
+        })
+        .await
+    }
+
+    /// Mails each of `handles` who is registered and wants mail the notice and mail
+    /// `compose` makes for them (given their unsubscribe link), once each: whether a mail
+    /// was sent.
+    async fn mail_each_once(
+        &self,
+        handles: &[&str],
+        compose: impl Fn(&Player, &str) -> (Notice, Mail),
+    ) -> Result<bool, NotifyError> {
         let mut sent = false;
-        for handle in &tournament.players {
+        for handle in handles {
             if self.service.mail_preference(handle).await? == MailPreference::None {
                 continue;
             }
@@ -523,23 +542,7 @@ impl Notifier {
             };
             let unsubscribe =
                 unsubscribe_link(&self.authority, &self.public_url, handle, self.clock.now())?;
-            let mail = match edge {
-                TournamentEdge::Start => {
-                    tournament_started_mail(&player, tournament, &self.public_url, &unsubscribe)
-                }
-                TournamentEdge::End => tournament_finished_mail(
-                    &player,
-                    tournament,
-                    &crosstable,
-                    &self.public_url,
-                    &unsubscribe,
-                ),
-            };
-            let notice = Notice::Tournament {
-                tournament: id.clone(),
-                player: player.handle.clone(),
-                edge,
-            };
+            let (notice, mail) = compose(&player, &unsubscribe);
             sent |= self
                 .send_once(&notice, async { Ok(Some((mail, Vec::new()))) })
                 .await?;
