@@ -63,6 +63,80 @@ async fn time_out(player: &Player<'_>, game: &str) {
     assert_eq!(view["ending"]["rule"], "timeout", "{view}");
 }
 
+/// Checks every rating change of `names`' histories (two-seat games) against the PyPI
+/// `glicko2` package, run by `MISSIVE_PYTHON` (skipped without it): each change is one
+/// rating period against the opponent as both were before the game. The package with
+/// Glickman's f(x) (see shared/tournament/tests/glicko2_peer.py) must agree to 1e-6.
+async fn check_ratings_with_peer(player: &Player<'_>, names: &[&str]) {
+    let Ok(python) = std::env::var("MISSIVE_PYTHON") else {
+        println!("MISSIVE_PYTHON is not set: the ratings are not checked against glicko2");
+        return;
+    };
+    let mut changes: Vec<(String, Value)> = Vec::new();
+    for name in names {
+        let (_, ratings) = player.get(&format!("/v1/players/{name}/ratings")).await;
+        for change in ratings[0]["history"].as_array().unwrap() {
+            changes.push((name.to_string(), change.clone()));
+        }
+    }
+    let mut periods = Vec::new();
+    let mut expected = Vec::new();
+    for (name, change) in &changes {
+        let (opponent, theirs) = changes
+            .iter()
+            .find(|(other, c)| other != name && c["game"] == change["game"])
+            .unwrap();
+        let view = player.game(change["game"].as_str().unwrap()).await;
+        let seats = view["seats"].as_array().unwrap();
+        let seat = seats
+            .iter()
+            .position(|s| s["player"] == json!(name))
+            .unwrap();
+        assert!(seats.iter().any(|s| s["player"] == json!(opponent)));
+        let score = match view["ending"]["results"][seat].as_str().unwrap() {
+            "win" => 1.0,
+            "draw" => 0.5,
+            _ => 0.0,
+        };
+        periods.push(json!({
+            "rating": change["before"], "deviation": change["deviation_before"],
+            "volatility": change["volatility_before"],
+            "opponents": [{ "rating": theirs["before"], "deviation": theirs["deviation_before"] }],
+            "scores": [score],
+        }));
+        expected.push(change["after"].as_f64().unwrap());
+    }
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/tournament/tests/glicko2_peer.py"
+    );
+    let mut child = std::process::Command::new(python)
+        .arg(script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = json!({ "periods": periods }).to_string();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let answers: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let corrected = answers["corrected"].as_array().unwrap();
+    assert_eq!(corrected.len(), expected.len());
+    assert_eq!(expected.len(), 3 * names.len(), "three rated games each");
+    for (answer, after) in corrected.iter().zip(&expected) {
+        let peer = answer[0].as_f64().unwrap();
+        assert!(
+            (peer - after).abs() < 1e-6,
+            "glicko2 gives {peer}, the server {after}"
+        );
+    }
+}
+
 /// The mail to `handle` whose text holds `words`, once the notifier (which runs beside the
 /// requests) has written it.
 async fn mail_once(server: &Server, handle: &str, words: &str) -> String {
@@ -280,6 +354,7 @@ async fn a_round_robin_plays_out_with_its_crosstable_and_ratings(kind: Kind) {
         (change["after"].as_f64().unwrap() - 1662.31).abs() < 0.05,
         "{change}"
     );
+    check_ratings_with_peer(&players[0], &names[..4]).await;
     let view = players[0].game(first["game"].as_str().unwrap()).await;
     assert_eq!(view["tournament"], json!(id));
     assert!(

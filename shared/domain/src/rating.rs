@@ -17,6 +17,12 @@ pub struct RatingChange {
     pub before: f64,
     /// The rating after it.
     pub after: f64,
+    /// The rating deviation before it.
+    #[serde(default)]
+    pub deviation_before: f64,
+    /// The volatility before it.
+    #[serde(default)]
+    pub volatility_before: f64,
 }
 
 /// A player's rating in a variant, as stored: written over its revision (1 creates it).

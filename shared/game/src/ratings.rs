@@ -89,7 +89,7 @@ impl GameService {
 }
 
 /// A stored rating as it was before the game at `head`: as it is, unless that game has
-/// rated it already (then as the game found it).
+/// rated it already (then as the game found it, from its history).
 fn rating_before(head: &Head) -> impl Fn(&RatingRecord) -> Rating + '_ {
     move |record| {
         let rating = Rating {
@@ -101,7 +101,9 @@ fn rating_before(head: &Head) -> impl Fn(&RatingRecord) -> Rating + '_ {
         match record.history.iter().find(|c| c.game == head.id) {
             Some(change) => Rating {
                 rating: change.before,
-                ..rating
+                deviation: change.deviation_before,
+                volatility: change.volatility_before,
+                games: record.games.saturating_sub(1),
             },
             None => rating,
         }
@@ -131,6 +133,8 @@ fn rated(
         at,
         before: record.rating,
         after: rating.rating,
+        deviation_before: record.deviation,
+        volatility_before: record.volatility,
     });
     record.revision += 1;
     record.rating = rating.rating;

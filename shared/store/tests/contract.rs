@@ -1884,6 +1884,8 @@ async fn ratings_change_over_their_revision_and_rank_by_variant(kind: Kind) {
         at: at(3),
         before: 1450.0,
         after: 1900.0,
+        deviation_before: 200.0,
+        volatility_before: 0.06,
     });
     store.put_rating(&raised).await.unwrap();
     assert!(matches!(
