@@ -216,7 +216,7 @@ const ID: &str = "The tournament id (a ULID)";
 
 /// Create a round robin
 ///
-/// Open for players until full; it starts when full (or when its organiser starts it), every game at once.
+/// Open for players until full; it starts when full (or when its organiser starts it), every game at once. Each invited player is mailed an invitation.
 #[utoipa::path(post, path = "/v1/tournaments", tag = "tournaments", operation_id = "create_tournament", security(("bearer" = [])), request_body = Create, responses(
     (status = 201, description = "Created, open for players", body = TournamentView),
     (status = 400, description = "Malformed request, or a setup the variant refuses (`invalid-setup`)", body = ErrorBody),
@@ -246,6 +246,9 @@ pub(crate) async fn create(
             plays: request.plays.unwrap_or(true),
         })
         .await?;
+    if let Err(error) = app.notifier().tournament_invitations(&tournament).await {
+        tracing::warn!(tournament = %tournament.id, %error, "invitations not mailed");
+    }
     Ok((StatusCode::CREATED, Json(tournament.into())))
 }
 

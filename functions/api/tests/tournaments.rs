@@ -869,11 +869,27 @@ async fn a_dated_tournament_starts_in_the_sweep_at_its_date(kind: Kind) {
                 "time_control": { "kind": "days-per-move", "days": 3 },
                 "players": 4,
                 "starts": { "kind": "at", "at": date.to_rfc3339() },
+                "invite": ["bob", "cy"],
             }),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
+    for name in ["bob", "cy"] {
+        let invitation = mail_once(&server, name, "invites you to").await;
+        assert!(
+            invitation.contains(&format!("/tournaments/{id}")),
+            "{invitation}"
+        );
+    }
+    let (status, body) = players[0]
+        .post(
+            "/v1/tournaments",
+            json!({ "name": "x", "variant": "chess", "players": 4, "invite": ["nobody"],
+                    "time_control": { "kind": "days-per-move", "days": 3 } }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     for player in &players[1..] {
         let (status, body) = player
             .post(&format!("/v1/tournaments/{id}/join"), json!({}))

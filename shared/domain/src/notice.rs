@@ -130,20 +130,23 @@ pub enum Notice {
         /// Which end of the leave.
         edge: LeaveEdge,
     },
-    /// `player` was told that `tournament` started or ended.
+    /// `player` was invited to `tournament`, or told that it started or ended.
     Tournament {
         /// The tournament.
         tournament: crate::TournamentId,
         /// The player told.
         player: String,
-        /// Which end of it.
+        /// What of it.
         edge: TournamentEdge,
     },
 }
 
-/// Which end of a tournament a [`Notice::Tournament`] is about.
+/// What of a tournament a [`Notice::Tournament`] is about: an invitation, its start, its
+/// end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TournamentEdge {
+    /// The player was invited to it.
+    Invited,
     /// Its games started.
     Start,
     /// Its last game ended.
@@ -154,6 +157,7 @@ impl TournamentEdge {
     /// The edge in one word, as notice markers name it.
     pub fn as_str(self) -> &'static str {
         match self {
+            TournamentEdge::Invited => "invited",
             TournamentEdge::Start => "start",
             TournamentEdge::End => "end",
         }

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, NaiveTime, TimeDelta, Timelike, Utc};
 use missive_auth::Authority;
 use missive_domain::{
-    Cursor, GameId, Head, LeaveEdge, MailPreference, Notice, Period, Player, Status,
+    Cursor, GameId, Head, LeaveEdge, MailPreference, Notice, Period, Player, Status, Tournament,
     TournamentEdge, TournamentState, Waiting,
 };
 use missive_game::timing::Turn;
@@ -43,7 +43,9 @@ use crate::compose::{
 };
 use crate::hooks::HookSender;
 use crate::links::{MoveLinkFor, move_link, unsubscribe_link};
-use crate::tournaments::{tournament_finished_mail, tournament_started_mail};
+use crate::tournaments::{
+    tournament_finished_mail, tournament_invitation_mail, tournament_started_mail,
+};
 
 /// Games read from the sweep's index at a time.
 const DUE_PAGE: usize = 100;
@@ -494,6 +496,7 @@ impl Notifier {
                     )
             }
             TournamentEdge::End => tournament.state == TournamentState::Finished,
+            TournamentEdge::Invited => false,
         };
         if !due {
             return Ok(false);
@@ -518,7 +521,30 @@ impl Notifier {
                 TournamentEdge::End => {
                     tournament_finished_mail(player, tournament, &crosstable, url, unsubscribe)
                 }
+                TournamentEdge::Invited => {
+                    tournament_invitation_mail(player, tournament, url, unsubscribe)
+                }
             };
+            (notice, mail)
+        })
+        .await
+    }
+
+    /// Mails each player invited to `tournament` their invitation, once each: whether a
+    /// mail was sent.
+    pub async fn tournament_invitations(
+        &self,
+        tournament: &Tournament,
+    ) -> Result<bool, NotifyError> {
+        let invited: Vec<&str> = tournament.invited.iter().map(String::as_str).collect();
+        self.mail_each_once(&invited, |player, unsubscribe| {
+            let notice = Notice::Tournament {
+                tournament: tournament.id.clone(),
+                player: player.handle.clone(),
+                edge: TournamentEdge::Invited,
+            };
+            let mail =
+                tournament_invitation_mail(player, tournament, &self.public_url, unsubscribe);
             (notice, mail)
         })
         .await
