@@ -341,11 +341,11 @@ pub(crate) async fn start(
 
 /// Withdraw from a tournament
 ///
-/// Your games still being played are resigned; the crosstable scores them as the organiser chose (forfeit or annulled).
+/// Before the start you just leave it. Once it runs, your games still being played are resigned; the crosstable scores them as the organiser chose (forfeit or annulled).
 #[utoipa::path(post, path = "/v1/tournaments/{id}/withdraw", tag = "tournaments", operation_id = "withdraw_from_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
     (status = 200, description = "Withdrawn", body = TournamentView),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
-    (status = 409, description = "Withdrawn already (`taken`), or not running (`tournament-state`)", body = ErrorBody),
+    (status = 409, description = "Withdrawn already (`taken`), or finished (`tournament-state`)", body = ErrorBody),
     (status = 422, description = "You do not play in it (`refused`)", body = ErrorBody),
 ))]
 pub(crate) async fn withdraw(

@@ -211,6 +211,23 @@ async fn a_round_robin_plays_out_with_its_crosstable_and_ratings(kind: Kind) {
         )
         .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    // Leaving before the start frees the place.
+    let (status, left) = players[1]
+        .post(&format!("/v1/tournaments/{id}/join"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{left}");
+    let (status, left) = players[1]
+        .post(&format!("/v1/tournaments/{id}/withdraw"), json!({}))
+        .await;
+    assert_eq!(
+        (status, &left["players"]),
+        (StatusCode::OK, &json!(["ann"])),
+        "{left}"
+    );
+    let (status, _) = players[0]
+        .get("/v1/tournaments/01ZZZZZZZZZZZZZZZZZZZZZZZZ")
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
     let mut joined = Value::Null;
     for player in &players[1..] {
         let (status, body) = player

@@ -230,15 +230,27 @@ impl GameService {
         self.begin(tournament).await
     }
 
-    /// Withdraws `player` from the tournament `id`: recorded, then each of their games
-    /// still being played is resigned on their behalf (the crosstable scores those games
-    /// as the organiser chose).
+    /// Withdraws `player` from the tournament `id`. Before it starts they just leave it
+    /// (their place is free again); once it runs the withdrawal is recorded, then each of
+    /// their games still being played is resigned on their behalf (the crosstable scores
+    /// those games as the organiser chose).
     pub async fn withdraw_from_tournament(
         &self,
         id: &TournamentId,
         player: &str,
     ) -> Result<Tournament, ServiceError> {
-        self.withdraw(id, player, WITHDREW).await
+        if self.tournament(id).await?.state != TournamentState::Open {
+            return self.withdraw(id, player, WITHDREW).await;
+        }
+        self.change_tournament(id, |tournament| {
+            require_state(tournament, &[TournamentState::Open])?;
+            if !tournament.has_player(player) {
+                return Err(ServiceError::refused("you do not play in this tournament"));
+            }
+            tournament.players.retain(|p| p != player);
+            Ok(())
+        })
+        .await
     }
 
     /// The tournament `id` with its standings as of its games' heads now.
