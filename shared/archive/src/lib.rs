@@ -33,7 +33,7 @@ pub use error::{ExportError, ImportError, Reason, VerifyError};
 pub use record::{
     Argument, Entry, Event, EventKind, GameRecord, GameResult, MessageEntry, MoveEntry, TimeControl,
 };
-pub use replay::{Imported, SealPlaces};
+pub use replay::{Imported, ReplayedGame, SealPlaces};
 pub use rules::{Registry, Rules};
 pub use seal::{Canonical, KeyPair, PublicKey, Section};
 pub use syntax::Place;

@@ -23,7 +23,24 @@ pub struct Imported {
     pub digest: Option<String>,
     /// Where the parts of the game a seal check names are.
     pub places: SealPlaces,
+    /// The rules game at the record's end, every move replayed: what a store's import
+    /// takes the moves' notations and the final position from without replaying again.
+    pub game: ReplayedGame,
 }
+
+/// A rules game as a record's replay left it. Two are equal when they are of the same
+/// variant at the same position after the same number of moves.
+#[derive(Clone, Debug)]
+pub struct ReplayedGame(pub Box<dyn AnyGame>);
+
+impl PartialEq for ReplayedGame {
+    fn eq(&self, other: &ReplayedGame) -> bool {
+        let (a, b) = (self.0.as_ref(), other.0.as_ref());
+        a.variant() == b.variant() && a.ply() == b.ply() && a.position_text() == b.position_text()
+    }
+}
+
+impl Eq for ReplayedGame {}
 
 /// Where, in a game's text, the parts its seal covers begin, and the signature is: what
 /// a failed check points at.
@@ -75,21 +92,23 @@ pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> 
         .iter()
         .map(|tag| value(tag).unwrap_or("?").to_string())
         .collect();
+    let record = GameRecord {
+        variant: game.variant().to_string(),
+        options: game.options(),
+        players,
+        start,
+        tags: kept_tags(&raw.tags, &seat_tags),
+        entries,
+        result,
+        signature: value("Signature").map(str::to_string),
+    };
     Ok(Imported {
         number: raw.number,
         line: raw.place.line,
         digest: value("Digest").map(str::to_string),
         places,
-        record: GameRecord {
-            variant: game.variant().to_string(),
-            options: game.options(),
-            players,
-            start,
-            tags: kept_tags(&raw.tags, &seat_tags),
-            entries,
-            result,
-            signature: value("Signature").map(str::to_string),
-        },
+        record,
+        game: ReplayedGame(game),
     })
 }
 

@@ -314,14 +314,20 @@ impl StoredGame {
     /// every move, the log numbered from 0 and chained, an ending if it is finished. Gives
     /// the commit that would have produced it from nothing.
     pub fn as_first_commit(&self) -> Result<Commit, InvalidCommit> {
+        self.clone().into_first_commit()
+    }
+
+    /// [`StoredGame::as_first_commit`], taking the game rather than copying it.
+    pub fn into_first_commit(self) -> Result<Commit, InvalidCommit> {
+        let finishes = self.head.doc.status == Status::Finished;
         let commit = Commit {
-            head: self.head.clone(),
+            head: self.head,
             expected_revision: 0,
             expected_ply: 0,
             expected_events: 0,
-            moves: self.moves.clone(),
-            events: self.events.clone(),
-            finishes: self.head.doc.status == Status::Finished,
+            moves: self.moves,
+            events: self.events,
+            finishes,
             wake: WakeChange::Clear,
             feed: Vec::new(),
         };

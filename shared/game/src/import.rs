@@ -26,8 +26,8 @@ use missive_domain::{
     EndRule, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MoveRecord, Reason, Resume,
     Seat, SeatDoc, Status, StoredGame, TimeControl,
 };
-use missive_rules::AnyGame;
 use missive_rules::registry::EDITION;
+use missive_rules::{AnyGame, PlayedMove};
 use serde::Serialize;
 
 use crate::service::{clocks_of, eliminated};
@@ -85,13 +85,13 @@ impl ImportOutcome {
     }
 
     /// The outcome of `imported`, stored as `stored`.
-    fn stored(imported: &Imported, stored: &StoredGame) -> ImportOutcome {
+    fn stored(imported: &Imported, (id, verified): (GameId, bool)) -> ImportOutcome {
         ImportOutcome {
             game: imported.number,
             line: imported.line,
             column: 1,
-            id: Some(stored.head.id.clone()),
-            verified: stored.head.doc.verified,
+            id: Some(id),
+            verified,
             error: None,
         }
     }
@@ -250,13 +250,17 @@ impl GameService {
             slots,
             stored,
         } = prepared;
-        let answers = self.store.import_games(&stored).await;
+        let names: Vec<(GameId, bool)> = stored
+            .iter()
+            .map(|game| (game.head.id.clone(), game.head.doc.verified))
+            .collect();
+        let answers = self.store.import_games(stored).await;
         read.iter()
             .zip(slots)
             .map(|(game, slot)| match (game, slot) {
                 (_, Err(refused)) => refused,
                 (Ok(imported), Ok(index)) => match &answers[index] {
-                    Ok(()) => ImportOutcome::stored(imported, &stored[index]),
+                    Ok(()) => ImportOutcome::stored(imported, names[index].clone()),
                     Err(error) => ImportOutcome::failed(imported, &error.to_string()),
                 },
                 (Err(error), Ok(_)) => ImportOutcome::refused(error),
@@ -274,7 +278,7 @@ impl GameService {
         let verified = self
             .sealed(imported)
             .map_err(|e| ImportOutcome::refused(&e))?;
-        self.imported_game(importer, &imported.record, verified)
+        self.imported_game(importer, imported, verified)
             .map_err(|error| ImportOutcome::failed(imported, &error))
     }
 
@@ -285,21 +289,36 @@ impl GameService {
         Ok(check_seal(imported, &keys)? == Sealed::Signed)
     }
 
-    /// The stored form of `record`: replayed through the rules, finished, under a new id.
+    /// The stored form of `imported`'s record, finished, under a new id. A two-seat game's
+    /// moves are taken from the reader's replay; a three-seat game is replayed again, so
+    /// that every elimination is recorded with the move that caused it.
     fn imported_game(
         &self,
         importer: Option<&str>,
-        record: &GameRecord,
+        imported: &Imported,
         verified: bool,
     ) -> Result<StoredGame, ServiceError> {
+        let record = &imported.record;
         let result = record.result.as_ref().ok_or_else(|| {
             ServiceError::refused("the game has no result: only finished games are imported")
         })?;
         let now = self.now();
         let id = GameId(ulid::Ulid::new().to_string());
-        let mut game =
-            (self.catalog)(&record.variant)?.new_game(&record.options, record.start.as_deref())?;
-        let log = Log::replayed(&id, game.as_mut(), &record.entries, now)?;
+        let replayed = imported.game.0.as_ref();
+        let mut fresh = None;
+        let (log, game): (Log, &dyn AnyGame) = match replayed.seat_names().len() {
+            2 => (
+                Log::of_played(&id, replayed, &record.entries, now)?,
+                replayed,
+            ),
+            _ => {
+                let variant = (self.catalog)(&record.variant)?;
+                let game =
+                    fresh.insert(variant.new_game(&record.options, record.start.as_deref())?);
+                let log = Log::replayed(&id, game.as_mut(), &record.entries, now)?;
+                (log, &**game)
+            }
+        };
         if let Some(outcome) = game.outcome()
             && outcome.rule.as_str() != result.rule
         {
@@ -386,14 +405,7 @@ impl Log {
         entries: &[Entry],
         now: DateTime<Utc>,
     ) -> Result<Log, ServiceError> {
-        let mut log = Log {
-            id: id.clone(),
-            moves: Vec::new(),
-            events: Vec::new(),
-            chain: String::new(),
-            latest: None,
-            now,
-        };
+        let mut log = Log::empty(id, now);
         let mut entries = entries.iter().peekable();
         while let Some(entry) = entries.next() {
             match entry {
@@ -413,6 +425,50 @@ impl Log {
         Ok(log)
     }
 
+    /// The log of the record's `entries` whose moves `game` (of two seats, at the record's
+    /// end) played: each move as the game wrote it, at the time it was received (`now` if
+    /// unknown), with the draw offer its seat made with it; each other event as the log
+    /// event it records.
+    fn of_played(
+        id: &GameId,
+        game: &dyn AnyGame,
+        entries: &[Entry],
+        now: DateTime<Utc>,
+    ) -> Result<Log, ServiceError> {
+        let mut log = Log::empty(id, now);
+        let mut played = game.played().into_iter();
+        let mut entries = entries.iter().peekable();
+        while let Some(entry) = entries.next() {
+            match entry {
+                Entry::Move(mv) => {
+                    let played = played.next().ok_or_else(|| {
+                        ServiceError::refused("the record has more moves than its replay")
+                    })?;
+                    let received = mv.received.unwrap_or(now);
+                    let offer = entries
+                        .next_if(|next| offered_with(next, Some(played.seat), received))
+                        .is_some();
+                    log.push_move(played, received, offer, mv.conditional);
+                }
+                Entry::Event(event) => log.record(event)?,
+                Entry::Message(_) => {}
+            }
+        }
+        Ok(log)
+    }
+
+    /// A log of game `id` with nothing in it yet.
+    fn empty(id: &GameId, now: DateTime<Utc>) -> Log {
+        Log {
+            id: id.clone(),
+            moves: Vec::new(),
+            events: Vec::new(),
+            chain: String::new(),
+            latest: None,
+            now,
+        }
+    }
+
     /// Plays a move and records the eliminations it caused.
     fn play(
         &mut self,
@@ -428,6 +484,23 @@ impl Log {
             .filter(|s| game.is_playing(*s))
             .collect();
         let played = game.play(text)?;
+        let mover = played.seat;
+        self.push_move(played, at, draw_offer, conditional);
+        for seat in eliminated(&playing, game) {
+            let heir = GameEvent::Eliminated { heir: mover };
+            self.push_event(heir, seat, at);
+        }
+        Ok(())
+    }
+
+    /// Appends `played`, received `at`, to the log.
+    fn push_move(
+        &mut self,
+        played: PlayedMove,
+        at: DateTime<Utc>,
+        draw_offer: bool,
+        conditional: bool,
+    ) {
         let record = MoveRecord {
             ply: self.moves.len() as u32,
             seat: played.seat,
@@ -444,11 +517,6 @@ impl Log {
         self.chain = record.hash.clone();
         self.moves.push(record);
         self.note_time(at);
-        for seat in eliminated(&playing, game) {
-            let heir = GameEvent::Eliminated { heir: played.seat };
-            self.push_event(heir, seat, at);
-        }
-        Ok(())
     }
 
     /// Records an archive event as its log event; eliminations are the rules' (recorded

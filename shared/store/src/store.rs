@@ -69,8 +69,9 @@ pub trait Store: Send + Sync {
     /// of a game or nothing of it, and each on its own, so a game that fails (its id taken,
     /// not well formed) leaves the others written. One answer per game, in order. SQLite
     /// writes the batch in one transaction; DynamoDB packs small games together into its
-    /// transactions.
-    async fn import_games(&self, games: &[StoredGame]) -> Vec<Result<(), StoreError>>;
+    /// transactions. The games are the store's to keep (SQLite moves them to its writer
+    /// without a copy).
+    async fn import_games(&self, games: Vec<StoredGame>) -> Vec<Result<(), StoreError>>;
 
     /// Heads of the active games where `player` is to move, earliest stored deadline first.
     async fn waiting_for(

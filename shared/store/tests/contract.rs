@@ -691,7 +691,7 @@ async fn games_imported_in_a_batch_are_each_whole_or_absent(kind: Kind) {
     games.insert(2, clash);
     games.insert(5, broken);
     games.push(whole_game("b-long", 150));
-    let answers = store.import_games(&games).await;
+    let answers = store.import_games(games.clone()).await;
     assert_eq!(answers.len(), games.len());
     for (game, answer) in games.iter().zip(&answers) {
         let loaded = store.load(&game.head.id).await.unwrap();
@@ -715,7 +715,7 @@ async fn games_imported_in_a_batch_are_each_whole_or_absent(kind: Kind) {
     })
     .await;
     assert_eq!(finished.len(), 8, "each imported game once");
-    let again = store.import_games(&games[..2]).await;
+    let again = store.import_games(games[..2].to_vec()).await;
     assert!(again.iter().all(|a| matches!(a, Err(StoreError::Conflict))));
 }
 

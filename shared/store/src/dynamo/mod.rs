@@ -796,7 +796,7 @@ impl Store for DynamoStore {
         self.transact(items.last, &parts).await
     }
 
-    async fn import_games(&self, games: &[StoredGame]) -> Vec<Result<(), StoreError>> {
+    async fn import_games(&self, games: Vec<StoredGame>) -> Vec<Result<(), StoreError>> {
         let mut answers: Vec<Option<Result<(), StoreError>>> = Vec::with_capacity(games.len());
         let mut small = Vec::new();
         for (index, game) in games.iter().enumerate() {

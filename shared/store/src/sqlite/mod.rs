@@ -330,10 +330,11 @@ impl Store for SqliteStore {
     }
 
     async fn import_game(&self, game: &StoredGame) -> Result<(), StoreError> {
-        self.write(Write::Imports(vec![Import::of(game)?])).await
+        self.write(Write::Imports(vec![Import::of(game.clone())?]))
+            .await
     }
 
-    async fn import_games(&self, games: &[StoredGame]) -> Vec<Result<(), StoreError>> {
+    async fn import_games(&self, games: Vec<StoredGame>) -> Vec<Result<(), StoreError>> {
         let mut answers: Vec<Option<Result<(), StoreError>>> = Vec::with_capacity(games.len());
         let mut imports = Vec::with_capacity(games.len());
         for game in games {

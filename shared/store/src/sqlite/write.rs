@@ -80,8 +80,8 @@ pub(super) struct Import {
 
 impl Import {
     /// The import of `game`, refused when its log breaks the log's invariants.
-    pub(super) fn of(game: &StoredGame) -> Result<Import, StoreError> {
-        let commit = game.as_first_commit()?;
+    pub(super) fn of(game: StoredGame) -> Result<Import, StoreError> {
+        let commit = game.into_first_commit()?;
         let over = matches!(commit.head.doc.status, Status::Finished | Status::Cancelled);
         let closed_log = match over && !commit.moves.is_empty() {
             true => Some(serde_json::to_string(&commit.moves)?),
