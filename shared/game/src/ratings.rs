@@ -7,6 +7,7 @@ use missive_domain::{Head, RatingChange, RatingRecord, Status};
 use missive_store::StoreError;
 use missive_tournament::rating::{Rating, rate_game};
 
+use crate::tournaments::forfeited;
 use crate::{GameService, ServiceError};
 
 /// Tries of a rating write that another game's write made stale.
@@ -22,10 +23,17 @@ impl GameService {
         if head.doc.status != Status::Finished {
             return Ok(());
         }
-        if !self.forfeited(head).await? {
+        let tournament = match &head.doc.tournament {
+            Some(id) => Some(self.tournament(id).await?),
+            None => None,
+        };
+        if !tournament.as_ref().is_some_and(|t| forfeited(t, head)) {
             self.rate(head).await?;
         }
-        self.tournament_game_ended(head).await
+        match tournament {
+            Some(tournament) => self.tournament_game_ended(&tournament, head).await,
+            None => Ok(()),
+        }
     }
 
     /// The player's ratings, by variant.

@@ -297,13 +297,14 @@ impl GameService {
     /// What a tournament game's end changes in its tournament: a player who has now lost
     /// the organiser's number of games on time is withdrawn, and once every game is over
     /// the tournament is finished. Safe to call again for the same game.
-    pub(crate) async fn tournament_game_ended(&self, head: &Head) -> Result<(), ServiceError> {
-        let Some(id) = &head.doc.tournament else {
-            return Ok(());
-        };
-        let tournament = self.tournament(id).await?;
-        let heads = self.tournament_heads(&tournament).await?;
-        if let Some(player) = timed_out_too_often(&tournament, head, &heads) {
+    pub(crate) async fn tournament_game_ended(
+        &self,
+        tournament: &Tournament,
+        head: &Head,
+    ) -> Result<(), ServiceError> {
+        let id = &tournament.id;
+        let heads = self.tournament_heads(tournament).await?;
+        if let Some(player) = timed_out_too_often(tournament, head, &heads) {
             self.withdraw(id, &player, TIMEOUTS).await?;
         }
         let over = heads
@@ -501,20 +502,6 @@ impl GameService {
     ) -> Result<Tournament, ServiceError> {
         require_organiser(&self.tournament(id).await?, by)?;
         self.change_tournament(id, change).await
-    }
-
-    /// Whether the finished game at `head` is a tournament game that one of its players
-    /// withdrew from while it was being played: the crosstable scores it as the organiser
-    /// chose, and it is not rated (it was not played out).
-    pub(crate) async fn forfeited(&self, head: &Head) -> Result<bool, ServiceError> {
-        let Some(id) = &head.doc.tournament else {
-            return Ok(false);
-        };
-        let tournament = self.tournament(id).await?;
-        Ok(match tournament.game(&head.id) {
-            Some(game) => game_state(&tournament, game, head) == GameState::Unfinished,
-            None => false,
-        })
     }
 
     /// Records `player`'s withdrawal for `reason` and resigns their games being played.
@@ -794,6 +781,15 @@ fn standings_of(tournament: &Tournament, heads: &[Head]) -> Result<Standings, Se
             tournament.id
         )))
     })
+}
+
+/// Whether the finished game at `head`, a game of `tournament`, is one that one of its
+/// players withdrew from while it was being played: the crosstable scores it as the
+/// organiser chose, and it is not rated (it was not played out).
+pub(crate) fn forfeited(tournament: &Tournament, head: &Head) -> bool {
+    tournament
+        .game(&head.id)
+        .is_some_and(|game| game_state(tournament, game, head) == GameState::Unfinished)
 }
 
 /// How the crosstable counts `game` (at `head`): unfinished while it is played, and so

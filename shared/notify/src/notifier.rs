@@ -485,8 +485,9 @@ impl Notifier {
         let Some(id) = &head.doc.tournament else {
             return Ok(false);
         };
-        let read = self.service.tournament_standings(id).await?;
-        let tournament = &read.tournament;
+        // Only the tournament first: this runs at every turn of every one of its games, and
+        // only its end needs the crosstable (every game's head).
+        let tournament = &self.service.tournament(id).await?;
         let due = match edge {
             TournamentEdge::Start => {
                 tournament.games.first().is_some_and(|g| g.game == head.id)
@@ -501,11 +502,16 @@ impl Notifier {
         if !due {
             return Ok(false);
         }
-        let crosstable = read
-            .standings
-            .as_ref()
-            .map(|s| s.render_text(&tournament.players))
-            .unwrap_or_default();
+        let crosstable = match edge {
+            TournamentEdge::End => self
+                .service
+                .tournament_standings(id)
+                .await?
+                .standings
+                .map(|s| s.render_text(&tournament.players))
+                .unwrap_or_default(),
+            TournamentEdge::Start | TournamentEdge::Invited => String::new(),
+        };
         let players: Vec<&str> = tournament.players.iter().map(String::as_str).collect();
         self.mail_each_once(&players, |player, unsubscribe| {
             let notice = Notice::Tournament {
