@@ -41,7 +41,7 @@ pub use hook::{DeliveryAttempt, Hook, HookId, HookState};
 pub use id::GameId;
 pub use log::{
     Commit, EventRecord, GameEvent, InvalidCommit, LogEntry, MoveRecord, StoredGame, WakeChange,
-    hex, hex_sha256, merged,
+    hex, hex_sha256, merged, rechain,
 };
 pub use missive_rules::{EndRule, Seat, SeatResult, Window};
 pub use notice::{LeaveEdge, MailPreference, MessageMail, Notice, TournamentEdge};

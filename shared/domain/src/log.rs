@@ -293,6 +293,23 @@ pub fn merged<'a>(moves: &'a [MoveRecord], events: &'a [EventRecord]) -> Vec<Log
     entries
 }
 
+/// Fills every move's `prev_hash` and `hash` from the log before it, the events keeping
+/// theirs: the hashes a log kept without its moves' hashes had when it was written. A log
+/// changed since then no longer chains to its events or to its head's `last_hash`: a broken
+/// chain, as `missive check` reports it.
+pub fn rechain(game: &GameId, moves: &mut [MoveRecord], events: &[EventRecord]) {
+    let mut events = events.iter().peekable();
+    let mut chain = String::new();
+    for mv in moves {
+        while let Some(event) = events.next_if(|e| e.ply <= mv.ply) {
+            chain.clone_from(&event.hash);
+        }
+        mv.prev_hash = std::mem::take(&mut chain);
+        mv.hash = mv.chain_hash(game);
+        chain.clone_from(&mv.hash);
+    }
+}
+
 /// A game as stored: its head and its whole log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {

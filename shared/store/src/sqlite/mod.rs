@@ -11,6 +11,7 @@
 //! each read seeing one committed snapshot. Lists page by keyset: a cursor holds the sort
 //! values of the last row given, and the next page starts after them.
 
+mod closed_log;
 mod read;
 pub mod schema;
 mod write;

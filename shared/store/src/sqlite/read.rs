@@ -59,8 +59,16 @@ pub(super) fn load(
     let Some(head) = head(&tx, id, tally)? else {
         return Ok(None);
     };
+    let events = rows(
+        &tx,
+        "SELECT seq, ply, seat, at, event, prev_hash, hash
+         FROM events WHERE game = ?1 ORDER BY seq",
+        [&id.0],
+        tally,
+        read_event,
+    )?;
     let closed = match head.doc.imported {
-        true => closed_log(&tx, id, tally)?,
+        true => closed_log(&tx, id, &events, tally)?,
         false => None,
     };
     let moves = match closed {
@@ -74,14 +82,6 @@ pub(super) fn load(
             read_move,
         )?,
     };
-    let events = rows(
-        &tx,
-        "SELECT seq, ply, seat, at, event, prev_hash, hash
-         FROM events WHERE game = ?1 ORDER BY seq",
-        [&id.0],
-        tally,
-        read_event,
-    )?;
     Ok(Some(StoredGame {
         head,
         moves,
@@ -89,10 +89,12 @@ pub(super) fn load(
     }))
 }
 
-/// The moves of game `id` kept in one row (an imported game that is over), if they are.
+/// The moves of game `id` kept in one row (an imported game that is over), if they are,
+/// their hashes chained through the game's `events`.
 fn closed_log(
     conn: &Connection,
     id: &GameId,
+    events: &[EventRecord],
     tally: &mut Tally,
 ) -> Result<Option<Vec<MoveRecord>>, StoreError> {
     let moves: Option<String> = conn
@@ -102,7 +104,7 @@ fn closed_log(
     moves
         .map(|moves| {
             tally.row(moves.len());
-            serde_json::from_str(&moves).map_err(StoreError::from)
+            super::closed_log::decode(id, &moves, events)
         })
         .transpose()
 }

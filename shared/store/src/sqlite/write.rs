@@ -84,7 +84,7 @@ impl Import {
         let commit = game.into_first_commit()?;
         let over = matches!(commit.head.doc.status, Status::Finished | Status::Cancelled);
         let closed_log = match over && !commit.moves.is_empty() {
-            true => Some(serde_json::to_string(&commit.moves)?),
+            true => Some(super::closed_log::encode(&commit.moves)?),
             false => None,
         };
         Ok(Import { commit, closed_log })
