@@ -100,7 +100,7 @@ pub fn upgrade(args: &StoreArgs) -> Result<(), String> {
     runtime()?.block_on(async {
         let service = open(args).await?;
         let upgraded = service.upgrade_all().await.map_err(|e| e.to_string())?;
-        println!("{upgraded} games upgraded");
+        println!("{upgraded} games and tournaments upgraded");
         Ok(())
     })
 }

@@ -1,6 +1,7 @@
 //! The operator's check: every stored log replays through the rules to exactly its head.
 
-use missive_domain::{Cursor, GameId, Resume, Status, StoredGame};
+use missive_domain::{Cursor, GameId, Resume, Status, StoredGame, Tournament};
+use missive_store::StoreError;
 use serde::Serialize;
 
 use crate::service::{Catalog, Needs, clocks_of, replay};
@@ -35,14 +36,39 @@ impl GameService {
         Ok(report)
     }
 
-    /// Brings every stored game up to what this version keeps (see [`GameService::upgrade`]);
-    /// gives how many games were rewritten.
+    /// Brings every stored game up to what this version keeps (see [`GameService::upgrade`]),
+    /// then stores every open tournament with a start date again at its next revision, so
+    /// that its start is in the sweep's index as this version keeps it (on DynamoDB one made
+    /// before was in a list of its own); gives how many games and tournaments were
+    /// rewritten.
     pub async fn upgrade_all(&self) -> Result<usize, ServiceError> {
         let mut upgraded = 0;
         for id in self.all_game_ids().await? {
             upgraded += usize::from(self.upgrade(&id).await?);
         }
-        Ok(upgraded)
+        let mut cursor: Option<Cursor> = None;
+        loop {
+            let page = self.store.tournaments(cursor.as_ref(), 100).await?;
+            for tournament in page.items {
+                if tournament.starts_at().is_none() {
+                    continue;
+                }
+                let again = Tournament {
+                    revision: tournament.revision + 1,
+                    ..tournament
+                };
+                match self.store.put_tournament(&again).await {
+                    Ok(()) => upgraded += 1,
+                    // Changed meanwhile: that change wrote its start where this one would.
+                    Err(StoreError::Conflict) => {}
+                    Err(error) => return Err(error.into()),
+                }
+            }
+            match page.next {
+                Some(next) => cursor = Some(next),
+                None => return Ok(upgraded),
+            }
+        }
     }
 
     /// Brings game `id` up to what this version keeps: a head written before it carried

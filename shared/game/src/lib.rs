@@ -124,7 +124,7 @@ pub use lobby::{NewGame, SeatRequest};
 pub use messages::{
     MAX_MESSAGE, MESSAGE_WINDOW, MESSAGES_PER_WINDOW, MessageView, messages_of, normalised,
 };
-pub use missive_store::{Membership, Wake};
+pub use missive_store::{Membership, Wake, WakeSubject};
 pub use play::{MoveAccepted, MoveRequest};
 pub use players::{SignUpCheck, check_email, check_handle};
 pub use ratings::MAX_LEADERBOARD;

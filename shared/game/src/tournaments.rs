@@ -29,9 +29,6 @@ pub const MAX_TOURNAMENT_NAME: usize = 80;
 /// The longest extension of a game's deadline, in days.
 pub const MAX_EXTENSION_DAYS: u16 = 60;
 
-/// Tournaments a sweep starts at most.
-const DUE_TOURNAMENTS: usize = 20;
-
 /// How far ahead a pause still going is taken to end (it ends when resumed).
 const FOREVER_DAYS: i64 = 100 * 365;
 
@@ -192,29 +189,24 @@ impl GameService {
         }
     }
 
-    /// Starts every open tournament whose start date has come, with the players it has
-    /// if a round robin can be made of them (one that cannot waits for more, and is looked
-    /// at again by the next call): what each sweep calls. Gives how many started.
-    pub async fn start_due_tournaments(&self) -> Result<usize, ServiceError> {
-        let variant_seats =
-            |t: &Tournament| (self.catalog)(&t.variant).map(|v| v.seat_names().len());
-        let mut started = 0;
-        for tournament in self
-            .store
-            .tournaments_due(self.now(), DUE_TOURNAMENTS)
-            .await?
-        {
-            let seats = variant_seats(&tournament)?;
-            if pairings(seats, tournament.players.len(), tournament.double).is_err() {
-                continue;
-            }
-            match self.begin(tournament).await {
-                Ok(_) => started += 1,
-                Err(ServiceError::TournamentState(_)) => {}
-                Err(error) => return Err(error),
-            }
+    /// Starts the open tournament `id` if its start date has come, with the players it has,
+    /// if a round robin can be made of them: what the sweep calls when the tournament's
+    /// wake-up is due. `false` when it is not started: not open, not yet due, or too few
+    /// players (then it stays due, and the next sweep looks at it again).
+    pub async fn start_due_tournament(&self, id: &TournamentId) -> Result<bool, ServiceError> {
+        let tournament = self.tournament(id).await?;
+        if tournament.starts_at().is_none_or(|at| at > self.now()) {
+            return Ok(false);
         }
-        Ok(started)
+        let seats = (self.catalog)(&tournament.variant)?.seat_names().len();
+        if pairings(seats, tournament.players.len(), tournament.double).is_err() {
+            return Ok(false);
+        }
+        match self.begin(tournament).await {
+            Ok(_) => Ok(true),
+            Err(ServiceError::TournamentState(_)) => Ok(false),
+            Err(error) => Err(error),
+        }
     }
 
     /// Starts the open tournament `id` for `by`, its organiser, with the players it has

@@ -29,10 +29,10 @@ use chrono::{DateTime, Duration, NaiveTime, TimeDelta, Timelike, Utc};
 use missive_auth::Authority;
 use missive_domain::{
     Cursor, GameId, Head, LeaveEdge, MailPreference, Notice, Period, Player, Status, Tournament,
-    TournamentEdge, TournamentState, Waiting,
+    TournamentEdge, TournamentId, TournamentState, Waiting,
 };
 use missive_game::timing::Turn;
-use missive_game::{Clock, GameService, Membership, Seated, Wake};
+use missive_game::{Clock, GameService, Membership, Seated, WakeSubject};
 use missive_mail::{Mail, Mailer};
 use missive_rules::AnyGame;
 
@@ -98,13 +98,20 @@ pub struct SweepReport {
     pub failures: Vec<String>,
 }
 
+/// A game's wake-up as the sweep or a change found it: what moving it on is conditional on.
+#[derive(Clone, Debug)]
+struct GameWake {
+    game: GameId,
+    at: DateTime<Utc>,
+}
+
 /// What attending one game asks of the sweep around it.
 #[derive(Default)]
 struct Round {
     report: SweepReport,
     /// Players whose digest is due, with the wake-ups of their games to move on once it is
     /// sent (where each goes next).
-    digests: BTreeMap<String, Vec<(Wake, DateTime<Utc>)>>,
+    digests: BTreeMap<String, Vec<(GameWake, DateTime<Utc>)>>,
     /// Mail preferences read so far.
     preferences: HashMap<String, MailPreference>,
 }
@@ -213,7 +220,7 @@ impl Notifier {
             return Ok(false);
         };
         let mut round = Round::default();
-        let wake = Wake {
+        let wake = GameWake {
             game: id.clone(),
             at,
         };
@@ -225,8 +232,9 @@ impl Notifier {
         Ok(report.turns + report.reminders + report.endings + report.notes + report.leaves > 0)
     }
 
-    /// One sweep: starts the tournaments whose start date came, then goes over the games due
-    /// now in every shard of the index: ends games whose time ran out, sends turn mails and
+    /// One sweep: goes over what is due now in every shard of the index, one query a shard:
+    /// starts the tournaments whose start date came, ends games whose time ran out, sends
+    /// turn mails and
     /// game-over mails no event sent, reminders at 80% of the time, and (from the digest
     /// hour) each digest player's daily digest, then moves each game's wake-up on. Failures
     /// are reported and left for the next sweep (the game stays due).
@@ -243,11 +251,6 @@ impl Notifier {
     ) -> Result<SweepReport, NotifyError> {
         let now = self.clock.now();
         let mut round = Round::default();
-        // Tournaments whose date came first: their games' first turns are due in this sweep.
-        match self.service.start_due_tournaments().await {
-            Ok(started) => round.report.tournaments_started = started,
-            Err(error) => round.report.failures.push(format!("tournaments: {error}")),
-        }
         for shard in 0..self.service.wake_shards() {
             let mut cursor: Option<Cursor> = None;
             loop {
@@ -260,11 +263,21 @@ impl Notifier {
                         return Ok(round.report);
                     }
                     round.report.due += 1;
-                    if let Err(error) = self.attend_due(wake, &mut round).await {
+                    let attended = match &wake.subject {
+                        WakeSubject::Game(game) => {
+                            let wake = GameWake {
+                                game: game.clone(),
+                                at: wake.at,
+                            };
+                            self.attend_due(&wake, &mut round).await
+                        }
+                        WakeSubject::Tournament(id) => self.start_tournament(id, &mut round).await,
+                    };
+                    if let Err(error) = attended {
                         round
                             .report
                             .failures
-                            .push(format!("{}: {error}", wake.game));
+                            .push(format!("{}: {error}", wake.subject));
                     }
                 }
                 match page.next {
@@ -300,8 +313,21 @@ impl Notifier {
         Ok(round.report)
     }
 
+    /// Starts the tournament `id` the sweep found due, if it can start (its games' first
+    /// turns are then due in the same index).
+    async fn start_tournament(
+        &self,
+        id: &TournamentId,
+        round: &mut Round,
+    ) -> Result<(), NotifyError> {
+        if self.service.start_due_tournament(id).await? {
+            round.report.tournaments_started += 1;
+        }
+        Ok(())
+    }
+
     /// Attends a game the sweep found due.
-    async fn attend_due(&self, wake: &Wake, round: &mut Round) -> Result<(), NotifyError> {
+    async fn attend_due(&self, wake: &GameWake, round: &mut Round) -> Result<(), NotifyError> {
         match self.service.notice_state(&wake.game).await? {
             Some((head, game)) => self.attend(wake, head, game, round).await,
             None => self.settle(wake, None).await,
@@ -314,7 +340,7 @@ impl Notifier {
     /// changes beyond it (ratings, its tournament), then its players hear of it.
     async fn attend(
         &self,
-        wake: &Wake,
+        wake: &GameWake,
         head: Head,
         game: Box<dyn AnyGame>,
         round: &mut Round,
@@ -350,7 +376,7 @@ impl Notifier {
     /// leaves, the digest, then the next wake-up.
     async fn attend_turn(
         &self,
-        wake: &Wake,
+        wake: &GameWake,
         head: &Head,
         game: &dyn AnyGame,
         round: &mut Round,
@@ -448,7 +474,7 @@ impl Notifier {
 
     /// Moves the game's wake-up from where `wake` found it to `to`; a change of the game
     /// that moved it meanwhile wins.
-    async fn settle(&self, wake: &Wake, to: Option<DateTime<Utc>>) -> Result<(), NotifyError> {
+    async fn settle(&self, wake: &GameWake, to: Option<DateTime<Utc>>) -> Result<(), NotifyError> {
         self.service.move_wake(&wake.game, wake.at, to).await?;
         Ok(())
     }

@@ -28,4 +28,4 @@ pub use error::StoreError;
 pub use setting::{ENV_VAR, StoreSetting};
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
-pub use store::{Membership, Store, Usage, Wake};
+pub use store::{Membership, Store, Usage, Wake, WakeSubject};

@@ -10,13 +10,31 @@ use missive_domain::{
 
 use crate::StoreError;
 
-/// When a game next needs the notifier: an entry of the sweep's index.
+/// When a game or a tournament next needs the notifier: an entry of the sweep's index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Wake {
-    /// The game.
-    pub game: GameId,
+    /// What is due.
+    pub subject: WakeSubject,
     /// When it is due.
     pub at: DateTime<Utc>,
+}
+
+/// What a wake-up is for.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum WakeSubject {
+    /// A game: a mail, a deadline, a digest or its end (the game's head holds which).
+    Game(GameId),
+    /// An open tournament with a start date: its start, due at that date.
+    Tournament(TournamentId),
+}
+
+impl std::fmt::Display for WakeSubject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WakeSubject::Game(id) => write!(f, "{id}"),
+            WakeSubject::Tournament(id) => write!(f, "tournament {id}"),
+        }
+    }
 }
 
 /// Which of a player's current games a list shows.
@@ -111,7 +129,8 @@ pub trait Store: Send + Sync {
     /// How many shards the sweep's index has: [`Store::due`] is asked once per shard.
     fn wake_shards(&self) -> u32;
 
-    /// The games of `shard` due at or before `until`, earliest first.
+    /// The wake-ups of `shard` due at or before `until`, earliest first: games, and open
+    /// tournaments whose start date has come (each in the shard of its id).
     async fn due(
         &self,
         shard: u32,
@@ -289,14 +308,6 @@ pub trait Store: Send + Sync {
     /// Stores `tournament`: revision 1 only if no tournament has its id, revision `n` only
     /// over revision `n - 1`; a conflict otherwise, and nothing written.
     async fn put_tournament(&self, tournament: &Tournament) -> Result<(), StoreError>;
-
-    /// The open tournaments whose start date is `now` or earlier, earliest first, at most
-    /// `limit`.
-    async fn tournaments_due(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<Tournament>, StoreError>;
 
     /// The tournament with this id, if any.
     async fn tournament(&self, id: &TournamentId) -> Result<Option<Tournament>, StoreError>;

@@ -11,7 +11,7 @@ use missive_domain::{
     Waiting, WakeChange, WithdrawalScoring,
 };
 use missive_store::testing::{Kind, TestStore};
-use missive_store::{Membership, Store, StoreError, contract_tests};
+use missive_store::{Membership, Store, StoreError, WakeSubject, contract_tests};
 
 fn at(minutes: i64) -> DateTime<Utc> {
     DateTime::from_timestamp(1_800_000_000, 0).unwrap() + Duration::minutes(minutes)
@@ -1067,7 +1067,7 @@ async fn due(store: &dyn Store, until: DateTime<Utc>) -> Vec<missive_store::Wake
             .await,
         );
     }
-    wakes.sort_by_key(|wake| (wake.at, wake.game.clone()));
+    wakes.sort_by_key(|wake| (wake.at, wake.subject.clone()));
     wakes
 }
 
@@ -1083,7 +1083,7 @@ async fn wake_ups_are_due_in_time_and_move_only_from_where_they_were(kind: Kind)
         heads.push(commit.head);
     }
     let names = |wakes: Vec<missive_store::Wake>| -> Vec<String> {
-        wakes.into_iter().map(|w| w.game.0).collect()
+        wakes.into_iter().map(|w| w.subject.to_string()).collect()
     };
     assert_eq!(names(due(store, at(35)).await), ["b", "c", "a"]);
     assert!(due(store, at(5)).await.is_empty());
@@ -1125,9 +1125,9 @@ async fn a_wake_up_is_hastened_only_to_an_earlier_time(kind: Kind) {
     assert_eq!(
         wakes
             .iter()
-            .map(|w| (w.game.0.as_str(), w.at))
+            .map(|w| (w.subject.to_string(), w.at))
             .collect::<Vec<_>>(),
-        [("a", at(10))]
+        [("a".to_string(), at(10))]
     );
     // A game with nothing left to do (no wake-up) is left alone.
     assert!(store.move_wake(&a, at(10), None).await.unwrap());
@@ -1354,12 +1354,12 @@ async fn the_last_seat_of_a_challenge_creates_its_game_in_the_same_write(kind: K
         .await
         .unwrap();
     assert_eq!(active.items, std::slice::from_ref(&start.head.id));
-    let wakes: Vec<GameId> = due(store, at(5))
+    let wakes: Vec<WakeSubject> = due(store, at(5))
         .await
         .into_iter()
-        .map(|w| w.game)
+        .map(|w| w.subject)
         .collect();
-    assert_eq!(wakes, std::slice::from_ref(&start.head.id));
+    assert_eq!(wakes, [WakeSubject::Game(start.head.id.clone())]);
     assert!(
         open_ids(store, &ChallengeFilter::default(), at(10))
             .await
@@ -1788,16 +1788,27 @@ async fn tournaments_change_over_their_revision_and_are_listed_newest_first(kind
     assert_eq!(ids(&rest), ["t1"]);
     assert_eq!(rest.items[0], joined);
     assert!(rest.next.is_none());
-    // Due to start: open with a start date reached; no longer once started.
+    // Due to start: open with a start date reached, a wake-up in the sweep's index beside
+    // the games' (in the shard of its id); no longer once started.
     let dated = Tournament {
         start: TournamentStart::At { at: at(10) },
         ..tournament("t4", 3, 1)
     };
     store.put_tournament(&dated).await.unwrap();
-    assert!(store.tournaments_due(at(9), 10).await.unwrap().is_empty());
+    let game = created(store, "g").await;
+    let mut commit = append(&game, &["e2e4"], None);
+    commit.wake = WakeChange::At(at(10));
+    store.commit(&commit).await.unwrap();
+    let subjects = |wakes: Vec<missive_store::Wake>| -> Vec<WakeSubject> {
+        wakes.into_iter().map(|w| w.subject).collect()
+    };
+    assert!(due(store, at(9)).await.is_empty());
     assert_eq!(
-        store.tournaments_due(at(10), 10).await.unwrap(),
-        vec![dated.clone()]
+        subjects(due(store, at(10)).await),
+        [
+            WakeSubject::Game(game.id.clone()),
+            WakeSubject::Tournament(dated.id.clone())
+        ]
     );
     let started = Tournament {
         revision: 2,
@@ -1805,7 +1816,10 @@ async fn tournaments_change_over_their_revision_and_are_listed_newest_first(kind
         ..dated
     };
     store.put_tournament(&started).await.unwrap();
-    assert!(store.tournaments_due(at(11), 10).await.unwrap().is_empty());
+    assert_eq!(
+        subjects(due(store, at(11)).await),
+        [WakeSubject::Game(game.id.clone())]
+    );
     assert_eq!(store.tournament(&started.id).await.unwrap(), Some(started));
 }
 

@@ -7,8 +7,8 @@ use chrono::{DateTime, Utc};
 use missive_domain::{Cursor, EventRecord, GameId, Head, MoveRecord, Seat};
 
 use super::keys;
-use crate::StoreError;
 use crate::cursor::{decode, encode};
+use crate::{StoreError, WakeSubject};
 
 /// An item: attribute names and values.
 pub(super) type Item = HashMap<String, AttributeValue>;
@@ -60,6 +60,15 @@ pub(super) fn read_body<T: serde::de::DeserializeOwned>(item: &Item) -> Result<T
 pub(super) fn game_of(item: &Item) -> Result<GameId, StoreError> {
     let pk = get_s(item, "PK")?;
     keys::game_of_pk(&pk).ok_or_else(|| StoreError::Corrupt(format!("a game item under {pk}")))
+}
+
+/// What the sweep's queue item `item` wakes: a game's head or a tournament's start.
+pub(super) fn wake_subject(item: &Item) -> Result<WakeSubject, StoreError> {
+    let pk = get_s(item, "PK")?;
+    keys::game_of_pk(&pk)
+        .map(WakeSubject::Game)
+        .or_else(|| keys::tournament_of_pk(&pk).map(WakeSubject::Tournament))
+        .ok_or_else(|| StoreError::Corrupt(format!("a wake-up under {pk}")))
 }
 
 /// The head's item: the body, the attributes the indexes read, and the number of events

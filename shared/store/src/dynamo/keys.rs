@@ -25,7 +25,7 @@
 //! | application password | `PLAYER#<player>` | `APPPASS#<id>` | `body` (the password's record as JSON, its hash included), `last_used` (ms) once used |
 //! | webhook | `PLAYER#<player>` | `HOOK#<id>` | `revision`, `body`; `wait_queue` = `hooks`, `wait_deadline` (when due) while active and due |
 //! | tournament | `TOURNAMENT#<id>` | `TOURNAMENT` | `revision`, `body`; `wait_queue` = `tournaments`, `wait_deadline` (creation) |
-//! | tournament start | `TOURNAMENT#<id>` | `START` | `wait_queue` = `tournament-starts`, `wait_deadline` (its start date); only while open with one |
+//! | tournament start | `TOURNAMENT#<id>` | `START` | `wait_queue` = `wake#<shard of its id>`, `wait_deadline` (its start date); only while open with one |
 //! | rating | `PLAYER#<player>` | `RATING#<variant>` | `revision`, `body`; `wait_queue` = `ratings#<variant>`, `wait_deadline` (the rating in thousandths) |
 //! | feed item | `PLAYER#<player>` | `FEED#<ms, 13 digits>#<game>#<revision, 10 digits>#<n, 3 digits>` | `body` (the item as JSON), `expires_at` (seconds; TTL) |
 //!
@@ -110,10 +110,9 @@ pub fn hook_sk(id: &HookId) -> String {
 pub const TOURNAMENT: &str = "TOURNAMENT";
 /// The list of every tournament (in the list index, by creation).
 pub const TOURNAMENT_LIST: &str = "tournaments";
-/// The sort key of a tournament's item in the list of starts.
+/// The sort key of an open tournament's start: an item in the sweep's queue (the wake-up
+/// shard of its id) at its start date.
 pub const TOURNAMENT_START: &str = "START";
-/// The list of open tournaments with a start date (in the list index, by that date).
-pub const TOURNAMENT_STARTS: &str = "tournament-starts";
 
 /// The tournament a partition key names, if it is a tournament's.
 pub fn tournament_of_pk(pk: &str) -> Option<TournamentId> {
@@ -189,10 +188,10 @@ pub fn wake_list(shard: u32) -> String {
     format!("wake#{shard}")
 }
 
-/// The shard game `id` wakes in: FNV-1a of its id, so every shard gets its part of the
-/// games whatever their ids look like.
-pub fn wake_shard(id: &GameId) -> u32 {
-    let hash = id.0.bytes().fold(0x811c_9dc5_u32, |hash, byte| {
+/// The shard a game or a tournament with id `id` wakes in: FNV-1a of its id, so every
+/// shard gets its part whatever the ids look like.
+pub fn wake_shard(id: &str) -> u32 {
+    let hash = id.bytes().fold(0x811c_9dc5_u32, |hash, byte| {
         (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
     });
     hash % WAKE_SHARDS
@@ -264,7 +263,7 @@ mod tests {
     fn games_spread_over_every_shard() {
         let mut counts = [0; WAKE_SHARDS as usize];
         for n in 0..1600 {
-            counts[wake_shard(&GameId(format!("01J{n:023}"))) as usize] += 1;
+            counts[wake_shard(&format!("01J{n:023}")) as usize] += 1;
         }
         assert!(counts.iter().all(|c| *c > 50), "{counts:?}");
     }

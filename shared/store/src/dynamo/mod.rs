@@ -39,7 +39,7 @@ use missive_domain::{
 
 use self::items::{
     Item, cursor_key, event_item, game_of, get_n, get_s, head_item, item_size, key_cursor, millis,
-    move_item, n, read_body, read_event, read_move, s,
+    move_item, n, read_body, read_event, read_move, s, wake_subject,
 };
 use crate::cursor::page_size;
 use crate::{Membership, Store, StoreError, Usage, Wake};
@@ -711,7 +711,10 @@ fn wake_item(id: &GameId, at: DateTime<Utc>) -> Item {
     Item::from([
         ("PK".into(), s(&keys::game_pk(id))),
         ("SK".into(), s(keys::WAKE)),
-        (keys::LIST.into(), s(&keys::wake_list(keys::wake_shard(id)))),
+        (
+            keys::LIST.into(),
+            s(&keys::wake_list(keys::wake_shard(&id.0))),
+        ),
         (keys::LIST_TIME.into(), n(at.timestamp_millis())),
     ])
 }
@@ -916,7 +919,7 @@ impl Store for DynamoStore {
             .iter()
             .map(|item| {
                 Ok(Wake {
-                    game: game_of(item)?,
+                    subject: wake_subject(item)?,
                     at: millis(get_n(item, keys::LIST_TIME)?)?,
                 })
             })
@@ -1366,14 +1369,6 @@ impl Store for DynamoStore {
 
     async fn tournament(&self, id: &TournamentId) -> Result<Option<Tournament>, StoreError> {
         self.read_tournament(id).await
-    }
-
-    async fn tournaments_due(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<Tournament>, StoreError> {
-        self.read_tournaments_due(now, limit).await
     }
 
     async fn tournaments(

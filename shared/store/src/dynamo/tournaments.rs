@@ -3,10 +3,9 @@
 //! listed in the list index of its variant by rating. A tournament's games are created
 //! like imported games: each game's writes whole, several games to a transaction.
 
-use chrono::{DateTime, Utc};
 use missive_domain::{Commit, Cursor, Page, RatingRecord, Tournament, TournamentId};
 
-use super::items::{Item, get_s, n, read_body, s};
+use super::items::{Item, n, read_body, s};
 use super::{DynamoStore, MAX_TRANSACTION, Part, keys};
 use crate::StoreError;
 
@@ -42,7 +41,7 @@ fn rating_item(rating: &RatingRecord) -> Result<Item, StoreError> {
 
 impl DynamoStore {
     /// [`crate::Store::put_tournament`] on DynamoDB: the tournament's item and, while it
-    /// is open with a start date, its item in the list of starts (removed otherwise), in
+    /// is open with a start date, its start in the sweep's queue (removed otherwise), in
     /// one transaction.
     pub(super) async fn write_tournament(&self, tournament: &Tournament) -> Result<(), StoreError> {
         let item = tournament_item(tournament)?;
@@ -54,7 +53,10 @@ impl DynamoStore {
                 Item::from([
                     ("PK".into(), s(&pk)),
                     ("SK".into(), s(keys::TOURNAMENT_START)),
-                    (keys::LIST.into(), s(keys::TOURNAMENT_STARTS)),
+                    (
+                        keys::LIST.into(),
+                        s(&keys::wake_list(keys::wake_shard(&tournament.id.0))),
+                    ),
                     (keys::LIST_TIME.into(), n(at.timestamp_millis())),
                 ]),
                 None,
@@ -63,31 +65,6 @@ impl DynamoStore {
             None => self.transact_delete(&pk, keys::TOURNAMENT_START)?,
         });
         self.transact(writes, &[Part::Head, Part::Other]).await
-    }
-
-    /// [`crate::Store::tournaments_due`] on DynamoDB.
-    pub(super) async fn read_tournaments_due(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<Tournament>, StoreError> {
-        let query = self
-            .index_query(
-                keys::LIST_INDEX,
-                "wait_queue = :list AND wait_deadline <= :now",
-            )
-            .expression_attribute_values(":list", s(keys::TOURNAMENT_STARTS))
-            .expression_attribute_values(":now", n(now.timestamp_millis()));
-        let page = self
-            .one_page(keys::TOURNAMENT_STARTS, query, None, limit)
-            .await?;
-        let mut due = Vec::with_capacity(page.items.len());
-        for item in &page.items {
-            let id = keys::tournament_of_pk(&get_s(item, "PK")?)
-                .ok_or_else(|| StoreError::Corrupt("a start item outside a tournament".into()))?;
-            due.extend(self.read_tournament(&id).await?);
-        }
-        Ok(due)
     }
 
     /// [`crate::Store::tournament`] on DynamoDB.

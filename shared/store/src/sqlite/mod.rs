@@ -33,7 +33,7 @@ use tokio::sync::oneshot;
 use self::read::{Tally, head_row, millis, rows};
 use self::write::{Import, Write, apply_parts};
 use crate::cursor::{decode, encode, page_size, position};
-use crate::{Membership, Store, StoreError, Usage, Wake};
+use crate::{Membership, Store, StoreError, Usage, Wake, WakeSubject};
 
 /// Most writes applied in one transaction.
 const MAX_GROUP: usize = 256;
@@ -523,16 +523,27 @@ impl Store for SqliteStore {
             .read(move |conn, tally| {
                 rows(
                     conn,
-                    "SELECT id, wake_at FROM games
-                     WHERE wake_at IS NOT NULL AND wake_at <= ?1 AND (wake_at, id) > (?2, ?3)
-                     ORDER BY wake_at, id LIMIT ?4",
+                    "SELECT kind, id, at FROM (
+                         SELECT 'game' AS kind, id, wake_at AS at FROM games
+                         WHERE wake_at IS NOT NULL AND wake_at <= ?1
+                         UNION ALL
+                         SELECT 'tournament', id, starts_at FROM tournaments
+                         WHERE starts_at IS NOT NULL AND starts_at <= ?1
+                     )
+                     WHERE (at, id) > (?2, ?3)
+                     ORDER BY at, id LIMIT ?4",
                     params![until, time, id, limit as i64 + 1],
                     tally,
                     |row| {
-                        let id: String = row.get(0).map_err(backend)?;
-                        let at: i64 = row.get(1).map_err(backend)?;
+                        let kind: String = row.get(0).map_err(backend)?;
+                        let id: String = row.get(1).map_err(backend)?;
+                        let at: i64 = row.get(2).map_err(backend)?;
+                        let subject = match kind.as_str() {
+                            "game" => WakeSubject::Game(GameId(id.clone())),
+                            _ => WakeSubject::Tournament(TournamentId(id.clone())),
+                        };
                         let wake = Wake {
-                            game: GameId(id.clone()),
+                            subject,
                             at: millis(at)?,
                         };
                         Ok(((wake, (at, id)), 24))
@@ -880,24 +891,6 @@ impl Store for SqliteStore {
     async fn put_tournament(&self, tournament: &Tournament) -> Result<(), StoreError> {
         self.write(Write::Tournament(Box::new(tournament.clone())))
             .await
-    }
-
-    async fn tournaments_due(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<Tournament>, StoreError> {
-        let limit = page_size(limit) as i64;
-        self.read(move |conn, tally| {
-            read::bodies(
-                conn,
-                "SELECT body FROM tournaments WHERE starts_at IS NOT NULL AND starts_at <= ?1
-                 ORDER BY starts_at, id LIMIT ?2",
-                params![now.timestamp_millis(), limit],
-                tally,
-            )
-        })
-        .await
     }
 
     async fn tournament(&self, id: &TournamentId) -> Result<Option<Tournament>, StoreError> {
