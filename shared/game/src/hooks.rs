@@ -138,11 +138,6 @@ impl GameService {
             .collect())
     }
 
-    /// The active hooks due now, earliest first, at most `limit`.
-    pub async fn due_hooks(&self, limit: usize) -> Result<Vec<Hook>, ServiceError> {
-        Ok(self.store.due_hooks(self.now(), limit).await?)
-    }
-
     /// The next events due to `hook` (those of its player's feed after its position and
     /// since it was registered), oldest first, at most `limit`.
     pub async fn hook_events(

@@ -12,8 +12,9 @@
 //!   hour apart; after [`MAX_FAILURES`] failures in a row the hook is disabled. Every attempt
 //!   is in the hook's delivery log.
 //! - **When.** The notifier attends the hooks of a game's players whenever the game changes,
-//!   and the sweep attends every hook due: a retry, and each active hook at least every
-//!   [`CHECK_EVERY`] so that a change whose trigger was lost is still delivered.
+//!   and the sweep attends every hook due (each is a wake-up in the sweep's index): a retry,
+//!   and each active hook at least every [`CHECK_EVERY`] so that a change whose trigger was
+//!   lost is still delivered.
 //! - **At least once.** The hook's place in the feed is saved after each event accepted; a
 //!   delivery cut off before that is sent again, with the same event id.
 
@@ -37,8 +38,6 @@ pub const REPLAY_WINDOW_SECS: i64 = 300;
 pub const CHECK_EVERY: TimeDelta = TimeDelta::minutes(5);
 /// Events delivered to one hook per attendance.
 const BATCH: usize = 25;
-/// Hooks attended per sweep.
-const SWEEP_HOOKS: usize = 200;
 
 /// Sends events to webhooks.
 #[derive(Clone)]
@@ -98,19 +97,10 @@ impl HookSender {
         Ok(delivered)
     }
 
-    /// Attends every hook due now; how many events were delivered.
-    pub async fn sweep(&self) -> Result<usize, NotifyError> {
-        let mut delivered = 0;
-        for hook in self.service.due_hooks(SWEEP_HOOKS).await? {
-            delivered += self.attend(hook).await?;
-        }
-        Ok(delivered)
-    }
-
     /// Delivers the hook's next events in order until one fails or none is left, saving its
     /// progress after each; how many were delivered. Stops quietly when another attendance
     /// saved the hook meanwhile (it goes on from there).
-    async fn attend(&self, mut hook: Hook) -> Result<usize, NotifyError> {
+    pub async fn attend(&self, mut hook: Hook) -> Result<usize, NotifyError> {
         if hook.failures > 0 && hook.due.is_some_and(|due| due > self.clock.now()) {
             return Ok(0);
         }

@@ -28,8 +28,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, NaiveTime, TimeDelta, Timelike, Utc};
 use missive_auth::Authority;
 use missive_domain::{
-    Cursor, GameId, Head, LeaveEdge, MailPreference, Notice, Period, Player, Status, Tournament,
-    TournamentEdge, TournamentId, TournamentState, Waiting,
+    Cursor, GameId, Head, Hook, LeaveEdge, MailPreference, Notice, Period, Player, Status,
+    Tournament, TournamentEdge, TournamentId, TournamentState, Waiting,
 };
 use missive_game::timing::Turn;
 use missive_game::{Clock, GameService, Membership, Seated, WakeSubject};
@@ -272,6 +272,7 @@ impl Notifier {
                             self.attend_due(&wake, &mut round).await
                         }
                         WakeSubject::Tournament(id) => self.start_tournament(id, &mut round).await,
+                        WakeSubject::Hook(hook) => self.attend_hook(hook, &mut round).await,
                     };
                     if let Err(error) = attended {
                         round
@@ -288,13 +289,6 @@ impl Notifier {
         }
         if *stop.borrow() {
             return Ok(round.report);
-        }
-        if let Some(hooks) = &self.hooks {
-            let sent = hooks.sweep().await.map(|delivered| {
-                round.report.hook_events += delivered;
-                false
-            });
-            round.count(|r| &mut r.hook_events, "webhooks", sent);
         }
         for (player, wakes) in std::mem::take(&mut round.digests) {
             let sent = self.digest(&player, now).await;
@@ -322,6 +316,15 @@ impl Notifier {
     ) -> Result<(), NotifyError> {
         if self.service.start_due_tournament(id).await? {
             round.report.tournaments_started += 1;
+        }
+        Ok(())
+    }
+
+    /// Delivers what is due to the webhook the sweep found due, if this notifier sends to
+    /// webhooks (else it stays due for one that does).
+    async fn attend_hook(&self, hook: &Hook, round: &mut Round) -> Result<(), NotifyError> {
+        if let Some(hooks) = &self.hooks {
+            round.report.hook_events += hooks.attend(hook.clone()).await?;
         }
         Ok(())
     }

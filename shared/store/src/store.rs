@@ -20,12 +20,14 @@ pub struct Wake {
 }
 
 /// What a wake-up is for.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WakeSubject {
     /// A game: a mail, a deadline, a digest or its end (the game's head holds which).
     Game(GameId),
     /// An open tournament with a start date: its start, due at that date.
     Tournament(TournamentId),
+    /// An active webhook with something due (a retry, its regular look), as stored.
+    Hook(Box<Hook>),
 }
 
 impl std::fmt::Display for WakeSubject {
@@ -33,6 +35,7 @@ impl std::fmt::Display for WakeSubject {
         match self {
             WakeSubject::Game(id) => write!(f, "{id}"),
             WakeSubject::Tournament(id) => write!(f, "tournament {id}"),
+            WakeSubject::Hook(hook) => write!(f, "webhook {}", hook.id),
         }
     }
 }
@@ -129,8 +132,9 @@ pub trait Store: Send + Sync {
     /// How many shards the sweep's index has: [`Store::due`] is asked once per shard.
     fn wake_shards(&self) -> u32;
 
-    /// The wake-ups of `shard` due at or before `until`, earliest first: games, and open
-    /// tournaments whose start date has come (each in the shard of its id).
+    /// The wake-ups of `shard` due at or before `until`, earliest first: games, open
+    /// tournaments whose start date has come and active webhooks with something due, each
+    /// in the shard of its id.
     async fn due(
         &self,
         shard: u32,
@@ -248,7 +252,8 @@ pub trait Store: Send + Sync {
     ) -> Result<FeedPage, StoreError>;
     /// Stores `hook`: revision 1 only if no hook has its id, revision `n` only over revision
     /// `n - 1`; a conflict otherwise (a hook removed meanwhile included), and nothing
-    /// written. An active hook with a `due` time is among the due hooks from then.
+    /// written. An active hook with a `due` time is a wake-up in the sweep's index from then
+    /// ([`Store::due`]).
     async fn put_hook(&self, hook: &Hook) -> Result<(), StoreError>;
 
     /// The hooks of `player`, oldest first.
@@ -256,9 +261,6 @@ pub trait Store: Send + Sync {
 
     /// Removes `player`'s hook `id`, if there is one.
     async fn delete_hook(&self, player: &str, id: &HookId) -> Result<(), StoreError>;
-
-    /// The active hooks due at `now` or before, earliest first, at most `limit`.
-    async fn due_hooks(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<Hook>, StoreError>;
 
     /// Adds `amount` to the counter `name` unless that would take it past `limit`: `true` if
     /// it was added, `false` (and nothing written) if not. Of concurrent additions exactly

@@ -1,7 +1,6 @@
-//! Players' webhooks on DynamoDB: one item each in the player's partition, listed in the
-//! list index (list `hooks`, by due time) while active and due.
+//! Players' webhooks on DynamoDB: one item each in the player's partition, a wake-up in the
+//! sweep's queue (the shard of its id, at its due time) while active and due.
 
-use chrono::{DateTime, Utc};
 use missive_domain::{Hook, HookId, HookState};
 
 use super::items::{Item, n, read_body, s};
@@ -17,7 +16,10 @@ fn hook_item(hook: &Hook) -> Result<Item, StoreError> {
         ("body".into(), s(&serde_json::to_string(hook)?)),
     ]);
     if let (HookState::Active, Some(due)) = (&hook.state, hook.due) {
-        item.insert(keys::LIST.into(), s(keys::HOOK_LIST));
+        item.insert(
+            keys::LIST.into(),
+            s(&keys::wake_list(keys::wake_shard(&hook.id.0))),
+        );
         item.insert(keys::LIST_TIME.into(), n(due.timestamp_millis()));
     }
     Ok(item)
@@ -52,22 +54,5 @@ impl DynamoStore {
             .await
             .map_err(sdk)?;
         Ok(())
-    }
-
-    /// [`crate::Store::due_hooks`] on DynamoDB.
-    pub(super) async fn read_due_hooks(
-        &self,
-        now: DateTime<Utc>,
-        limit: usize,
-    ) -> Result<Vec<Hook>, StoreError> {
-        let query = self
-            .index_query(
-                keys::LIST_INDEX,
-                "wait_queue = :list AND wait_deadline <= :now",
-            )
-            .expression_attribute_values(":list", s(keys::HOOK_LIST))
-            .expression_attribute_values(":now", n(now.timestamp_millis()));
-        let page = self.one_page(keys::HOOK_LIST, query, None, limit).await?;
-        page.items.iter().map(read_body).collect()
     }
 }

@@ -62,13 +62,20 @@ pub(super) fn game_of(item: &Item) -> Result<GameId, StoreError> {
     keys::game_of_pk(&pk).ok_or_else(|| StoreError::Corrupt(format!("a game item under {pk}")))
 }
 
-/// What the sweep's queue item `item` wakes: a game's head or a tournament's start.
+/// What the sweep's queue item `item` wakes: a game's head, a tournament's start or a
+/// webhook (the item is the hook's own, its body the hook).
 pub(super) fn wake_subject(item: &Item) -> Result<WakeSubject, StoreError> {
     let pk = get_s(item, "PK")?;
-    keys::game_of_pk(&pk)
-        .map(WakeSubject::Game)
-        .or_else(|| keys::tournament_of_pk(&pk).map(WakeSubject::Tournament))
-        .ok_or_else(|| StoreError::Corrupt(format!("a wake-up under {pk}")))
+    if let Some(game) = keys::game_of_pk(&pk) {
+        return Ok(WakeSubject::Game(game));
+    }
+    if let Some(tournament) = keys::tournament_of_pk(&pk) {
+        return Ok(WakeSubject::Tournament(tournament));
+    }
+    match get_s(item, "SK")?.starts_with(keys::HOOK_FROM) {
+        true => Ok(WakeSubject::Hook(Box::new(read_body(item)?))),
+        false => Err(StoreError::Corrupt(format!("a wake-up under {pk}"))),
+    }
 }
 
 /// The head's item: the body, the attributes the indexes read, and the number of events

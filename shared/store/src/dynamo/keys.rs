@@ -23,7 +23,7 @@
 //! | message mail choice | `PLAYER#<player>` | `MESSAGES` | `choice` |
 //! | counter | `COUNT#<name>` | `COUNT` | `used`, `expires_at` (seconds; the table's TTL attribute) |
 //! | application password | `PLAYER#<player>` | `APPPASS#<id>` | `body` (the password's record as JSON, its hash included), `last_used` (ms) once used |
-//! | webhook | `PLAYER#<player>` | `HOOK#<id>` | `revision`, `body`; `wait_queue` = `hooks`, `wait_deadline` (when due) while active and due |
+//! | webhook | `PLAYER#<player>` | `HOOK#<id>` | `revision`, `body`; `wait_queue` = `wake#<shard of its id>`, `wait_deadline` (when due) while active and due |
 //! | tournament | `TOURNAMENT#<id>` | `TOURNAMENT` | `revision`, `body`; `wait_queue` = `tournaments`, `wait_deadline` (creation) |
 //! | tournament start | `TOURNAMENT#<id>` | `START` | `wait_queue` = `wake#<shard of its id>`, `wait_deadline` (its start date); only while open with one |
 //! | rating | `PLAYER#<player>` | `RATING#<variant>` | `revision`, `body`; `wait_queue` = `ratings#<variant>`, `wait_deadline` (the rating in thousandths) |
@@ -98,8 +98,6 @@ pub fn app_password_sk(id: &str) -> String {
 
 /// The first sort key of a player's webhooks.
 pub const HOOK_FROM: &str = "HOOK#";
-/// The list of due webhooks (in the list index).
-pub const HOOK_LIST: &str = "hooks";
 
 /// The sort key of webhook `id`.
 pub fn hook_sk(id: &HookId) -> String {

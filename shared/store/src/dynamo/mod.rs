@@ -1021,10 +1021,6 @@ impl Store for DynamoStore {
         self.remove_hook(player, id).await
     }
 
-    async fn due_hooks(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<Hook>, StoreError> {
-        self.read_due_hooks(now, page_size(limit)).await
-    }
-
     async fn create_player(&self, player: &Player) -> Result<(), StoreError> {
         let profile = Item::from([
             ("PK".into(), s(&keys::player_pk(&player.handle))),

@@ -523,12 +523,15 @@ impl Store for SqliteStore {
             .read(move |conn, tally| {
                 rows(
                     conn,
-                    "SELECT kind, id, at FROM (
-                         SELECT 'game' AS kind, id, wake_at AS at FROM games
+                    "SELECT kind, id, at, body FROM (
+                         SELECT 'game' AS kind, id, wake_at AS at, NULL AS body FROM games
                          WHERE wake_at IS NOT NULL AND wake_at <= ?1
                          UNION ALL
-                         SELECT 'tournament', id, starts_at FROM tournaments
+                         SELECT 'tournament', id, starts_at, NULL FROM tournaments
                          WHERE starts_at IS NOT NULL AND starts_at <= ?1
+                         UNION ALL
+                         SELECT 'hook', id, due, body FROM hooks
+                         WHERE due IS NOT NULL AND due <= ?1
                      )
                      WHERE (at, id) > (?2, ?3)
                      ORDER BY at, id LIMIT ?4",
@@ -538,15 +541,20 @@ impl Store for SqliteStore {
                         let kind: String = row.get(0).map_err(backend)?;
                         let id: String = row.get(1).map_err(backend)?;
                         let at: i64 = row.get(2).map_err(backend)?;
-                        let subject = match kind.as_str() {
-                            "game" => WakeSubject::Game(GameId(id.clone())),
-                            _ => WakeSubject::Tournament(TournamentId(id.clone())),
+                        let body: Option<String> = row.get(3).map_err(backend)?;
+                        let size = 24 + body.as_ref().map_or(0, String::len);
+                        let subject = match (kind.as_str(), body) {
+                            ("game", _) => WakeSubject::Game(GameId(id.clone())),
+                            ("tournament", _) => WakeSubject::Tournament(TournamentId(id.clone())),
+                            (_, body) => WakeSubject::Hook(Box::new(serde_json::from_str(
+                                body.as_deref().unwrap_or_default(),
+                            )?)),
                         };
                         let wake = Wake {
                             subject,
                             at: millis(at)?,
                         };
-                        Ok(((wake, (at, id)), 24))
+                        Ok(((wake, (at, id)), size))
                     },
                 )
             })
@@ -756,20 +764,6 @@ impl Store for SqliteStore {
         self.write(Write::DeleteHook {
             player: player.to_string(),
             id: id.0.clone(),
-        })
-        .await
-    }
-
-    async fn due_hooks(&self, now: DateTime<Utc>, limit: usize) -> Result<Vec<Hook>, StoreError> {
-        let limit = page_size(limit) as i64;
-        self.read(move |conn, tally| {
-            read::bodies(
-                conn,
-                "SELECT body FROM hooks WHERE due IS NOT NULL AND due <= ?1
-                 ORDER BY due, id LIMIT ?2",
-                params![now.timestamp_millis(), limit],
-                tally,
-            )
         })
         .await
     }
