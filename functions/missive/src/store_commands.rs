@@ -105,11 +105,13 @@ pub fn upgrade(args: &StoreArgs) -> Result<(), String> {
     })
 }
 
-/// What one accepted move cost: its latency, its ply, and what the store did meanwhile
-/// (exactly its own work when one game is played at a time).
+/// What one accepted move cost: its latency, its ply, the moves of the rules window the
+/// game's head held when it was read, and what the store did meanwhile (exactly its own
+/// work when one game is played at a time).
 struct Cost {
     latency: Duration,
     ply: u32,
+    window: usize,
     usage: Usage,
 }
 
@@ -243,6 +245,7 @@ async fn play_random_game(
             text: text.clone(),
             offer_draw: false,
         };
+        let window = playout.window_moves();
         let (sent, usage) = (Instant::now(), service.store().usage());
         service
             .submit_move(game, &request)
@@ -251,6 +254,7 @@ async fn play_random_game(
         costs.push(Cost {
             latency: sent.elapsed(),
             ply,
+            window,
             usage: usage_since(&usage, &service.store().usage()),
         });
         playout.played(text)?;
@@ -291,24 +295,58 @@ fn report(costs: &[Cost], elapsed: Duration, round_trips: u64) {
 }
 
 /// The store's reads per move in the first ten plies of the games and in the last ten
-/// before `plies`, as records and bytes.
+/// before `plies`, as records and bytes; then the bytes of each by the length of the rules
+/// window the head held (the moves since the last capture or pawn move, which the head
+/// keeps for the repetition rules), so that moves with the same window are compared.
 fn report_reads(costs: &[Cost], plies: u32) {
     let late_from = plies.saturating_sub(10);
-    for (name, range) in [("plies 0-9", 0..10), ("last 10 plies", late_from..plies)] {
+    let ranges = [("plies 0-9", 0..10), ("last 10 plies", late_from..plies)];
+    for (name, range) in &ranges {
         let moves: Vec<&Cost> = costs.iter().filter(|c| range.contains(&c.ply)).collect();
-        let count = moves.len().max(1) as f64;
-        let sum = |field: fn(&Usage) -> u64| {
-            moves.iter().map(|c| field(&c.usage)).sum::<u64>() as f64 / count
-        };
+        let per_move = PerMove(&moves);
         println!(
             "{name}: {} moves, per move {:.2} reads, {:.2} records and {:.0} bytes read, \
              {:.2} writes",
             moves.len(),
-            sum(|u| u.reads),
-            sum(|u| u.items_read),
-            sum(|u| u.bytes_read),
-            sum(|u| u.writes),
+            per_move.mean(|u| u.reads),
+            per_move.mean(|u| u.items_read),
+            per_move.mean(|u| u.bytes_read),
+            per_move.mean(|u| u.writes),
         );
+    }
+    for (low, high) in [(0, 4), (5, 9), (10, 19), (20, 49), (50, usize::MAX)] {
+        let cells: Vec<String> = ranges
+            .iter()
+            .map(|(name, range)| {
+                let moves: Vec<&Cost> = costs
+                    .iter()
+                    .filter(|c| range.contains(&c.ply) && (low..=high).contains(&c.window))
+                    .collect();
+                let per_move = PerMove(&moves);
+                format!(
+                    "{name} {} moves, {:.2} records and {:.0} bytes read per move",
+                    moves.len(),
+                    per_move.mean(|u| u.items_read),
+                    per_move.mean(|u| u.bytes_read)
+                )
+            })
+            .collect();
+        let window = match high {
+            usize::MAX => format!("{low}+"),
+            _ => format!("{low}-{high}"),
+        };
+        println!("window of {window} moves: {}", cells.join("; "));
+    }
+}
+
+/// The costs of some moves.
+struct PerMove<'a>(&'a [&'a Cost]);
+
+impl PerMove<'_> {
+    /// The mean of `field` of the moves' store work (0 without moves).
+    fn mean(&self, field: fn(&Usage) -> u64) -> f64 {
+        let total: u64 = self.0.iter().map(|c| field(&c.usage)).sum();
+        total as f64 / self.0.len().max(1) as f64
     }
 }
 
@@ -345,6 +383,12 @@ impl RandomPlayout {
             .get(self.rng.random_range(0..legal.len().max(1)))?
             .clone();
         Some((seat.0, text))
+    }
+
+    /// How many moves the game's rules window holds: those since the last capture or pawn
+    /// move (or the start), which a head keeps for the repetition rules.
+    pub fn window_moves(&self) -> usize {
+        self.game.window().moves.len()
     }
 
     /// Plays `text`, the move the server accepted.

@@ -1,6 +1,6 @@
 //! The operator's check: every stored log replays through the rules to exactly its head.
 
-use missive_domain::{Cursor, GameId, Resume, Status, StoredGame, Tournament};
+use missive_domain::{Cursor, GameId, Resume, Status, StoredGame, Tournament, Window};
 use missive_store::StoreError;
 use serde::Serialize;
 
@@ -107,7 +107,8 @@ impl GameService {
 /// entry's hash chained to the one before and matching its content, every move legal in
 /// turn, and the replay ending at the head's ply, position and seat to move, with the head
 /// finished whenever the rules ended the game; a head that keeps what the next move needs
-/// (its resume point and clocks) keeps exactly what the replay gives.
+/// (its resume point and clocks) keeps exactly what the replay gives, its window reaching
+/// back at least as far (see [`holds`]).
 pub fn check_game(catalog: Catalog, stored: &StoredGame) -> Result<(), String> {
     let head = &stored.head;
     for (ply, mv) in stored.moves.iter().enumerate() {
@@ -173,7 +174,7 @@ pub fn check_game(catalog: Catalog, stored: &StoredGame) -> Result<(), String> {
             window: game.window(),
             clocks: clocks_of(head.doc.seats.len(), head.doc.started_at, &stored.moves),
         };
-        if *resume != replayed {
+        if resume.clocks != replayed.clocks || !holds(&resume.window, &replayed.window) {
             return mismatch(
                 "resume point",
                 format!("{resume:?}"),
@@ -182,4 +183,49 @@ pub fn check_game(catalog: Catalog, stored: &StoredGame) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether `kept`, a head's rules window, takes the game up as `replayed` (the replay's)
+/// does: the same window, or one that starts earlier and ends with the same moves at the
+/// same ply. A head written before a variant's window was cut shorter keeps the longer one
+/// (Dynamo chess's reached back to the start until removals and promotions ended it); taken
+/// up, it gives the same game, and the next change writes the shorter one.
+fn holds(kept: &Window, replayed: &Window) -> bool {
+    match kept.ply.cmp(&replayed.ply) {
+        std::cmp::Ordering::Equal => kept == replayed,
+        std::cmp::Ordering::Less => {
+            kept.ply + kept.moves.len() == replayed.ply + replayed.moves.len()
+                && kept.moves.ends_with(&replayed.moves)
+        }
+        std::cmp::Ordering::Greater => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn window(ply: usize, position: &str, moves: &[&str]) -> Window {
+        Window {
+            ply,
+            position: position.into(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_window_that_reaches_further_back_to_the_same_moves_holds() {
+        let replayed = window(2, "after two", &["c1c2", "c7c6"]);
+        assert!(holds(&replayed, &replayed));
+        let longer = window(0, "start", &["a1a2", "a7a6", "c1c2", "c7c6"]);
+        assert!(holds(&longer, &replayed));
+        for other in [
+            window(2, "elsewhere", &["c1c2", "c7c6"]),
+            window(0, "start", &["a1a2", "a7a6", "c1c2", "c7c5"]),
+            window(0, "start", &["a1a2", "c1c2", "c7c6"]),
+            window(3, "after three", &["c7c6"]),
+        ] {
+            assert!(!holds(&other, &replayed), "{other:?}");
+        }
+    }
 }

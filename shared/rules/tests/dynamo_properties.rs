@@ -70,3 +70,56 @@ fn random_playouts_round_trip_and_replay() {
     }
     assert!(plies > 2000, "only {plies} plies played");
 }
+
+/// The pieces of a position text, sorted: what a removal or a promotion changes.
+fn material(text: &str) -> Vec<char> {
+    let placement = text.split(' ').next().unwrap_or_default();
+    let mut pieces: Vec<char> = placement
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .collect();
+    pieces.sort_unstable();
+    pieces
+}
+
+/// Pawns can be pushed backwards, so a pawn move does not end what a repetition can reach;
+/// a change of material does, and the rules window a game is taken up from starts there
+/// (at most one move before the last, so that it holds a move).
+#[test]
+fn the_window_reaches_back_to_the_last_change_of_material() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut shortened = 0;
+    for game_no in 0..24 {
+        let option_text = OPTION_SETS[game_no % OPTION_SETS.len()];
+        let mut game = variant("dynamo")
+            .unwrap()
+            .new_game(option_text, None)
+            .unwrap();
+        let mut materials = vec![material(&game.position_text())];
+        for ply in 1..=200 {
+            let legal = game.legal_moves(Notation::Long);
+            if legal.is_empty() || game.outcome().is_some() {
+                break;
+            }
+            let text = &legal[rng.random_range(0..legal.len())];
+            game.play(text).unwrap();
+            materials.push(material(&game.position_text()));
+            let changed = (1..materials.len())
+                .rev()
+                .find(|&at| materials[at] != materials[at - 1])
+                .unwrap_or(0);
+            let window = game.window();
+            assert_eq!(
+                window.ply,
+                changed.min(ply - 1),
+                "game {game_no}, ply {ply}"
+            );
+            assert_eq!(window.ply + window.moves.len(), ply);
+            shortened += usize::from(changed > 0);
+        }
+    }
+    assert!(
+        shortened > 500,
+        "only {shortened} windows after a change of material"
+    );
+}

@@ -44,6 +44,7 @@ impl Dynamo {
             last: None,
             halfmoves,
             fullmoves,
+            since_material: 0,
             rules,
         };
         validate_pieces(&position)?;

@@ -93,8 +93,9 @@ impl Trace {
     }
 }
 
-/// A dynamo chess position, as its FEN describes it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A dynamo chess position, as its FEN describes it. Two are equal when their FEN is: the
+/// plies since the last change of material are the history's, not the position's.
+#[derive(Clone, Debug, Eq)]
 pub struct Dynamo {
     board: Board,
     turn: Color,
@@ -104,7 +105,38 @@ pub struct Dynamo {
     last: Option<Trace>,
     halfmoves: u32,
     fullmoves: u32,
+    /// Plies since a piece last left the board or a pawn was promoted (0 in a position read
+    /// from FEN, which does not say): pieces never come back and pawns never return from
+    /// promotion, so no position before that can come again.
+    since_material: u32,
     rules: Rules,
+}
+
+impl PartialEq for Dynamo {
+    fn eq(&self, other: &Dynamo) -> bool {
+        let Dynamo {
+            board,
+            turn,
+            castling,
+            ep,
+            last,
+            halfmoves,
+            fullmoves,
+            since_material: _,
+            rules,
+        } = self;
+        (board, turn, castling, ep, last, halfmoves, fullmoves, rules)
+            == (
+                &other.board,
+                &other.turn,
+                &other.castling,
+                &other.ep,
+                &other.last,
+                &other.halfmoves,
+                &other.fullmoves,
+                &other.rules,
+            )
+    }
 }
 
 /// What two dynamo positions must share to be the same position for repetition: pieces,
@@ -169,6 +201,11 @@ impl Dynamo {
             0
         } else {
             self.halfmoves + 1
+        };
+        self.since_material = if removal || promotion {
+            0
+        } else {
+            self.since_material + 1
         };
         if us == Color::Black {
             self.fullmoves += 1;
@@ -301,6 +338,12 @@ impl Position for Dynamo {
 
     fn play(&mut self, mv: Move) {
         self.play_move(mv);
+    }
+
+    /// Back to the last removal or promotion: pawns can be pushed backwards, so a pawn move
+    /// does not end what a repetition can reach, but a change of material does.
+    fn reversible_plies(&self) -> usize {
+        self.since_material as usize
     }
 
     fn outcome(&self) -> Option<Outcome> {
