@@ -1,6 +1,8 @@
 //! A store written by version 0.1, before the typed domain model and heads that carry what
 //! the next move needs (tests/data/before-typed-model): it opens, every game replays to its
 //! head and shows and exports as it did then, the games upgrade in place, and play goes on.
+//! Also: a tournament start kept where the version before this one kept it is moved into
+//! the sweep's index by the upgrade.
 
 mod common;
 
@@ -8,8 +10,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
-use missive_domain::{GameId, Status};
-use missive_game::{GameService, ManualClock, Membership, MoveRequest};
+use missive_domain::{
+    GameId, Status, TimeControl, Tournament, TournamentId, TournamentStart, TournamentState,
+    WithdrawalScoring,
+};
+use missive_game::{GameService, ManualClock, Membership, MoveRequest, WakeSubject};
 use missive_store::contract_tests;
 use missive_store::testing::{Kind, TestStore};
 use serde_json::Value;
@@ -205,8 +210,69 @@ async fn old_games_play_on_with_or_without_an_upgrade(kind: Kind) {
     assert!(report.problems.is_empty(), "{:?}", report.problems);
 }
 
+/// Every wake-up due by `until`, over every shard.
+async fn due_anywhere(service: &GameService, until: DateTime<Utc>) -> Vec<WakeSubject> {
+    let mut subjects = Vec::new();
+    for shard in 0..service.wake_shards() {
+        let page = service.due(shard, until, None, 500).await.unwrap();
+        subjects.extend(page.items.into_iter().map(|wake| wake.subject));
+    }
+    subjects
+}
+
+/// An open tournament with a start date whose start was kept where an earlier version
+/// kept it (on DynamoDB, a list of its own) is not due until `missive upgrade` stores it
+/// again, which makes its start a wake-up in the sweep's index; nothing else changes.
+async fn old_tournament_starts_move_into_the_sweep_index(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let start = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
+    let service = GameService::new(test.store.clone(), Arc::new(ManualClock::new(start)));
+    let tournament = Tournament {
+        id: TournamentId("01J00000000000000000000T01".into()),
+        revision: 1,
+        name: "Autumn cup".into(),
+        organiser: "ann".into(),
+        variant: "chess".into(),
+        options: String::new(),
+        time_control: TimeControl::DaysPerMove { days: 3 },
+        rated: true,
+        size: 4,
+        double: false,
+        start: TournamentStart::At { at: start },
+        withdrawal: WithdrawalScoring::Forfeit,
+        timeouts_to_withdraw: None,
+        invited: Vec::new(),
+        players: vec!["ann".into(), "bob".into()],
+        withdrawn: Vec::new(),
+        games: Vec::new(),
+        state: TournamentState::Open,
+        created_at: start - Duration::days(7),
+        started_at: None,
+        paused_at: None,
+        finished_at: None,
+    };
+    test.store.put_tournament(&tournament).await.unwrap();
+    test.write_old_tournament_start(&tournament.id.0, start.timestamp_millis())
+        .await;
+    let due = WakeSubject::Tournament(tournament.id.clone());
+    let later = start + Duration::hours(1);
+    assert_eq!(
+        due_anywhere(&service, later).await.contains(&due),
+        kind == Kind::Sqlite
+    );
+    assert_eq!(service.upgrade_all().await.unwrap(), 1);
+    assert_eq!(due_anywhere(&service, later).await, [due]);
+    let stored = test.store.tournament(&tournament.id).await.unwrap();
+    let expected = Tournament {
+        revision: 2,
+        ..tournament
+    };
+    assert_eq!(stored, Some(expected));
+}
+
 contract_tests!(
     an_old_store_replays_and_shows_every_game_as_it_did,
     old_games_upgrade_in_place_once,
     old_games_play_on_with_or_without_an_upgrade,
+    old_tournament_starts_move_into_the_sweep_index,
 );

@@ -201,6 +201,25 @@ impl TestStore {
     }
 }
 
+impl TestStore {
+    /// Puts the start of tournament `id` (at `at_ms`) in the list of starts a DynamoDB
+    /// table kept before starts were wake-ups, as that version wrote it; nothing on SQLite,
+    /// which kept them where it still does.
+    pub async fn write_old_tournament_start(&self, id: &str, at_ms: i64) {
+        let Some(dynamo) = &self.dynamo else {
+            return;
+        };
+        let item = serde_json::json!({
+            "PK": {"S": format!("TOURNAMENT#{id}")}, "SK": {"S": "START"},
+            "wait_queue": {"S": "tournament-starts"}, "wait_deadline": {"N": at_ms.to_string()},
+        });
+        dynamo
+            .put_raw_items(&[item])
+            .await
+            .expect("write the start");
+    }
+}
+
 /// A store over a fresh table in DynamoDB Local.
 pub async fn dynamo_table() -> DynamoStore {
     dynamo_table_named(&unique_name("missive")).await
