@@ -233,11 +233,11 @@ impl Notifier {
     }
 
     /// One sweep: goes over what is due now in every shard of the index, one query a shard:
-    /// starts the tournaments whose start date came, ends games whose time ran out, sends
-    /// turn mails and
-    /// game-over mails no event sent, reminders at 80% of the time, and (from the digest
-    /// hour) each digest player's daily digest, then moves each game's wake-up on. Failures
-    /// are reported and left for the next sweep (the game stays due).
+    /// starts the tournaments whose start date came, delivers to the webhooks due, ends
+    /// games whose time ran out, sends turn mails and game-over mails no event sent,
+    /// reminders at 80% of the time, and (from the digest hour) each digest player's daily
+    /// digest, then moves each game's wake-up on. Failures are reported and left for the
+    /// next sweep (what failed stays due).
     pub async fn sweep(&self) -> Result<SweepReport, NotifyError> {
         self.sweep_until(&tokio::sync::watch::channel(false).1)
             .await

@@ -523,17 +523,17 @@ impl Store for SqliteStore {
             .read(move |conn, tally| {
                 rows(
                     conn,
-                    "SELECT kind, id, at, body FROM (
-                         SELECT 'game' AS kind, id, wake_at AS at, NULL AS body FROM games
-                         WHERE wake_at IS NOT NULL AND wake_at <= ?1
-                         UNION ALL
-                         SELECT 'tournament', id, starts_at, NULL FROM tournaments
-                         WHERE starts_at IS NOT NULL AND starts_at <= ?1
-                         UNION ALL
-                         SELECT 'hook', id, due, body FROM hooks
-                         WHERE due IS NOT NULL AND due <= ?1
-                     )
-                     WHERE (at, id) > (?2, ?3)
+                    // One ordered merge of three partial indexes, each read from the
+                    // cursor on: no row before it is read again.
+                    "SELECT 'game' AS kind, id, wake_at AS at, NULL AS body FROM games
+                     WHERE wake_at IS NOT NULL AND wake_at <= ?1 AND (wake_at, id) > (?2, ?3)
+                     UNION ALL
+                     SELECT 'tournament', id, starts_at, NULL FROM tournaments
+                     WHERE starts_at IS NOT NULL AND starts_at <= ?1
+                         AND (starts_at, id) > (?2, ?3)
+                     UNION ALL
+                     SELECT 'hook', id, due, body FROM hooks
+                     WHERE due IS NOT NULL AND due <= ?1 AND (due, id) > (?2, ?3)
                      ORDER BY at, id LIMIT ?4",
                     params![until, time, id, limit as i64 + 1],
                     tally,
