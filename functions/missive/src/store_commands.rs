@@ -255,7 +255,7 @@ async fn play_random_game(
             latency: sent.elapsed(),
             ply,
             window,
-            usage: usage_since(&usage, &service.store().usage()),
+            usage: service.store().usage().since(usage),
         });
         playout.played(text)?;
         if print_acks {
@@ -264,17 +264,6 @@ async fn play_random_game(
         }
     }
     Ok(())
-}
-
-/// What the store did between `before` and `after`.
-fn usage_since(before: &Usage, after: &Usage) -> Usage {
-    Usage {
-        round_trips: after.round_trips - before.round_trips,
-        reads: after.reads - before.reads,
-        writes: after.writes - before.writes,
-        items_read: after.items_read - before.items_read,
-        bytes_read: after.bytes_read - before.bytes_read,
-    }
 }
 
 fn report(costs: &[Cost], elapsed: Duration, round_trips: u64) {
