@@ -10,13 +10,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
-use missive_domain::{
-    GameId, Status, TimeControl, Tournament, TournamentId, TournamentStart, TournamentState,
-    WithdrawalScoring,
-};
+use missive_domain::{GameId, Status, Tournament, TournamentStart};
 use missive_game::{GameService, ManualClock, Membership, MoveRequest, WakeSubject};
 use missive_store::contract_tests;
-use missive_store::testing::{Kind, TestStore};
+use missive_store::testing::{Kind, TestStore, open_tournament};
 use serde_json::Value;
 
 fn data(name: &str) -> PathBuf {
@@ -228,28 +225,9 @@ async fn old_tournament_starts_move_into_the_sweep_index(kind: Kind) {
     let start = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
     let service = GameService::new(test.store.clone(), Arc::new(ManualClock::new(start)));
     let tournament = Tournament {
-        id: TournamentId("01J00000000000000000000T01".into()),
-        revision: 1,
-        name: "Autumn cup".into(),
-        organiser: "ann".into(),
-        variant: "chess".into(),
-        options: String::new(),
-        time_control: TimeControl::DaysPerMove { days: 3 },
-        rated: true,
-        size: 4,
-        double: false,
         start: TournamentStart::At { at: start },
-        withdrawal: WithdrawalScoring::Forfeit,
-        timeouts_to_withdraw: None,
-        invited: Vec::new(),
         players: vec!["ann".into(), "bob".into()],
-        withdrawn: Vec::new(),
-        games: Vec::new(),
-        state: TournamentState::Open,
-        created_at: start - Duration::days(7),
-        started_at: None,
-        paused_at: None,
-        finished_at: None,
+        ..open_tournament("01J00000000000000000000T01", start - Duration::days(7), 1)
     };
     test.store.put_tournament(&tournament).await.unwrap();
     test.write_old_tournament_start(&tournament.id.0, start.timestamp_millis())

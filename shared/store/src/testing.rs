@@ -8,7 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use missive_domain::Player;
+use chrono::{DateTime, Utc};
+use missive_domain::{
+    Player, TimeControl, Tournament, TournamentId, TournamentStart, TournamentState,
+    WithdrawalScoring,
+};
 
 use crate::{DynamoStore, SqliteStore, Store};
 
@@ -217,6 +221,35 @@ impl TestStore {
             .put_raw_items(&[item])
             .await
             .expect("write the start");
+    }
+}
+
+/// An open four-player chess round robin `id` at `revision`, created at `created_at` by
+/// ann, its only player so far, starting when full: the tournament tests start from.
+pub fn open_tournament(id: &str, created_at: DateTime<Utc>, revision: u64) -> Tournament {
+    Tournament {
+        id: TournamentId(id.to_string()),
+        revision,
+        name: format!("Cup {id}"),
+        organiser: "ann".into(),
+        variant: "chess".into(),
+        options: String::new(),
+        time_control: TimeControl::DaysPerMove { days: 3 },
+        rated: true,
+        size: 4,
+        double: false,
+        start: TournamentStart::WhenFull,
+        withdrawal: WithdrawalScoring::Forfeit,
+        timeouts_to_withdraw: None,
+        invited: Vec::new(),
+        players: vec!["ann".into()],
+        withdrawn: Vec::new(),
+        games: Vec::new(),
+        state: TournamentState::Open,
+        created_at,
+        started_at: None,
+        paused_at: None,
+        finished_at: None,
     }
 }
 

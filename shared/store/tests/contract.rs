@@ -8,7 +8,7 @@ use missive_domain::{
     HookId, HookState, LeaveEdge, MailPreference, MessageMail, MoveRecord, Notice, Page, Period,
     Player, RatingChange, RatingRecord, Reason, Seat, SeatDoc, SeatResult, Status, StoredGame,
     TimeControl, Tournament, TournamentId, TournamentStart, TournamentState, VacationRecord,
-    Waiting, WakeChange, WithdrawalScoring,
+    Waiting, WakeChange,
 };
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{Membership, Store, StoreError, WakeSubject, contract_tests};
@@ -1718,30 +1718,7 @@ async fn hooks_change_over_their_revision_and_are_due_while_active(kind: Kind) {
 }
 
 fn tournament(id: &str, minute: i64, revision: u64) -> Tournament {
-    Tournament {
-        id: TournamentId(id.to_string()),
-        revision,
-        name: format!("Cup {id}"),
-        organiser: "ann".into(),
-        variant: "chess".into(),
-        options: String::new(),
-        time_control: TimeControl::DaysPerMove { days: 3 },
-        rated: true,
-        size: 4,
-        double: false,
-        start: TournamentStart::WhenFull,
-        withdrawal: WithdrawalScoring::Forfeit,
-        timeouts_to_withdraw: None,
-        invited: Vec::new(),
-        players: vec!["ann".into()],
-        withdrawn: Vec::new(),
-        games: Vec::new(),
-        state: TournamentState::Open,
-        created_at: at(minute),
-        started_at: None,
-        paused_at: None,
-        finished_at: None,
-    }
+    missive_store::testing::open_tournament(id, at(minute), revision)
 }
 
 async fn tournaments_change_over_their_revision_and_are_listed_newest_first(kind: Kind) {
