@@ -1,5 +1,5 @@
 //! What outsiders learn: nothing. A private game is not there for anyone but its players
-//! on every route, reads and writes, exactly as a missing id (the same status and body, the id aside);
+//! on every route that takes a game id (reads, writes and the organisers' tools), exactly as a missing id (the same status and body, the id aside);
 //! a token that does not verify is "not valid" and nothing more, whatever is wrong with it;
 //! an idempotency key reused for another move is refused, the first move standing.
 
@@ -37,12 +37,19 @@ fn write_routes() -> Vec<(Method, &'static str, Value)> {
             "conditional-moves",
             json!({"lines": [["e5", "Nf3"]]}),
         ),
+        post("messages", json!({"text": "hello"})),
+        post("extend", json!({"days": 3})),
+        post(
+            "adjudicate",
+            json!({"results": ["win", "loss"], "reason": "agreed"}),
+        ),
+        post("adjudicate", json!({"results": ["win"], "reason": ""})),
     ]
 }
 
 /// Every read route of a game (no body).
 fn read_routes() -> Vec<(Method, &'static str, Value)> {
-    ["", "moves", "board.svg", "board.png", "archive"]
+    ["", "moves", "messages", "board.svg", "board.png", "archive"]
         .into_iter()
         .map(|route| (Method::GET, route, Value::Null))
         .collect()

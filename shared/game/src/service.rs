@@ -145,6 +145,16 @@ impl GameService {
             .ok_or_else(|| ServiceError::NotFound(id.clone()))
     }
 
+    /// Reads a game's head as `viewer` may see it: `NotFound` if there is none, or if it is
+    /// private and `viewer` is not one of its players, so its existence does not leak.
+    pub(crate) async fn head_for(&self, id: &GameId, viewer: &str) -> Result<Head, ServiceError> {
+        let head = self.head_of(id).await?;
+        if !head.doc.visible_to(Some(viewer)) {
+            return Err(ServiceError::NotFound(id.clone()));
+        }
+        Ok(head)
+    }
+
     /// Reads a game with its whole log; `NotFound` if there is none.
     pub(crate) async fn stored(&self, id: &GameId) -> Result<StoredGame, ServiceError> {
         self.store

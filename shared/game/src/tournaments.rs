@@ -319,7 +319,8 @@ impl GameService {
 
     /// Ends tournament game `game` with `results` (one per seat, a game's result: one
     /// point in all) for `reason`, as `by`, the tournament's organiser, decides: recorded
-    /// in the game's log (`adjudicated`), its ending rule `adjudication`.
+    /// in the game's log (`adjudicated`), its ending rule `adjudication`. A game `by` may
+    /// not see (private, not theirs) is `NotFound`, as a missing one.
     pub async fn adjudicate(
         &self,
         game: &GameId,
@@ -327,7 +328,7 @@ impl GameService {
         results: Vec<SeatResult>,
         reason: &str,
     ) -> Result<Ending, ServiceError> {
-        let head = self.head_of(game).await?;
+        let head = self.head_for(game, by).await?;
         let Some(id) = &head.doc.tournament else {
             return Err(ServiceError::refused(
                 "only a tournament's games are adjudicated",
@@ -414,7 +415,8 @@ impl GameService {
     /// Stops the clocks of tournament game `game` for `days` days from now, as `by`, its
     /// tournament's organiser, decides: the current turn's deadline moves that much later
     /// (a move made meanwhile starts the next turn inside the same stop). Recorded in the
-    /// game's log (`deadline-extended`).
+    /// game's log (`deadline-extended`). A game `by` may not see is `NotFound`, as a missing
+    /// one.
     pub async fn extend_deadline(
         &self,
         game: &GameId,
@@ -426,7 +428,7 @@ impl GameService {
                 "an extension is 1 to {MAX_EXTENSION_DAYS} days"
             )));
         }
-        let head = self.head_of(game).await?;
+        let head = self.head_for(game, by).await?;
         let Some(id) = &head.doc.tournament else {
             return Err(ServiceError::refused(
                 "only a tournament's games are extended",
