@@ -7,15 +7,16 @@
 //! bytes of text (or the limit configured), replays every game through the rules, checks its
 //! digest and signature and stores each finished one whole, a batch of games to one write of
 //! the store; the answer says, game by game, what became of it. An import is held to the
-//! service's limits ([`missive_game::Limits`]): imports at once and bytes a day per player
-//! before anything is read, games per request and a day once they are read, and a working
+//! service's limits ([`missive_game::Limits`]): imports at once per player from the moment
+//! the request's head has come (a second import is refused while the first one's text is
+//! still arriving), bytes a day once the text is in, games per request and a day once they are read, and a working
 //! time after which the reader stops and games not stored yet are not imported.
 //! `GET /v1/archive/key` gives the public key that checks the server's signatures.
 
 use std::io::Cursor as ByteCursor;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -188,14 +189,40 @@ pub(crate) struct ImportAnswer {
 pub(crate) async fn import(
     State(app): State<App>,
     Caller(me): Caller,
-    body: Bytes,
+    request: Request,
 ) -> Result<Json<ImportAnswer>, ApiError> {
-    let permit = app.service.begin_import(&me, body.len() as u64).await?;
-    let answer = import_with(&app, &me, &permit, body).await;
-    if let Err(error) = app.service.end_import(permit).await {
+    let permit = app.service.begin_import(&me).await?;
+    let (permit, answer) = match archive_text(request).await {
+        Ok(text) => match app
+            .service
+            .count_import_bytes(permit, text.len() as u64)
+            .await
+        {
+            Ok(permit) => {
+                let answer = import_with(&app, &me, &permit, text).await;
+                (Some(permit), answer)
+            }
+            Err(refused) => (None, Err(refused.into())),
+        },
+        Err(error) => (Some(permit), Err(error)),
+    };
+    if let Some(permit) = permit
+        && let Err(error) = app.service.end_import(permit).await
+    {
         tracing::warn!(player = %me, %error, "an import slot was not given back: it expires");
     }
     answer
+}
+
+/// The archive text of an import's request, read once the import holds its slot, within
+/// the route's body limit: 413 beyond it, 400 if the client broke off.
+async fn archive_text(request: Request) -> Result<Bytes, ApiError> {
+    Bytes::from_request(request, &())
+        .await
+        .map_err(|rejection| {
+            let status = rejection.status();
+            ApiError::new(status, ApiError::code_for(status), rejection.body_text())
+        })
 }
 
 /// Reads and stores the games of `body` for `me` within `permit`.

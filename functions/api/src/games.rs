@@ -86,6 +86,7 @@ pub(crate) struct Created {
     (status = 201, description = "Created; each invitee mailed accept and decline links", body = Created),
     (status = 400, description = "Malformed request, or a setup the variant refuses (`invalid-setup`)", body = ErrorBody),
     (status = 422, description = "Refused: the seats (one for the creator, invitees that exist), the time control (`refused`)", body = ErrorBody),
+    (status = 429, description = "Too many invitation mails to an invitee's address or from the caller (`limit-reached`, with `limit`): nothing created", body = ErrorBody, headers(("Retry-After" = u64, description = "Seconds to wait"))),
 ))]
 pub(crate) async fn create(
     State(app): State<App>,

@@ -1,5 +1,5 @@
 //! The settings of the service's limits on what one sender may have it do: mails per
-//! recipient and per client, imports per player ([`missive_game::Limits`], whose defaults
+//! recipient, per client and per player, imports per player ([`missive_game::Limits`], whose defaults
 //! they share). Every limit is counted in the store, so it holds across processes.
 
 use std::time::Duration;
@@ -10,13 +10,17 @@ use missive_game::Limits;
 /// Limits on mails and imports (0 turns a limit off).
 #[derive(Args, Clone, Debug)]
 pub struct QuotaSettings {
-    /// Sign-in and sign-up mails to one address per mail window, whoever asks.
+    /// Mails requests ask for (sign-in and sign-up links, game and tournament invitations)
+    /// to one address per mail window, whoever asks.
     #[arg(long, env = "MISSIVE_MAILS_PER_ADDRESS", default_value_t = Limits::default().mails_per_address)]
     pub mails_per_address: u64,
     /// Sign-in and sign-up mails one client address (IPv6: its /64) may ask for per mail
     /// window.
     #[arg(long, env = "MISSIVE_MAILS_PER_CLIENT", default_value_t = Limits::default().mails_per_client)]
     pub mails_per_client: u64,
+    /// Invitation mails (games and tournaments) one player may have sent per mail window.
+    #[arg(long, env = "MISSIVE_MAILS_PER_PLAYER", default_value_t = Limits::default().mails_per_player)]
+    pub mails_per_player: u64,
     /// The mail window, in seconds.
     #[arg(long, env = "MISSIVE_MAIL_WINDOW", default_value_t = Limits::default().mail_window,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -45,6 +49,7 @@ impl QuotaSettings {
         Limits {
             mails_per_address: self.mails_per_address,
             mails_per_client: self.mails_per_client,
+            mails_per_player: self.mails_per_player,
             mail_window: self.mail_window,
             import_bytes_per_day: self.import_bytes_per_day,
             import_games_per_day: self.import_games_per_day,

@@ -222,6 +222,7 @@ const ID: &str = "The tournament id (a ULID)";
     (status = 400, description = "Malformed request, or a setup the variant refuses (`invalid-setup`)", body = ErrorBody),
     (status = 404, description = "An invited player does not exist (`player-not-found`)", body = ErrorBody),
     (status = 422, description = "Refused: size, time control, double round (`refused`, `too-long`)", body = ErrorBody),
+    (status = 429, description = "Too many invitation mails to an invitee's address or from the caller (`limit-reached`, with `limit`): nothing created", body = ErrorBody, headers(("Retry-After" = u64, description = "Seconds to wait"))),
 ))]
 pub(crate) async fn create(
     State(app): State<App>,

@@ -1,10 +1,13 @@
 //! Imports are held to their limits over HTTP, on both stores: games per request (413,
 //! nothing stored), games and bytes per player and day (429 with `Retry-After` until the
-//! next UTC day), imports at once, and the working time of one request.
+//! next UTC day), imports at once (from the moment the request's head has come, while its
+//! text is still arriving), and the working time of one request.
 
 mod common;
 
 use std::time::Duration;
+
+use tokio::io::AsyncWriteExt;
 
 use common::{Player, Server};
 use futures_util::future::join_all;
@@ -152,6 +155,63 @@ async fn a_player_runs_one_import_at_a_time(kind: Kind) {
     assert_eq!(import(&ann, archive(200, 1)).await.0, StatusCode::OK);
 }
 
+/// Sends the head of an import of `text` by `player` and the first half of `text` on a
+/// connection of its own; returns the connection and the rest of the text to send.
+async fn half_sent_import<'a>(
+    player: &Player<'_>,
+    text: &'a [u8],
+) -> (tokio::net::TcpStream, &'a [u8]) {
+    let head = format!(
+        "POST /v1/archive HTTP/1.1\r\nhost: missive.test\r\nauthorization: Bearer {}\r\n\
+         content-type: application/x-chess-pgn\r\ncontent-length: {}\r\n\
+         connection: close\r\n\r\n",
+        player.token,
+        text.len()
+    );
+    let (first_half, rest) = text.split_at(text.len() / 2);
+    let mut stream = tokio::net::TcpStream::connect(player.server.addr)
+        .await
+        .unwrap();
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(first_half).await.unwrap();
+    (stream, rest)
+}
+
+async fn an_import_holds_its_slot_while_its_text_arrives(kind: Kind) {
+    let server = Server::start(kind).await;
+    let ann = server.player("ann").await;
+    let text = archive(0, 10);
+    // While the slow import's text is arriving it holds ann's slot, and another import of
+    // hers is refused. Should the other one come first (the slow one's head not yet
+    // handled), the slow one may be the one refused: that round proves nothing, and the
+    // next one tries again.
+    for _ in 0..10 {
+        let (mut slow, rest) = half_sent_import(&ann, &text).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let (status, body) = import(&ann, archive(100, 1)).await;
+        slow.write_all(rest).await.unwrap();
+        let answer = common::raw::read_to_close(&mut slow, Duration::from_secs(30))
+            .await
+            .expect("the slow import is answered");
+        match status {
+            StatusCode::TOO_MANY_REQUESTS => {
+                assert_eq!(limit(&body), ("imports-at-once", 1), "{body}");
+                assert_eq!(answer.status(), Some(200), "{:?}", answer.head());
+                assert_eq!(answer.json().unwrap()["imported"], 10);
+                assert_eq!(import(&ann, archive(200, 1)).await.0, StatusCode::OK);
+                return;
+            }
+            StatusCode::OK => assert!(
+                matches!(answer.status(), Some(200 | 429)),
+                "{:?}",
+                answer.head()
+            ),
+            other => panic!("{other}: {body}"),
+        }
+    }
+    panic!("an import beside one whose text is still arriving was never refused");
+}
+
 async fn a_request_works_a_limited_time(kind: Kind) {
     let limits = Limits {
         import_games_per_request: 0,
@@ -188,5 +248,6 @@ per_store!(
     games_are_limited_per_request_and_per_day,
     bytes_are_limited_per_day,
     a_player_runs_one_import_at_a_time,
+    an_import_holds_its_slot_while_its_text_arrives,
     a_request_works_a_limited_time,
 );

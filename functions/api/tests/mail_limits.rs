@@ -1,7 +1,8 @@
 //! Mail limits hold across client addresses: a flood of sign-in requests for one address
 //! from several clients mails it a few times only, a registered address and an unknown one
 //! get the same answers, and every refusal is 429 with `Retry-After` and the limit named.
-//! The clients are real connections from distinct loopback addresses.
+//! The clients are real connections from distinct loopback addresses. Invitations count
+//! too: against the address invited, whoever invites, and against the player inviting.
 
 mod common;
 
@@ -186,7 +187,104 @@ async fn one_client_may_ask_for_a_few_mails_only(kind: Kind) {
     );
 }
 
+/// A chess game of `ann`'s inviting `seat`: its status and answer.
+async fn invite(ann: &common::Player<'_>, seat: Value) -> (StatusCode, Value) {
+    ann.post(
+        "/v1/games",
+        json!({
+            "variant": "chess",
+            "seats": [{"kind": "creator"}, seat],
+            "time_control": {"kind": "days-per-move", "days": 3},
+        }),
+    )
+    .await
+}
+
+/// A tournament of `ann`'s inviting `player`: its status and answer.
+async fn invite_to_tournament(ann: &common::Player<'_>, player: &str) -> (StatusCode, Value) {
+    ann.post(
+        "/v1/tournaments",
+        json!({
+            "name": "Invitational",
+            "variant": "chess",
+            "time_control": {"kind": "days-per-move", "days": 3},
+            "players": 3,
+            "invite": [player],
+        }),
+    )
+    .await
+}
+
+/// The name of the limit a refusal names, after checking it is one.
+fn refused_limit(status: StatusCode, body: &Value) -> String {
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    limit_of(status, body).unwrap()
+}
+
+async fn invitations_flood_no_address(kind: Kind) {
+    let server = Server::start_with_limits(kind, limits()).await;
+    let ann = server.player("ann").await;
+    let most = limits().mails_per_address as usize;
+    let stranger = json!({"kind": "invite-email", "email": "stranger@example.org"});
+    let mut created = 0;
+    for _ in 0..15 {
+        let (status, body) = invite(&ann, stranger.clone()).await;
+        match status {
+            StatusCode::CREATED => created += 1,
+            _ => assert_eq!(refused_limit(status, &body), "mails-per-address"),
+        }
+    }
+    assert_eq!(created, most);
+    assert_eq!(server.mails_to("stranger@example.org").len(), most);
+    let (_, forming) = ann.get("/v1/games?player=me&status=forming").await;
+    assert_eq!(
+        forming["items"].as_array().unwrap().len(),
+        most,
+        "a refused invitation leaves no game behind: {forming}"
+    );
+    // A registered player invited to tournaments: their sign-up mail was the first.
+    server.player("bob").await;
+    let mut tournaments = 0;
+    for _ in 0..12 {
+        let (status, body) = invite_to_tournament(&ann, "bob").await;
+        match status {
+            StatusCode::CREATED => tournaments += 1,
+            _ => assert_eq!(refused_limit(status, &body), "mails-per-address"),
+        }
+    }
+    assert_eq!(tournaments, most - 1);
+    assert_eq!(server.mails_to("bob@example.org").len(), most);
+    let (_, listed) = ann.get("/v1/tournaments").await;
+    assert_eq!(listed["items"].as_array().unwrap().len(), most - 1);
+}
+
+async fn a_player_sends_a_few_invitations_a_window(kind: Kind) {
+    let quotas = Limits {
+        mails_per_player: 3,
+        ..limits()
+    };
+    let server = Server::start_with_limits(kind, quotas).await;
+    let ann = server.player("ann").await;
+    for n in 0..3 {
+        let seat = json!({"kind": "invite-email", "email": format!("friend{n}@example.org")});
+        assert_eq!(invite(&ann, seat).await.0, StatusCode::CREATED);
+    }
+    let seat = json!({"kind": "invite-email", "email": "friend3@example.org"});
+    let (status, body) = invite(&ann, seat.clone()).await;
+    assert_eq!(refused_limit(status, &body), "mails-per-player");
+    assert!(server.mails_to("friend3@example.org").is_empty());
+    // An open seat mails nobody; another player has a count of their own.
+    assert_eq!(
+        invite(&ann, json!({"kind": "open"})).await.0,
+        StatusCode::CREATED
+    );
+    let bob = server.player("bob").await;
+    assert_eq!(invite(&bob, seat).await.0, StatusCode::CREATED);
+}
+
 per_store!(
+    invitations_flood_no_address,
+    a_player_sends_a_few_invitations_a_window,
     a_flood_from_many_clients_mails_one_address_a_few_times,
     refusals_say_when_to_come_back,
     one_client_may_ask_for_a_few_mails_only,

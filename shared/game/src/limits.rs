@@ -1,5 +1,6 @@
 //! Limits on what a request can make the service do for whoever sends it: mails asked for
-//! (per recipient and per client address) and archive imports (per player: bytes and games
+//! (per recipient, whoever asks, and per sender: a client address or a signed-in player) and
+//! archive imports (per player: bytes and games
 //! a day, imports at once, games and working time per request).
 //!
 //! Every count is the store's ([`missive_store::Store::count_up`]), so a limit holds across
@@ -12,13 +13,14 @@ use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeDelta, Utc};
-use missive_domain::{Player, hex_sha256};
+use missive_domain::{MailPreference, Player, hex_sha256};
 use serde::Serialize;
 
 use crate::{GameService, ServiceError};
 
-/// Seconds an import slot is held beyond the import's working time, so a process that dies
-/// mid-import frees it by then.
+/// Seconds an import slot is held beyond the import's working time (time enough for its
+/// text to arrive within a request's timeout too), so a process that dies mid-import frees
+/// it by then.
 const SLOT_MARGIN: i64 = 300;
 
 /// Seconds in a UTC day, the window of import counts.
@@ -27,11 +29,14 @@ const DAY: u64 = 24 * 3600;
 /// How much the service does for one sender. A value of 0 turns that limit off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Sign-in and sign-up mails to one address per mail window, whoever asks.
+    /// Mails a request asks for (sign-in and sign-up links, game and tournament
+    /// invitations) to one address per mail window, whoever asks.
     pub mails_per_address: u64,
     /// Sign-in and sign-up mails one client address (an IPv6 address by its /64 network)
     /// may ask for per mail window.
     pub mails_per_client: u64,
+    /// Invitation mails (games and tournaments) one player may have sent per mail window.
+    pub mails_per_player: u64,
     /// The mail window, in seconds.
     pub mail_window: u64,
     /// Bytes of archive text one player may post for import per UTC day.
@@ -52,6 +57,7 @@ impl Default for Limits {
         Limits {
             mails_per_address: 5,
             mails_per_client: 30,
+            mails_per_player: 60,
             mail_window: 3600,
             import_bytes_per_day: 32 * 1024 * 1024,
             import_games_per_day: 2000,
@@ -66,7 +72,8 @@ impl Default for Limits {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Limit {
-    /// Which limit: `mails-per-address`, `mails-per-client`, `import-bytes-per-day`,
+    /// Which limit: `mails-per-address`, `mails-per-client`, `mails-per-player`,
+    /// `import-bytes-per-day`,
     /// `import-games-per-day`, `import-games-per-request` or `imports-at-once`.
     pub name: &'static str,
     /// How much it allows.
@@ -103,6 +110,11 @@ pub struct ImportPermit {
 pub struct WorkTime(Option<Instant>);
 
 impl WorkTime {
+    /// A working time of `length` from now (none when `length` is zero).
+    fn from_now(length: Duration) -> WorkTime {
+        WorkTime((!length.is_zero()).then(|| Instant::now() + length))
+    }
+
     /// Whether the working time is up.
     pub fn is_up(self) -> bool {
         self.0.is_some_and(|deadline| Instant::now() >= deadline)
@@ -161,8 +173,54 @@ impl GameService {
         let client = format!("mail-from:{}", client_key(client));
         self.count_in_window(&client, "mails-per-client", limits.mails_per_client)
             .await?;
+        self.count_recipient(recipient).await
+    }
+
+    /// Counts an invitation mail to `recipient` that the signed-in player `sender` has sent:
+    /// refused as [`ServiceError::Limited`], counting nothing more, once the sender had their
+    /// fill in the current window, or the recipient (by the same count as
+    /// [`GameService::count_mail`]'s, so one address gets no more mail a window from all
+    /// requests together).
+    pub async fn count_player_mail(
+        &self,
+        recipient: &str,
+        sender: &str,
+    ) -> Result<(), ServiceError> {
+        let limits = self.config.limits;
+        let sender = format!("mail-from-player:{}", sender.to_ascii_lowercase());
+        self.count_in_window(&sender, "mails-per-player", limits.mails_per_player)
+            .await?;
+        self.count_recipient(recipient).await
+    }
+
+    /// Counts the invitation mails `sender` is about to send: one to each of `handles`
+    /// who is registered and wants mail, one to each of `addresses`
+    /// ([`GameService::count_player_mail`] each, refused at the first over a limit).
+    pub(crate) async fn count_invitations(
+        &self,
+        sender: &str,
+        handles: &[&str],
+        addresses: &[&str],
+    ) -> Result<(), ServiceError> {
+        for handle in handles {
+            if self.mail_preference(handle).await? == MailPreference::None {
+                continue;
+            }
+            if let Some(player) = self.registered(handle).await? {
+                self.count_player_mail(&player.email, sender).await?;
+            }
+        }
+        for address in addresses {
+            self.count_player_mail(address, sender).await?;
+        }
+        Ok(())
+    }
+
+    /// Counts one mail to the address `recipient` (without regard to case).
+    async fn count_recipient(&self, recipient: &str) -> Result<(), ServiceError> {
         let recipient = format!("mail-to:{}", hex_sha256(&Player::email_key(recipient)));
-        self.count_in_window(&recipient, "mails-per-address", limits.mails_per_address)
+        let limit = self.config.limits.mails_per_address;
+        self.count_in_window(&recipient, "mails-per-address", limit)
             .await
     }
 
@@ -202,34 +260,40 @@ impl GameService {
         })
     }
 
-    /// Begins an import of `bytes` bytes of archive text by `player`: takes one of the
-    /// player's import slots (refused as [`ServiceError::Limited`] while every one is held)
-    /// and counts the bytes against the player's day (refused the same way, the slot given
-    /// back, once the day's allowance would be passed).
-    pub async fn begin_import(
+    /// Begins an import by `player`, before its text is read: takes one of the player's
+    /// import slots (refused as [`ServiceError::Limited`] while every one is held), so a
+    /// second import waits for nothing, not even for its text to arrive.
+    pub async fn begin_import(&self, player: &str) -> Result<ImportPermit, ServiceError> {
+        let limits = self.config.limits;
+        Ok(ImportPermit {
+            player: player.to_string(),
+            slot: self.take_import_slot(player).await?,
+            time: WorkTime::from_now(limits.import_time),
+            games_per_request: limits.import_games_per_request,
+        })
+    }
+
+    /// Counts the `bytes` of archive text an import's request carries, once they have
+    /// arrived, against the player's day: the permit back with its working time starting
+    /// now, or refused as [`ServiceError::Limited`] once the day's allowance would be
+    /// passed (the slot then given back).
+    pub async fn count_import_bytes(
         &self,
-        player: &str,
+        mut permit: ImportPermit,
         bytes: u64,
     ) -> Result<ImportPermit, ServiceError> {
         let limits = self.config.limits;
-        let permit = ImportPermit {
-            player: player.to_string(),
-            slot: self.take_import_slot(player).await?,
-            time: WorkTime(
-                (!limits.import_time.is_zero()).then(|| Instant::now() + limits.import_time),
-            ),
-            games_per_request: limits.import_games_per_request,
-        };
         let limit = Limit {
             name: "import-bytes-per-day",
             value: limits.import_bytes_per_day,
             per_seconds: Some(DAY),
         };
-        let day = Window::of(&format!("import-bytes:{player}"), DAY, self.now());
+        let day = Window::of(&format!("import-bytes:{}", permit.player), DAY, self.now());
         if let Err(refused) = self.count(day, bytes, limit).await {
             self.end_import(permit).await?;
             return Err(refused);
         }
+        permit.time = WorkTime::from_now(limits.import_time);
         Ok(permit)
     }
 

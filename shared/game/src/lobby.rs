@@ -73,6 +73,12 @@ impl GameService {
         let variant = (self.catalog)(&new.variant)?;
         let seats = seat_docs(&new, variant.seat_names().len())?;
         let head = self.new_head(&new, seats)?;
+        self.count_invitations(
+            &new.creator,
+            &invited_handles(&head),
+            &invited_addresses(&new),
+        )
+        .await?;
         let feed = crate::feed::invitations(&head, head.doc.created_at);
         self.store.create(&head, &feed).await?;
         Ok(head.id)
@@ -206,6 +212,29 @@ pub(crate) fn check_time_control(time_control: TimeControl) -> Result<(), Servic
             "ICCF time control needs 1 to 50 moves in 1 to 365 days",
         )),
     }
+}
+
+/// The players invited by handle to the game of `head`.
+fn invited_handles(head: &Head) -> Vec<&str> {
+    head.doc
+        .seats
+        .iter()
+        .filter_map(|seat| match seat {
+            SeatDoc::Invited { player } => Some(player.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The addresses `new` invites that no registered player has.
+fn invited_addresses(new: &NewGame) -> Vec<&str> {
+    new.seats
+        .iter()
+        .filter_map(|seat| match seat {
+            SeatRequest::InviteEmail { email } => Some(email.as_str()),
+            _ => None,
+        })
+        .collect()
 }
 
 fn seat_docs(new: &NewGame, seat_count: usize) -> Result<Vec<SeatDoc>, ServiceError> {

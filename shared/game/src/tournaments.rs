@@ -88,7 +88,9 @@ pub struct TournamentStandings {
 impl GameService {
     /// Creates a tournament, open for players: the variant and options must be valid, the
     /// size within what a round robin of the variant's seats allows, a double round only for
-    /// two-seat variants, and every invited player registered.
+    /// two-seat variants, and every invited player registered; the invitation mails are
+    /// counted against the organiser's and each invitee's mail limits
+    /// ([`ServiceError::Limited`] beyond them, and nothing is created).
     pub async fn create_tournament(&self, new: NewTournament) -> Result<Tournament, ServiceError> {
         let name = new.name.trim().to_string();
         if name.is_empty() || name.chars().count() > MAX_TOURNAMENT_NAME {
@@ -112,6 +114,9 @@ impl GameService {
                 return Err(ServiceError::UnknownPlayer(player.clone()));
             }
         }
+        let invited: Vec<&str> = new.invited.iter().map(String::as_str).collect();
+        self.count_invitations(&new.organiser, &invited, &[])
+            .await?;
         let now = self.now();
         let tournament = Tournament {
             id: TournamentId(ulid::Ulid::new().to_string()),

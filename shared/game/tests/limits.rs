@@ -81,24 +81,24 @@ async fn an_import_slot_is_given_back_or_expires(kind: Kind) {
         limits: limits(),
         ..Config::default()
     });
-    let first = service.begin_import("ann", 100).await.unwrap();
+    let first = service.begin_import("ann").await.unwrap();
     assert_eq!(
-        refused_by(service.begin_import("ann", 100).await),
+        refused_by(service.begin_import("ann").await),
         "imports-at-once"
     );
-    let bob = service.begin_import("bob", 100).await.unwrap();
+    let bob = service.begin_import("bob").await.unwrap();
     service.end_import(first).await.unwrap();
-    let second = service.begin_import("ann", 100).await.unwrap();
+    let second = service.begin_import("ann").await.unwrap();
     // A slot never given back (its process died) expires after the working time and five
     // minutes.
     drop(second);
     s.advance(Duration::seconds(309));
     assert_eq!(
-        refused_by(service.begin_import("ann", 100).await),
+        refused_by(service.begin_import("ann").await),
         "imports-at-once"
     );
     s.advance(Duration::seconds(1));
-    let third = service.begin_import("ann", 100).await.unwrap();
+    let third = service.begin_import("ann").await.unwrap();
     service.end_import(third).await.unwrap();
     service.end_import(bob).await.unwrap();
 }
@@ -112,13 +112,18 @@ async fn a_refused_day_gives_the_slot_back(kind: Kind) {
         },
         ..Config::default()
     });
-    let permit = service.begin_import("ann", 900).await.unwrap();
+    let import = |bytes| {
+        let service = service.clone();
+        async move {
+            let permit = service.begin_import("ann").await?;
+            service.count_import_bytes(permit, bytes).await
+        }
+    };
+    let permit = import(900).await.unwrap();
     service.end_import(permit).await.unwrap();
-    assert_eq!(
-        refused_by(service.begin_import("ann", 200).await),
-        "import-bytes-per-day"
-    );
-    let permit = service.begin_import("ann", 100).await.unwrap();
+    assert_eq!(refused_by(import(200).await), "import-bytes-per-day");
+    // The refusal gave the slot back.
+    let permit = import(100).await.unwrap();
     service.end_import(permit).await.unwrap();
 }
 

@@ -528,6 +528,9 @@ async fn every_variant_s_turn_mail_shows_its_board_within_100_kb(kind: Kind) {
         .await
         .expect("sign up");
     for variant in registry::variants() {
+        // Each game in a mail window of its own: its invitations count against bob's and
+        // cy's addresses.
+        s.clock.advance(Duration::hours(1));
         let id = started(&s, *variant).await;
         // The mail that the game began, then one after nine moves from the start.
         for plies in [0, 9] {
