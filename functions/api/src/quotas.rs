@@ -1,13 +1,14 @@
 //! The settings of the service's limits on what one sender may have it do: mails per
-//! recipient, per client and per player, imports per player ([`missive_game::Limits`], whose defaults
-//! they share). Every limit is counted in the store, so it holds across processes.
+//! recipient, per client and per player, imports per player, a tournament start's batches
+//! and working time ([`missive_game::Limits`], whose defaults they share). Every quota is
+//! counted in the store, so it holds across processes.
 
 use std::time::Duration;
 
 use clap::Args;
 use missive_game::Limits;
 
-/// Limits on mails and imports (0 turns a limit off).
+/// Limits on mails, imports and tournament starts (0 turns a quota off).
 #[derive(Args, Clone, Debug)]
 pub struct QuotaSettings {
     /// Mails requests ask for (sign-in and sign-up links, game and tournament invitations)
@@ -41,6 +42,15 @@ pub struct QuotaSettings {
     #[arg(long, env = "MISSIVE_IMPORT_SECONDS", default_value_t = Limits::default().import_time.as_secs_f64(),
           value_parser = seconds)]
     pub import_seconds: f64,
+    /// Games a tournament's start creates per store call.
+    #[arg(long, env = "MISSIVE_TOURNAMENT_START_BATCH", default_value_t = Limits::default().start_batch,
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub tournament_start_batch: u64,
+    /// Seconds one start of a tournament (a request's, or a sweep's) creates games before
+    /// leaving the rest to the sweep (fractions allowed; 0: one batch).
+    #[arg(long, env = "MISSIVE_TOURNAMENT_START_SECONDS", default_value_t = Limits::default().start_time.as_secs_f64(),
+          value_parser = seconds)]
+    pub tournament_start_seconds: f64,
 }
 
 impl QuotaSettings {
@@ -56,6 +66,8 @@ impl QuotaSettings {
             import_games_per_request: self.import_games_per_request,
             imports_at_once: self.imports_at_once,
             import_time: Duration::from_secs_f64(self.import_seconds),
+            start_batch: self.tournament_start_batch,
+            start_time: Duration::from_secs_f64(self.tournament_start_seconds),
         }
     }
 }
@@ -92,11 +104,18 @@ mod tests {
             "2",
             "--import-seconds",
             "0.5",
+            "--tournament-start-batch",
+            "20",
+            "--tournament-start-seconds",
+            "2.5",
         ])
         .quotas
         .limits();
         assert_eq!(set.mails_per_address, 2);
         assert_eq!(set.import_time, Duration::from_millis(500));
+        assert_eq!(set.start_batch, 20);
+        assert_eq!(set.start_time, Duration::from_millis(2500));
+        assert!(Command::try_parse_from(["missive", "--tournament-start-batch", "0"]).is_err());
         assert!(Command::try_parse_from(["missive", "--import-seconds", "-1"]).is_err());
         assert!(Command::try_parse_from(["missive", "--mail-window", "0"]).is_err());
     }

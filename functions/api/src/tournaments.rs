@@ -98,10 +98,10 @@ pub(crate) struct TournamentView {
     finished_at: Option<DateTime<Utc>>,
     /// Every game: who sits where, and its round.
     games: Vec<TournamentGame>,
-    /// The standings, best first (absent before the start).
+    /// The standings, best first (absent until it runs).
     #[serde(skip_serializing_if = "Option::is_none")]
     standings: Option<Vec<StandingRow>>,
-    /// The crosstable as text (absent before the start).
+    /// The crosstable as text (absent until it runs).
     #[serde(skip_serializing_if = "Option::is_none")]
     crosstable: Option<String>,
 }
@@ -304,9 +304,10 @@ pub(crate) async fn view(
 
 /// Join a tournament
 ///
-/// Takes a place; the last place taken starts a tournament that starts when full.
+/// Takes a place; the last place taken starts a tournament that starts when full (see starting a tournament: 202 while its games are still being created).
 #[utoipa::path(post, path = "/v1/tournaments/{id}/join", tag = "tournaments", operation_id = "join_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
-    (status = 200, description = "Joined (started, with its games, if that filled it)", body = TournamentView),
+    (status = 200, description = "Joined (running, with its games, if that filled it)", body = TournamentView),
+    (status = 202, description = "Joined, and that filled it: starting, its games known and still being created (the sweep creates the rest, then it runs)", body = TournamentView),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
     (status = 409, description = "Full, joined already (`taken`), or no longer open (`tournament-state`)", body = ErrorBody),
 ))]
@@ -314,17 +315,18 @@ pub(crate) async fn join(
     State(app): State<App>,
     Caller(me): Caller,
     Path(id): Path<String>,
-) -> Result<Json<TournamentView>, ApiError> {
+) -> Result<(StatusCode, Json<TournamentView>), ApiError> {
     let id = TournamentId(id);
     app.service.join_tournament(&id, &me).await?;
-    view(State(app), Path(id.0)).await
+    started_view(&app, &id).await
 }
 
 /// Start a tournament
 ///
-/// Its organiser starts it with the players it has: every game is created at once.
+/// Its organiser starts it with the players it has: its games (who sits where) are recorded at once and the tournament is `starting`; the games are then created in batches for a working time (10 s by default). If all exist by then it is `running` (200); otherwise the answer is 202 with the tournament `starting` and the sweep creates the rest within minutes, then makes it `running`. Games already created are played as usual meanwhile. Starting a tournament that is `starting` answers 202 with it as it is.
 #[utoipa::path(post, path = "/v1/tournaments/{id}/start", tag = "tournaments", operation_id = "start_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
-    (status = 200, description = "Started, with its games", body = TournamentView),
+    (status = 200, description = "Started: running, with its games", body = TournamentView),
+    (status = 202, description = "Accepted: starting, its games known and still being created (the sweep creates the rest, then it runs)", body = TournamentView),
     (status = 403, description = "Not its organiser (`not-organiser`)", body = ErrorBody),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
     (status = 409, description = "Not open (`tournament-state`)", body = ErrorBody),
@@ -334,19 +336,32 @@ pub(crate) async fn start(
     State(app): State<App>,
     Caller(me): Caller,
     Path(id): Path<String>,
-) -> Result<Json<TournamentView>, ApiError> {
+) -> Result<(StatusCode, Json<TournamentView>), ApiError> {
     let id = TournamentId(id);
     app.service.start_tournament(&id, &me).await?;
-    view(State(app), Path(id.0)).await
+    started_view(&app, &id).await
+}
+
+/// Tournament `id` as read now: 202 while it is starting, else 200.
+async fn started_view(
+    app: &App,
+    id: &TournamentId,
+) -> Result<(StatusCode, Json<TournamentView>), ApiError> {
+    let read = app.service.tournament_standings(id).await?;
+    let status = match read.tournament.state {
+        TournamentState::Starting => StatusCode::ACCEPTED,
+        _ => StatusCode::OK,
+    };
+    Ok((status, Json(read.into())))
 }
 
 /// Withdraw from a tournament
 ///
-/// Before the start you just leave it. Once it runs, your games still being played are resigned; the crosstable scores them as the organiser chose (forfeit or annulled).
+/// Before the start you just leave it. While it is starting you cannot (409 until it runs). Once it runs, your games still being played are resigned; the crosstable scores them as the organiser chose (forfeit or annulled).
 #[utoipa::path(post, path = "/v1/tournaments/{id}/withdraw", tag = "tournaments", operation_id = "withdraw_from_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
     (status = 200, description = "Withdrawn", body = TournamentView),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
-    (status = 409, description = "Withdrawn already (`taken`), or finished (`tournament-state`)", body = ErrorBody),
+    (status = 409, description = "Withdrawn already (`taken`), or starting (until it runs) or finished (`tournament-state`)", body = ErrorBody),
     (status = 422, description = "You do not play in it (`refused`)", body = ErrorBody),
 ))]
 pub(crate) async fn withdraw(
@@ -384,7 +399,7 @@ pub(crate) async fn archive(
     (status = 200, description = "Paused", body = TournamentView),
     (status = 403, description = "Not its organiser (`not-organiser`)", body = ErrorBody),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
-    (status = 409, description = "Not running (`tournament-state`)", body = ErrorBody),
+    (status = 409, description = "Not running: open, starting (until it runs), paused or finished (`tournament-state`)", body = ErrorBody),
 ))]
 pub(crate) async fn pause(
     State(app): State<App>,

@@ -49,6 +49,6 @@ pub use page::{Cursor, Page};
 pub use player::{AppPassword, Period, Player, VacationRecord};
 pub use rating::{RatingChange, RatingRecord};
 pub use tournament::{
-    Tournament, TournamentGame, TournamentId, TournamentStart, TournamentState, Withdrawal,
-    WithdrawalScoring,
+    StartJob, Tournament, TournamentGame, TournamentId, TournamentStart, TournamentState,
+    Withdrawal, WithdrawalScoring,
 };

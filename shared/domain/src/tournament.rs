@@ -25,6 +25,10 @@ impl std::fmt::Display for TournamentId {
 pub enum TournamentState {
     /// Taking players; no game exists yet.
     Open,
+    /// Started: its games are known (who sits where) and being created, a batch at a time,
+    /// by the start and then by the sweep; those created are played as usual. Running once
+    /// every game exists.
+    Starting,
     /// Its games are being played.
     Running,
     /// Its games are stopped by the organiser: no move is taken and no clock runs.
@@ -38,6 +42,7 @@ impl TournamentState {
     pub fn as_str(self) -> &'static str {
         match self {
             TournamentState::Open => "open",
+            TournamentState::Starting => "starting",
             TournamentState::Running => "running",
             TournamentState::Paused => "paused",
             TournamentState::Finished => "finished",
@@ -101,6 +106,18 @@ pub struct Withdrawal {
     pub games: Vec<GameId>,
 }
 
+/// How far the creation of a starting tournament's games has come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartJob {
+    /// How many of its games, in its order, are known to exist: the creation goes on
+    /// from there (a game created since but not counted is a conflict it skips).
+    pub created: usize,
+    /// When the sweep takes the creation up: a little later while a start works on it
+    /// (so that the sweep leaves it alone meanwhile, and takes it up if that start died),
+    /// the moment it stopped once it stopped with games left.
+    pub due: DateTime<Utc>,
+}
+
 /// A tournament as stored: written over its revision (1 creates it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tournament {
@@ -138,6 +155,10 @@ pub struct Tournament {
     pub withdrawn: Vec<Withdrawal>,
     /// Its games, once started.
     pub games: Vec<TournamentGame>,
+    /// The creation of its games, while it is starting (absent otherwise, and in what was
+    /// stored before tournaments had a starting state).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_job: Option<StartJob>,
     /// Where it is.
     pub state: TournamentState,
     /// When it was created.
@@ -169,8 +190,66 @@ impl Tournament {
         }
     }
 
+    /// When it is due in the sweep's index: an open tournament with a start date at that
+    /// date, a starting one when its [`StartJob`] is due (at its start if it has none).
+    pub fn wakes_at(&self) -> Option<DateTime<Utc>> {
+        match self.state {
+            TournamentState::Starting => self
+                .start_job
+                .map(|job| job.due)
+                .or(self.started_at)
+                .or(Some(self.created_at)),
+            _ => self.starts_at(),
+        }
+    }
+
     /// The game `id` of it, if it is one.
     pub fn game(&self, id: &GameId) -> Option<&TournamentGame> {
         self.games.iter().find(|g| &g.game == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A running tournament as stored before tournaments had a starting state.
+    const RUNNING: &str = r#"{"id":"01J00000000000000000000T01","revision":3,"name":"Cup","organiser":"ann","variant":"chess","options":"","time_control":{"kind":"days-per-move","days":3},"rated":true,"size":2,"double":false,"start":{"kind":"when-full"},"withdrawal":"forfeit","timeouts_to_withdraw":null,"invited":[],"players":["ann","bob"],"withdrawn":[],"games":[{"game":"01J00000000000000000000T02","players":["ann","bob"],"round":1}],"state":"running","created_at":"2026-03-01T12:00:00Z","started_at":"2026-03-01T13:00:00Z","paused_at":null,"finished_at":null}"#;
+
+    #[test]
+    fn a_tournament_stored_before_the_starting_state_reads_and_writes_the_same() {
+        let tournament: Tournament = serde_json::from_str(RUNNING).unwrap();
+        assert_eq!(tournament.state, TournamentState::Running);
+        assert_eq!(tournament.start_job, None);
+        assert_eq!(tournament.wakes_at(), None);
+        assert_eq!(serde_json::to_string(&tournament).unwrap(), RUNNING);
+        let open = Tournament {
+            state: TournamentState::Open,
+            start: TournamentStart::At {
+                at: tournament.created_at,
+            },
+            ..tournament.clone()
+        };
+        assert_eq!(open.wakes_at(), Some(tournament.created_at));
+    }
+
+    #[test]
+    fn a_starting_tournament_wakes_when_its_job_is_due() {
+        let running: Tournament = serde_json::from_str(RUNNING).unwrap();
+        let due = running.created_at + chrono::Duration::seconds(10);
+        let starting = Tournament {
+            state: TournamentState::Starting,
+            start_job: Some(StartJob { created: 1, due }),
+            ..running
+        };
+        assert_eq!(starting.wakes_at(), Some(due));
+        let text = serde_json::to_string(&starting).unwrap();
+        assert!(text.contains(r#""state":"starting""#), "{text}");
+        assert_eq!(serde_json::from_str::<Tournament>(&text).unwrap(), starting);
+        let without_job = Tournament {
+            start_job: None,
+            ..starting
+        };
+        assert_eq!(without_job.wakes_at(), without_job.started_at);
     }
 }

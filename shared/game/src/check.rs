@@ -37,10 +37,10 @@ impl GameService {
     }
 
     /// Brings every stored game up to what this version keeps (see [`GameService::upgrade`]),
-    /// then stores every open tournament with a start date again at its next revision, so
-    /// that its start is in the sweep's index as this version keeps it (on DynamoDB one made
-    /// before was in a list of its own); gives how many games and tournaments were
-    /// rewritten.
+    /// then stores every tournament with a wake-up (open with a start date, or starting)
+    /// again at its next revision, so that its wake-up is in the sweep's index as this
+    /// version keeps it (on DynamoDB an open one's start made before was in a list of its
+    /// own); gives how many games and tournaments were rewritten.
     pub async fn upgrade_all(&self) -> Result<usize, ServiceError> {
         let mut upgraded = 0;
         for id in self.all_game_ids().await? {
@@ -50,7 +50,7 @@ impl GameService {
         loop {
             let page = self.store.tournaments(cursor.as_ref(), 100).await?;
             for tournament in page.items {
-                if tournament.starts_at().is_none() {
+                if tournament.wakes_at().is_none() {
                     continue;
                 }
                 let again = Tournament {

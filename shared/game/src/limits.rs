@@ -1,7 +1,8 @@
 //! Limits on what a request can make the service do for whoever sends it: mails asked for
-//! (per recipient, whoever asks, and per sender: a client address or a signed-in player) and
-//! archive imports (per player: bytes and games
-//! a day, imports at once, games and working time per request).
+//! (per recipient, whoever asks, and per sender: a client address or a signed-in player),
+//! archive imports (per player: bytes and games a day, imports at once, games and working
+//! time per request) and the games one start of a tournament creates (a batch at a time,
+//! for a working time).
 //!
 //! Every count is the store's ([`missive_store::Store::count_up`]), so a limit holds across
 //! processes, Lambda instances and restarts. Mail counts live in fixed windows of
@@ -50,6 +51,12 @@ pub struct Limits {
     /// How long one import request may work, reading and storing: games not stored by then
     /// are answered as not imported. Zero turns it off.
     pub import_time: Duration,
+    /// Games a tournament's start creates per store call: the step after which it looks at
+    /// the time it has left. Zero counts as one.
+    pub start_batch: u64,
+    /// How long one start of a tournament (a request's, or one sweep's) creates games:
+    /// once a batch ends past it, the games left are created by the sweep. Zero: one batch.
+    pub start_time: Duration,
 }
 
 impl Default for Limits {
@@ -64,6 +71,8 @@ impl Default for Limits {
             import_games_per_request: 500,
             imports_at_once: 1,
             import_time: Duration::from_secs(8),
+            start_batch: 100,
+            start_time: Duration::from_secs(10),
         }
     }
 }

@@ -7,9 +7,11 @@
 //! The crosstable is computed from the games' heads whenever it is read, so it never
 //! disagrees with them.
 
+use std::time::Instant;
+
 use missive_domain::{Cursor, EndRule, Ending, GameEvent, Page, Period, SeatResult};
 use missive_domain::{
-    GameId, Head, SeatDoc, Status, TimeControl, Tournament, TournamentGame, TournamentId,
+    GameId, Head, SeatDoc, StartJob, Status, TimeControl, Tournament, TournamentGame, TournamentId,
     TournamentStart, TournamentState, Withdrawal, WithdrawalScoring,
 };
 use missive_store::StoreError;
@@ -140,6 +142,7 @@ impl GameService {
             },
             withdrawn: Vec::new(),
             games: Vec::new(),
+            start_job: None,
             state: TournamentState::Open,
             created_at: now,
             started_at: None,
@@ -168,7 +171,7 @@ impl GameService {
     }
 
     /// Adds `player` to the open tournament `id`; once it is full and starts when full,
-    /// its games are created.
+    /// it starts (see [`GameService::start_tournament`]).
     pub async fn join_tournament(
         &self,
         id: &TournamentId,
@@ -194,12 +197,17 @@ impl GameService {
         }
     }
 
-    /// Starts the open tournament `id` if its start date has come, with the players it has,
-    /// if a round robin can be made of them: what the sweep calls when the tournament's
-    /// wake-up is due. `false` when it is not started: not open, not yet due, or too few
-    /// players (then it stays due, and the next sweep looks at it again).
+    /// What the sweep calls when the wake-up of tournament `id` is due: an open one whose
+    /// start date has come starts with the players it has, if a round robin can be made of
+    /// them; a starting one goes on creating its games where its start stopped (unless a
+    /// start is at it). `true` when this made it running; `false` otherwise: not open nor
+    /// starting, not yet due, too few players (then it stays due, and the next sweep looks
+    /// at it again), or games left to create (due again at once).
     pub async fn start_due_tournament(&self, id: &TournamentId) -> Result<bool, ServiceError> {
         let tournament = self.tournament(id).await?;
+        if tournament.state == TournamentState::Starting {
+            return self.resume_start(id).await;
+        }
         if tournament.starts_at().is_none_or(|at| at > self.now()) {
             return Ok(false);
         }
@@ -208,14 +216,17 @@ impl GameService {
             return Ok(false);
         }
         match self.begin(tournament).await {
-            Ok(_) => Ok(true),
+            Ok(started) => Ok(started.state != TournamentState::Starting),
             Err(ServiceError::TournamentState(_)) => Ok(false),
             Err(error) => Err(error),
         }
     }
 
     /// Starts the open tournament `id` for `by`, its organiser, with the players it has
-    /// (at least as many as a round robin needs): every game is created.
+    /// (at least as many as a round robin needs): its games (who sits where) are recorded
+    /// and it is starting, then they are created for the start's working time; it runs
+    /// once all exist, else it is left starting and the sweep creates the rest. A starting
+    /// tournament is given as it is (its start goes on in the sweep).
     pub async fn start_tournament(
         &self,
         id: &TournamentId,
@@ -223,6 +234,9 @@ impl GameService {
     ) -> Result<Tournament, ServiceError> {
         let tournament = self.tournament(id).await?;
         require_organiser(&tournament, by)?;
+        if tournament.state == TournamentState::Starting {
+            return Ok(tournament);
+        }
         require_state(&tournament, &[TournamentState::Open])?;
         self.begin(tournament).await
     }
@@ -250,13 +264,17 @@ impl GameService {
         .await
     }
 
-    /// The tournament `id` with its standings as of its games' heads now.
+    /// The tournament `id` with its standings as of its games' heads now (none until it
+    /// runs).
     pub async fn tournament_standings(
         &self,
         id: &TournamentId,
     ) -> Result<TournamentStandings, ServiceError> {
         let tournament = self.tournament(id).await?;
-        if tournament.games.is_empty() {
+        if matches!(
+            tournament.state,
+            TournamentState::Open | TournamentState::Starting
+        ) {
             return Ok(TournamentStandings {
                 tournament,
                 standings: None,
@@ -272,17 +290,32 @@ impl GameService {
 
     /// Every game of tournament `id` as one archive text, in the tournament's order, each
     /// signed as a game's archive is (its tags name the tournament, its round and its
-    /// players' ratings); once the tournament has started, its crosstable opens the first
-    /// game's moves as a comment (outside what the signature covers).
+    /// players' ratings); once the tournament runs, its crosstable opens the first game's
+    /// moves as a comment (outside what the signature covers). While it is starting, the
+    /// games created so far.
     pub async fn tournament_archive_text(&self, id: &TournamentId) -> Result<String, ServiceError> {
         let read = self.tournament_standings(id).await?;
         let crosstable = read
             .standings
             .as_ref()
             .map(|s| s.render_text(&read.tournament.players));
+        let games: Vec<GameId> = match read.tournament.state {
+            TournamentState::Starting => self
+                .tournament_heads(&read.tournament)
+                .await?
+                .into_iter()
+                .map(|head| head.id)
+                .collect(),
+            _ => read
+                .tournament
+                .games
+                .iter()
+                .map(|g| g.game.clone())
+                .collect(),
+        };
         let mut archive = String::new();
-        for (index, game) in read.tournament.games.iter().enumerate() {
-            let text = self.archive_text(&game.game, None).await?;
+        for (index, game) in games.iter().enumerate() {
+            let text = self.archive_text(game, None).await?;
             match (index, &crosstable) {
                 (0, Some(crosstable)) => archive.push_str(&with_comment(&text, crosstable)),
                 _ => archive.push_str(&text),
@@ -293,7 +326,9 @@ impl GameService {
 
     /// What a tournament game's end changes in its tournament: a player who has now lost
     /// the organiser's number of games on time is withdrawn, and once every game is over
-    /// the tournament is finished. Safe to call again for the same game.
+    /// the tournament is finished (never while it is starting: its last games do not exist
+    /// yet). Safe to call again for the same game. While it is starting a withdrawal is
+    /// refused (`TournamentState`), so the game's end is settled again later.
     pub(crate) async fn tournament_game_ended(
         &self,
         tournament: &Tournament,
@@ -304,9 +339,10 @@ impl GameService {
         if let Some(player) = timed_out_too_often(tournament, head, &heads) {
             self.withdraw(id, &player, TIMEOUTS).await?;
         }
-        let over = heads
-            .iter()
-            .all(|h| matches!(h.doc.status, Status::Finished | Status::Cancelled));
+        let over = heads.len() == tournament.games.len()
+            && heads
+                .iter()
+                .all(|h| matches!(h.doc.status, Status::Finished | Status::Cancelled));
         if over {
             let now = self.now();
             self.change_tournament(id, |tournament| {
@@ -548,47 +584,153 @@ impl GameService {
         Ok(tournament)
     }
 
-    /// Creates every game of `tournament` (those already created by an earlier attempt
-    /// stay as they are) and marks it running.
+    /// Starts the open `tournament`: records its pairings as its games and makes it
+    /// starting, then creates its games (see [`GameService::create_games`]).
     async fn begin(&self, tournament: Tournament) -> Result<Tournament, ServiceError> {
         let variant = (self.catalog)(&tournament.variant)?;
         let seats = variant.seat_names().len();
         let tables = pairings(seats, tournament.players.len(), tournament.double)?;
         let mut games = Vec::with_capacity(tables.len());
-        let mut starts = Vec::with_capacity(tables.len());
         for (index, (round, seated)) in tables.into_iter().enumerate() {
-            let players: Vec<String> = seated
-                .iter()
-                .map(|p| tournament.players[*p].clone())
-                .collect();
-            let game = game_id(&tournament.id, index + 1)?;
-            starts.push(self.tournament_start(&tournament, &game, &players)?);
             games.push(TournamentGame {
-                game,
-                players,
+                game: game_id(&tournament.id, index + 1)?,
+                players: seated
+                    .iter()
+                    .map(|p| tournament.players[*p].clone())
+                    .collect(),
                 round,
             });
         }
-        for answer in self.store.create_started(&starts).await {
-            match answer {
-                Ok(()) | Err(StoreError::Conflict) => {}
-                Err(error) => return Err(error.into()),
-            }
-        }
         let now = self.now();
-        let id = tournament.id.clone();
-        let running = self
-            .change_tournament(&id, |tournament| {
+        let job = self.start_lease(0);
+        let starting = self
+            .change_tournament(&tournament.id, |tournament| {
                 require_state(tournament, &[TournamentState::Open])?;
                 tournament.games = games.clone();
-                tournament.state = TournamentState::Running;
+                tournament.state = TournamentState::Starting;
                 tournament.started_at = Some(now);
+                tournament.start_job = Some(job);
                 Ok(())
             })
             .await?;
-        // Told once the tournament runs: the first game's turn comes with its start mails.
-        for start in &starts {
-            self.changed(&start.head.id);
+        self.create_games(starting).await
+    }
+
+    /// Takes up the creation of the starting tournament `id`'s games where it stopped,
+    /// unless another start is at it (its job not due yet): `true` if this made it
+    /// running.
+    async fn resume_start(&self, id: &TournamentId) -> Result<bool, ServiceError> {
+        let now = self.now();
+        let taken = self
+            .change_tournament(id, |tournament| {
+                require_state(tournament, &[TournamentState::Starting])?;
+                let created = match tournament.start_job {
+                    Some(job) if job.due > now => {
+                        return Err(ServiceError::TournamentState(TournamentState::Starting));
+                    }
+                    Some(job) => job.created,
+                    None => 0,
+                };
+                tournament.start_job = Some(self.start_lease(created));
+                Ok(())
+            })
+            .await;
+        let taken = match taken {
+            Ok(taken) => taken,
+            Err(ServiceError::TournamentState(_)) => return Ok(false),
+            Err(error) => return Err(error),
+        };
+        let after = self.create_games(taken).await?;
+        Ok(after.state != TournamentState::Starting)
+    }
+
+    /// A start job at `created` games that the sweep leaves alone for as long as one start
+    /// works on it.
+    fn start_lease(&self, created: usize) -> StartJob {
+        let time = chrono::Duration::from_std(self.config.limits.start_time)
+            .unwrap_or(chrono::Duration::MAX);
+        StartJob {
+            created,
+            due: self.now() + time,
+        }
+    }
+
+    /// Creates the games of the starting `tournament` from where its job stopped, a batch
+    /// at a time ([`Limits::start_batch`](crate::Limits)), for the start's working time
+    /// ([`Limits::start_time`](crate::Limits); one batch at least). A game that exists
+    /// already (created by a start that died before it counted it) is a conflict skipped:
+    /// every game is created once. Once every game exists the tournament runs; otherwise
+    /// the job records how far it came, due now, and the sweep goes on from there. The
+    /// tournament as this leaves it.
+    async fn create_games(&self, tournament: Tournament) -> Result<Tournament, ServiceError> {
+        let limits = self.config.limits;
+        let deadline = Instant::now() + limits.start_time;
+        let batch = usize::try_from(limits.start_batch.max(1)).unwrap_or(usize::MAX);
+        let mut created = tournament.start_job.map_or(0, |job| job.created);
+        while created < tournament.games.len() {
+            let end = (created + batch).min(tournament.games.len());
+            let starts = tournament.games[created..end]
+                .iter()
+                .map(|g| self.tournament_start(&tournament, &g.game, &g.players))
+                .collect::<Result<Vec<_>, _>>()?;
+            for answer in self.store.create_started(&starts).await {
+                match answer {
+                    Ok(()) | Err(StoreError::Conflict) => {}
+                    Err(error) => return Err(error.into()),
+                }
+            }
+            for start in &starts {
+                self.changed(&start.head.id);
+            }
+            created = end;
+            if Instant::now() >= deadline {
+                break;
+            }
+        }
+        match created < tournament.games.len() {
+            true => self.stop_start(&tournament.id, created).await,
+            false => self.run(&tournament).await,
+        }
+    }
+
+    /// Records that the start of tournament `id` has created its first `created` games
+    /// and stopped: due now in the sweep's index.
+    async fn stop_start(
+        &self,
+        id: &TournamentId,
+        created: usize,
+    ) -> Result<Tournament, ServiceError> {
+        let now = self.now();
+        self.change_tournament(id, |tournament| {
+            if tournament.state != TournamentState::Starting {
+                return Ok(());
+            }
+            let counted = tournament.start_job.map_or(0, |job| job.created);
+            tournament.start_job = Some(StartJob {
+                created: created.max(counted),
+                due: now,
+            });
+            Ok(())
+        })
+        .await
+    }
+
+    /// Makes the starting `tournament`, every game of which exists, running (once: a start
+    /// that finds it running already changes nothing), then has its first game attended
+    /// again now, so its start mails go out with the first game's turn.
+    async fn run(&self, tournament: &Tournament) -> Result<Tournament, ServiceError> {
+        let running = self
+            .change_tournament(&tournament.id, |tournament| {
+                if tournament.state == TournamentState::Starting {
+                    tournament.state = TournamentState::Running;
+                    tournament.start_job = None;
+                }
+                Ok(())
+            })
+            .await?;
+        if let Some(first) = running.games.first() {
+            self.store.hasten_wake(&first.game, self.now()).await?;
+            self.changed(&first.game);
         }
         Ok(running)
     }
@@ -622,11 +764,12 @@ impl GameService {
         self.start_commit(head)
     }
 
-    /// The heads of every game of `tournament`, in its order.
+    /// The heads of every game of `tournament`, in its order (while it is starting, of
+    /// those created so far).
     async fn tournament_heads(&self, tournament: &Tournament) -> Result<Vec<Head>, ServiceError> {
         let ids: Vec<GameId> = tournament.games.iter().map(|g| g.game.clone()).collect();
         let heads = self.store.heads(&ids).await?;
-        if heads.len() != ids.len() {
+        if heads.len() != ids.len() && tournament.state != TournamentState::Starting {
             return Err(ServiceError::Store(StoreError::Corrupt(format!(
                 "tournament {} lists games that do not exist",
                 tournament.id

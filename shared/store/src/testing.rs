@@ -245,6 +245,7 @@ pub fn open_tournament(id: &str, created_at: DateTime<Utc>, revision: u64) -> To
         players: vec!["ann".into()],
         withdrawn: Vec::new(),
         games: Vec::new(),
+        start_job: None,
         state: TournamentState::Open,
         created_at,
         started_at: None,

@@ -6,9 +6,9 @@ use missive_domain::{
     AppPassword, Challenge, ChallengeFilter, ChallengeId, ChallengeState, Commit, Cursor, EndRule,
     Ending, EventRecord, FeedEntry, FeedEvent, FeedItem, GameDoc, GameEvent, GameId, Head, Hook,
     HookId, HookState, LeaveEdge, MailPreference, MessageMail, MoveRecord, Notice, Page, Period,
-    Player, RatingChange, RatingRecord, Reason, Seat, SeatDoc, SeatResult, Status, StoredGame,
-    TimeControl, Tournament, TournamentId, TournamentStart, TournamentState, VacationRecord,
-    Waiting, WakeChange,
+    Player, RatingChange, RatingRecord, Reason, Seat, SeatDoc, SeatResult, StartJob, Status,
+    StoredGame, TimeControl, Tournament, TournamentGame, TournamentId, TournamentStart,
+    TournamentState, VacationRecord, Waiting, WakeChange,
 };
 use missive_store::testing::{Kind, TestStore};
 use missive_store::{Membership, Store, StoreError, WakeSubject, contract_tests};
@@ -1804,6 +1804,63 @@ async fn tournaments_change_over_their_revision_and_are_listed_newest_first(kind
     assert_eq!(store.tournament(&started.id).await.unwrap(), Some(started));
 }
 
+/// A starting tournament is due in the sweep's index when its start job is (the moment its
+/// start stopped, or its lease's end); once running, it is not. Its games and job are kept.
+async fn a_starting_tournament_is_due_until_it_runs(kind: Kind) {
+    let test = TestStore::new(kind).await;
+    let store = test.store.as_ref();
+    let open = tournament("t1", 1, 1);
+    store.put_tournament(&open).await.unwrap();
+    assert!(due(store, at(100)).await.is_empty());
+    let starting = Tournament {
+        revision: 2,
+        state: TournamentState::Starting,
+        started_at: Some(at(2)),
+        games: vec![TournamentGame {
+            game: GameId("g1".into()),
+            players: vec!["ann".into(), "bob".into()],
+            round: 1,
+        }],
+        start_job: Some(StartJob {
+            created: 0,
+            due: at(5),
+        }),
+        ..open
+    };
+    store.put_tournament(&starting).await.unwrap();
+    assert!(due(store, at(4)).await.is_empty(), "a start is at it");
+    let stopped = Tournament {
+        revision: 3,
+        start_job: Some(StartJob {
+            created: 1,
+            due: at(3),
+        }),
+        ..starting
+    };
+    store.put_tournament(&stopped).await.unwrap();
+    let wakes = due(store, at(3)).await;
+    assert_eq!(
+        wakes,
+        [missive_store::Wake {
+            subject: WakeSubject::Tournament(stopped.id.clone()),
+            at: at(3),
+        }]
+    );
+    assert_eq!(
+        store.tournament(&stopped.id).await.unwrap().as_ref(),
+        Some(&stopped)
+    );
+    let running = Tournament {
+        revision: 4,
+        state: TournamentState::Running,
+        start_job: None,
+        ..stopped
+    };
+    store.put_tournament(&running).await.unwrap();
+    assert!(due(store, at(100)).await.is_empty());
+    assert_eq!(store.tournament(&running.id).await.unwrap(), Some(running));
+}
+
 async fn games_created_started_are_each_whole_once(kind: Kind) {
     let test = TestStore::new(kind).await;
     let store = test.store.as_ref();
@@ -1913,6 +1970,7 @@ async fn ratings_change_over_their_revision_and_rank_by_variant(kind: Kind) {
 
 contract_tests!(
     tournaments_change_over_their_revision_and_are_listed_newest_first,
+    a_starting_tournament_is_due_until_it_runs,
     games_created_started_are_each_whole_once,
     ratings_change_over_their_revision_and_rank_by_variant,
     hooks_change_over_their_revision_and_are_due_while_active,

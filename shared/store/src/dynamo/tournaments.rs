@@ -48,7 +48,7 @@ impl DynamoStore {
         let pk = keys::tournament_pk(&tournament.id);
         let mut writes =
             vec![self.versioned_transact_put(item, tournament.revision, "a tournament")?];
-        writes.push(match tournament.starts_at() {
+        writes.push(match tournament.wakes_at() {
             Some(at) => self.transact_put(
                 Item::from([
                     ("PK".into(), s(&pk)),

@@ -570,7 +570,7 @@ fn start_game(conn: &Connection, start: &Commit) -> Result<(), StoreError> {
 /// Stores a tournament by its revision.
 fn put_tournament(conn: &Connection, tournament: &Tournament) -> Result<(), StoreError> {
     let body = serde_json::to_string(tournament)?;
-    let starts_at = tournament.starts_at().map(|at| at.timestamp_millis());
+    let starts_at = tournament.wakes_at().map(|at| at.timestamp_millis());
     versioned(
         tournament.revision,
         "a tournament",
