@@ -6,8 +6,10 @@ use axum::http::header::RETRY_AFTER;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use missive_auth::AuthError;
+use missive_board::PngError;
 use missive_domain::ChallengeState;
 use missive_game::ServiceError;
+use missive_gate::Busy;
 use missive_store::StoreError;
 use serde_json::{Value, json};
 
@@ -215,6 +217,7 @@ impl From<ServiceError> for ApiError {
             ServiceError::TooOften { retry_after, .. } => {
                 return ApiError::rate_limited(message, *retry_after);
             }
+            ServiceError::Busy(busy) => return (*busy).into(),
             ServiceError::Store(StoreError::Backend(_)) => {
                 return ApiError::store_unavailable(message);
             }
@@ -223,6 +226,29 @@ impl From<ServiceError> for ApiError {
             }
         };
         ApiError::new(status, code, message)
+    }
+}
+
+/// 503 `busy`: expensive work (drawing a board, checking a password) refused because as
+/// much of it as the server takes on at once was running and waiting; nothing was done, and
+/// the same request may succeed after `Retry-After`.
+impl From<Busy> for ApiError {
+    fn from(busy: Busy) -> ApiError {
+        ApiError {
+            retry_after: Some(missive_gate::RETRY_AFTER),
+            ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", busy.to_string())
+        }
+    }
+}
+
+/// A board picture not drawn: 503 `busy` when too many were being drawn, else a failure of
+/// the server's own.
+impl From<PngError> for ApiError {
+    fn from(error: PngError) -> ApiError {
+        match error {
+            PngError::Busy(busy) => busy.into(),
+            error => ApiError::internal("the board picture could not be drawn", error),
+        }
     }
 }
 

@@ -403,6 +403,7 @@ pub(crate) async fn board(
     (status = 400, description = "Unknown seat, or a scale out of range", body = ErrorBody),
     (status = 401, description = "An invalid access token was sent", body = ErrorBody),
     (status = 404, description = "No such game, or a private game of others (`game-not-found`)", body = ErrorBody),
+    (status = 503, description = "Too many pictures being drawn (`busy`): try again after `Retry-After`", body = ErrorBody),
 ))]
 pub(crate) async fn board_png(
     State(app): State<App>,
@@ -424,13 +425,12 @@ pub(crate) async fn board_png(
         scale,
         max_pixels: PNG_PIXELS,
     };
-    // Rasterising takes a tenth of a second or more: off the request threads.
+    // Rasterising takes a tenth of a second or more, or waits for a place: off the request
+    // threads.
     let png =
         tokio::task::spawn_blocking(move || missive_board::render_png(&diagram, &options, size))
             .await
-            .map_err(|e| e.to_string())
-            .and_then(|drawn| drawn.map_err(|e| e.to_string()))
-            .map_err(|error| ApiError::internal("the board picture could not be drawn", error))?;
+            .map_err(|error| ApiError::internal("the board picture could not be drawn", error))??;
     Ok(picture_response("image/png", png.data))
 }
 

@@ -10,11 +10,15 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+mod common;
+
+use common::{access_token, sign_up, start_serve, wait_for_mail};
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_answers_and_token_signs_in() {
     let folder = std::env::temp_dir().join(format!("missive-serve-{}", ulid::Ulid::new()));
     std::fs::create_dir_all(&folder).unwrap();
-    let store = format!("sqlite:{}", folder.join("missive.db").display());
+    let store = common::store_of(&folder);
     let outbox = folder.join("outbox");
     let started = Instant::now();
     let mut server = Command::new(env!("CARGO_BIN_EXE_missive"))
@@ -102,98 +106,12 @@ async fn serve_answers_and_token_signs_in() {
     std::fs::remove_dir_all(folder).unwrap();
 }
 
-/// Signs `handle` up at `handle@example.org`: the confirmation mail's token exchanged.
-async fn sign_up(http: &reqwest::Client, base: &str, outbox: &std::path::Path, handle: &str) {
-    let email = format!("{handle}@example.org");
-    let asked = http
-        .post(format!("{base}/v1/players"))
-        .json(&json!({"handle": handle, "email": email}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(asked.status(), 202);
-    let mail = wait_for_mail(outbox, &format!("To: {email}")).await;
-    let token = mail
-        .lines()
-        .find_map(|line| line.strip_prefix("X-Missive-Token: "))
-        .expect("the confirmation's token");
-    let confirmed = http
-        .post(format!("{base}/v1/auth/token"))
-        .json(&json!({"token": token}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(confirmed.status(), 200);
-}
-
-/// An access token for `handle` from `missive token`.
-fn access_token(handle: &str, store: &str) -> String {
-    let token = Command::new(env!("CARGO_BIN_EXE_missive"))
-        .args(["token", "--handle", handle, "--store", store])
-        .env_remove("MISSIVE_SIGNING_KEY")
-        .output()
-        .unwrap();
-    assert!(token.status.success(), "{:?}", token);
-    String::from_utf8(token.stdout).unwrap().trim().to_string()
-}
-
 /// The plain-text part of the mail `raw`, decoded.
 fn text_part(raw: &str) -> String {
     let message = mail_parser::MessageParser::default()
         .parse(raw)
         .expect("a MIME message");
     message.body_text(0).expect("a text part").to_string()
-}
-
-/// The first mail in `outbox` containing `needle`, waiting up to ten seconds for it.
-async fn wait_for_mail(outbox: &std::path::Path, needle: &str) -> String {
-    for _ in 0..100 {
-        for entry in std::fs::read_dir(outbox).into_iter().flatten() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|ext| ext != "eml") {
-                continue;
-            }
-            let text = std::fs::read_to_string(path).unwrap_or_default();
-            if text.contains(needle) {
-                return text;
-            }
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("no mail with {needle} in {}", outbox.display());
-}
-
-/// Starts `missive serve` on a free port over a fresh folder; returns the process, its
-/// base URL and a thread collecting the rest of its stderr.
-fn start_serve(
-    folder: &std::path::Path,
-    extra: &[&str],
-) -> (std::process::Child, String, std::thread::JoinHandle<String>) {
-    let store = format!("sqlite:{}", folder.join("missive.db").display());
-    let mut server = Command::new(env!("CARGO_BIN_EXE_missive"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--store", &store])
-        .arg("--outbox")
-        .arg(folder.join("outbox"))
-        .args(extra)
-        .env_remove("MISSIVE_SIGNING_KEY")
-        .env("RUST_LOG", "info")
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(server.stderr.take().unwrap());
-    let mut banner = String::new();
-    stderr.read_line(&mut banner).unwrap();
-    let base = banner
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("the address in the banner: {banner}"))
-        .to_string();
-    let rest = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
-        text
-    });
-    (server, base, rest)
 }
 
 /// SIGTERM in the middle of a request whose body arrives slowly: the request is still

@@ -10,6 +10,7 @@
 //! only, so it can be inlined in an HTML page or a mail without its styles leaking.
 
 mod palette;
+pub mod pictures;
 mod raster;
 mod svg;
 

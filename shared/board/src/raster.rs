@@ -11,11 +11,13 @@
 use std::sync::{Arc, LazyLock};
 
 use color_quant::NeuQuant;
+use missive_gate::Busy;
 use missive_rules::Diagram;
 use resvg::tiny_skia::{Color, Pixmap, Transform};
 use resvg::usvg::{self, fontdb};
 use thiserror::Error;
 
+use crate::pictures::bounded;
 use crate::{Options, render};
 
 /// DejaVu Sans, subset to printable ASCII and the chess figurines.
@@ -73,6 +75,10 @@ pub enum PngError {
     /// The PNG encoder failed.
     #[error("the PNG could not be encoded: {0}")]
     Encode(String),
+    /// As many pictures as may be were being drawn and waiting (see [`crate::pictures`]):
+    /// nothing was drawn; the same picture may be drawn in a moment.
+    #[error(transparent)]
+    Busy(#[from] Busy),
 }
 
 /// How large to draw a PNG.
@@ -86,15 +92,22 @@ pub struct PngSize {
     pub max_pixels: u32,
 }
 
-/// The diagram drawn as [`render`] draws it, at `size`, as an opaque PNG with a palette.
+/// The diagram drawn as [`render`] draws it, at `size`, as an opaque PNG with a palette;
+/// within the bounds of [`crate::pictures`], so [`PngError::Busy`] when too many pictures
+/// are being drawn (the caller may try again in [`missive_gate::RETRY_AFTER`] seconds).
+/// It takes a tenth of a second or more, or waits for a place: call it off async threads.
 pub fn render_png(diagram: &Diagram, options: &Options, size: PngSize) -> Result<Png, PngError> {
+    bounded(render(diagram, options), size, drawn)
+}
+
+/// The SVG document `svg` drawn at `size`.
+fn drawn(svg: &str, size: PngSize) -> Result<Png, PngError> {
     let settings = usvg::Options {
         font_family: DEFAULT_FAMILY.to_string(),
         fontdb: Arc::clone(&FONTS),
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_str(&render(diagram, options), &settings)
-        .map_err(|e| PngError::Svg(e.to_string()))?;
+    let tree = usvg::Tree::from_str(svg, &settings).map_err(|e| PngError::Svg(e.to_string()))?;
     let (mut pixmap, scale) = canvas(tree.size(), size)?;
     pixmap.fill(Color::WHITE);
     resvg::render(

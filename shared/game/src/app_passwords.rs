@@ -8,11 +8,21 @@
 //! string with its own salt). Checking one reads the one record its id names and verifies
 //! one hash (on the blocking pool: it takes tens of milliseconds by design). A player has at
 //! most [`MAX_APP_PASSWORDS`]; a label has 1 to [`MAX_LABEL`] characters.
+//!
+//! Hashing costs memory: argon2id fills [`HASH_MEMORY_KIB`] for a new hash, and a stored
+//! hash costs what its own PHC string says (hashes made before were of argon2's defaults,
+//! 19 MiB). So at most [`HASHES_AT_ONCE`] hashes are computed at once and
+//! [`WAITING_TO_HASH`] more wait, on threads of their own (so the memory an allocator keeps
+//! for a thread stays with these few); beyond that, [`ServiceError::Busy`] at once. A secret is
+//! 120 random bits, which no guessing reaches whatever the hash's cost, so a new hash is
+//! argon2id at 1 MiB and one pass: the memory cost that defends words people choose
+//! buys nothing here.
 
-use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
 use chrono::Duration;
 use missive_domain::{AppPassword, Player};
+use missive_gate::Gate;
 use missive_store::StoreError;
 use rand::Rng;
 
@@ -30,6 +40,17 @@ pub const SECRET_LENGTH: usize = 24;
 const ALPHABET: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
 /// A use is recorded when the last one recorded is older than this.
 const USE_GRANULARITY: Duration = Duration::minutes(1);
+/// The memory argon2id fills for a new hash, in KiB.
+pub const HASH_MEMORY_KIB: u32 = 1024;
+/// The passes over that memory of a new hash.
+const HASH_PASSES: u32 = 1;
+/// Hashes computed at once: with stored hashes of argon2's defaults, 4 x 19 MiB.
+pub const HASHES_AT_ONCE: usize = 4;
+/// Hashes waiting for a place to be computed.
+pub const WAITING_TO_HASH: usize = 32;
+
+/// The gate of hashing.
+static HASHING: Gate = Gate::new("check a password", HASHES_AT_ONCE, WAITING_TO_HASH);
 
 /// An application password just created: its record and the password itself, which is
 /// never seen again.
@@ -168,7 +189,9 @@ async fn hashed(secret: String) -> Result<String, ServiceError> {
     blocking(move || {
         let salt_bytes: [u8; 16] = rand::rng().random();
         let salt = SaltString::encode_b64(&salt_bytes).map_err(hash_failure)?;
-        Argon2::default()
+        let params = Params::new(HASH_MEMORY_KIB, HASH_PASSES, 1, None)
+            .map_err(|error| hash_failure(error.into()))?;
+        Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
             .hash_password(secret.as_bytes(), &salt)
             .map(|hash| hash.to_string())
             .map_err(hash_failure)
@@ -176,7 +199,8 @@ async fn hashed(secret: String) -> Result<String, ServiceError> {
     .await
 }
 
-/// Whether `secret` matches the PHC string `hash` (an unreadable hash is corrupt).
+/// Whether `secret` matches the PHC string `hash`, computed with the parameters the hash
+/// names (an unreadable hash is corrupt).
 async fn verified(secret: String, hash: String) -> Result<bool, ServiceError> {
     blocking(move || {
         let parsed = PasswordHash::new(&hash).map_err(hash_failure)?;
@@ -187,13 +211,14 @@ async fn verified(secret: String, hash: String) -> Result<bool, ServiceError> {
     .await
 }
 
-/// Runs the hash work `work` on the blocking pool.
+/// Runs the hash work `work` on a thread of the gate of hashing, waited for on the
+/// blocking pool.
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, ServiceError> + Send + 'static,
 ) -> Result<T, ServiceError> {
-    tokio::task::spawn_blocking(work)
+    tokio::task::spawn_blocking(move || HASHING.run(work))
         .await
-        .map_err(|error| ServiceError::Store(StoreError::Backend(error.to_string())))?
+        .map_err(|error| ServiceError::Store(StoreError::Backend(error.to_string())))??
 }
 
 fn hash_failure(error: argon2::password_hash::Error) -> ServiceError {
@@ -240,5 +265,19 @@ mod tests {
                 .await
                 .is_err()
         );
+    }
+
+    #[tokio::test]
+    async fn new_hashes_are_light_and_hashes_of_the_old_parameters_still_verify() {
+        let hash = hashed("secret".into()).await.unwrap();
+        assert!(hash.starts_with("$argon2id$v=19$m=1024,t=1,p=1$"), "{hash}");
+        let salt = SaltString::encode_b64(b"sixteen byte sal").unwrap();
+        let old = Argon2::default()
+            .hash_password(b"secret", &salt)
+            .unwrap()
+            .to_string();
+        assert!(old.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{old}");
+        assert!(verified("secret".into(), old.clone()).await.unwrap());
+        assert!(!verified("Secret".into(), old).await.unwrap());
     }
 }

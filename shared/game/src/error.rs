@@ -141,6 +141,10 @@ pub enum ServiceError {
     /// The handle and password sign nobody in (which of them was wrong is not said).
     #[error("unknown handle or wrong application password")]
     BadCredentials,
+    /// [`crate::HASHES_AT_ONCE`] password hashes were being computed and
+    /// [`crate::WAITING_TO_HASH`] waiting: nothing was done; try again in a moment.
+    #[error(transparent)]
+    Busy(#[from] missive_gate::Busy),
 }
 
 impl ServiceError {

@@ -110,7 +110,9 @@ mod vacation;
 mod vacation_log;
 mod views;
 
-pub use app_passwords::{MAX_APP_PASSWORDS, MAX_LABEL, NewAppPassword};
+pub use app_passwords::{
+    HASH_MEMORY_KIB, HASHES_AT_ONCE, MAX_APP_PASSWORDS, MAX_LABEL, NewAppPassword, WAITING_TO_HASH,
+};
 pub use challenges::{CHALLENGE_LIFETIME, ChallengeAccepted, ChallengeView, NewChallenge};
 pub use check::{CheckReport, check_game};
 pub use clock::{Clock, ManualClock, SystemClock};

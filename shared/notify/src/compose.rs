@@ -145,8 +145,9 @@ struct Board {
 
 impl Board {
     /// The `diagram` drawn from `seat`'s view for the mail about game `id`, described
-    /// for screen readers by `pieces`. A picture that cannot be drawn is logged and
-    /// replaced by the piece list, so the mail goes out all the same.
+    /// for screen readers by `pieces`. A picture that cannot be drawn, or not now (too many
+    /// being drawn: `missive_board::pictures`), is logged and replaced by the piece list,
+    /// so the mail goes out all the same.
     fn drawn(diagram: &Diagram, seat: Seat, id: &str, pieces: &str) -> Board {
         let options = Options {
             seat: Some(seat),

@@ -19,7 +19,8 @@
 //!   and a `GetMyGames` with wrong credentials are the sender's (`Client`, 1.2 `Sender`;
 //!   the reason names `AuthenticationFailed` for clients that look for it), a store that
 //!   fails the server's (`Server`, `Receiver`). These are the only 500s of the API that are
-//!   not failures of its own.
+//!   not failures of its own. A server too busy to check the password now answers a
+//!   `Server` (`Receiver`) fault with the API's status for it, 503, and `Retry-After`.
 //! - Chess only. Xfcc's games are standard chess: movetext in SAN, a FEN for a set-up
 //!   position, white and black. Of Missive's variants only `chess` fits; Dynamo chess moves
 //!   (pushes and pulls) are no SAN any client reads, Tri-D chess and the xiangqi games have
@@ -34,7 +35,7 @@ mod wsdl;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::header::CONTENT_TYPE;
+use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -45,8 +46,8 @@ use missive_store::StoreError;
 pub use self::games::number_of;
 
 use self::envelope::{Call, Fault, SoapVersion, envelope, fault_envelope};
-use crate::App;
 use crate::session::public_url;
+use crate::{ApiError, App};
 
 pub(crate) fn routes() -> Router<App> {
     Router::new().route("/xfcc", get(description).post(call))
@@ -74,36 +75,51 @@ async fn call(State(app): State<App>, headers: HeaderMap, body: Bytes) -> Respon
             call.version.content_type(),
             envelope(call.version, &body),
         ),
-        Err(fault) => faulted(call.version, &fault),
+        Err(Failure::Fault(fault)) => faulted(call.version, &fault),
+        Err(Failure::Busy(busy)) => too_busy(call.version, busy),
+    }
+}
+
+/// Why a call has no answer: a fault, or the server too busy for it now.
+enum Failure {
+    Fault(Fault),
+    Busy(ApiError),
+}
+
+impl From<Fault> for Failure {
+    fn from(fault: Fault) -> Failure {
+        Failure::Fault(fault)
     }
 }
 
 /// The body of the answer to `call`.
-async fn answer(app: &App, headers: &HeaderMap, call: &Call) -> Result<String, Fault> {
+async fn answer(app: &App, headers: &HeaderMap, call: &Call) -> Result<String, Failure> {
     match call.operation.as_str() {
         "GetMyGames" => {
             let player = signed_in(app, call).await?;
             let base = public_url(app, headers);
-            games::get_my_games(app, &player, &base)
+            Ok(games::get_my_games(app, &player, &base)
                 .await
-                .map_err(server_fault)
+                .map_err(server_fault)?)
         }
         "MakeAMove" => {
             let request = moves::Request::of(call)?;
             let outcome = match signed_in(app, call).await {
                 Ok(player) => moves::make_a_move(app, &player, &request).await?,
-                Err(_) => moves::Outcome::AuthenticationFailed,
+                Err(Failure::Busy(busy)) => return Err(Failure::Busy(busy)),
+                Err(Failure::Fault(_)) => moves::Outcome::AuthenticationFailed,
             };
             Ok(outcome.answer())
         }
         other => Err(Fault::sender(format!(
             "XfccBasic has no operation `{other}`: GetMyGames and MakeAMove"
-        ))),
+        ))
+        .into()),
     }
 }
 
 /// The player `username` and `password` sign in.
-async fn signed_in(app: &App, call: &Call) -> Result<Player, Fault> {
+async fn signed_in(app: &App, call: &Call) -> Result<Player, Failure> {
     app.service
         .sign_in_with_app_password(call.text("username"), call.text("password"))
         .await
@@ -111,8 +127,9 @@ async fn signed_in(app: &App, call: &Call) -> Result<Player, Fault> {
 }
 
 /// The fault for a refusal or failure of the service's.
-fn server_fault(error: ServiceError) -> Fault {
-    match error {
+fn server_fault(error: ServiceError) -> Failure {
+    Failure::Fault(match error {
+        ServiceError::Busy(busy) => return Failure::Busy(busy.into()),
         ServiceError::BadCredentials => {
             Fault::sender("AuthenticationFailed: unknown handle or wrong application password")
         }
@@ -124,7 +141,23 @@ fn server_fault(error: ServiceError) -> Fault {
             tracing::error!(%error, "an Xfcc call failed");
             Fault::receiver("the request could not be carried out")
         }
+    })
+}
+
+/// The server's fault saying `busy`'s message, in the envelope of `version`, with `busy`'s
+/// status and `Retry-After`.
+fn too_busy(version: SoapVersion, busy: ApiError) -> Response {
+    let mut answer = xml(
+        busy.status,
+        version.content_type(),
+        fault_envelope(version, &Fault::receiver(busy.message)),
+    );
+    if let Some(seconds) = busy.retry_after {
+        answer
+            .headers_mut()
+            .insert(RETRY_AFTER, HeaderValue::from(seconds));
     }
+    answer
 }
 
 /// `fault` in the envelope of `version`, with status 500.
