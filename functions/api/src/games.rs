@@ -425,12 +425,7 @@ pub(crate) async fn board_png(
         scale,
         max_pixels: PNG_PIXELS,
     };
-    // Rasterising takes a tenth of a second or more, or waits for a place: off the request
-    // threads.
-    let png =
-        tokio::task::spawn_blocking(move || missive_board::render_png(&diagram, &options, size))
-            .await
-            .map_err(|error| ApiError::internal("the board picture could not be drawn", error))??;
+    let png = missive_board::render_png_async(&diagram, &options, size).await?;
     Ok(picture_response("image/png", png.data))
 }
 

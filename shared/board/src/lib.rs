@@ -19,7 +19,9 @@ use missive_rules::{Diagram, DiagramPiece, LabelKind, PieceStyle, Seat, Spot, Xy
 use palette::{HIGHLIGHT, HIGHLIGHT_OPACITY, LABEL, ink_colours, shade_colour, stroke_style};
 use svg::{Bounds, Svg, num};
 
-pub use raster::{CJK_FONT, LATIN_FONT, MAX_SIDE, Png, PngError, PngSize, render_png};
+pub use raster::{
+    CJK_FONT, LATIN_FONT, MAX_SIDE, Png, PngError, PngSize, render_png, render_png_async,
+};
 pub use svg::escape;
 
 /// Pixels per diagram unit in the document's own coordinates (its default size).

@@ -57,13 +57,33 @@ pub(crate) fn bounded(
     size: PngSize,
     draw: fn(&str, PngSize) -> Result<Png, PngError>,
 ) -> Result<Png, PngError> {
-    let key: Key = (
-        Sha256::digest(&svg).into(),
-        size.scale.to_bits(),
-        size.max_pixels,
-    );
-    let png = PICTURES.get_or_insert_with(&key, || {
+    let png = PICTURES.get_or_insert_with(&key_of(&svg, size), || {
         Ok::<_, PngError>(Arc::new(DRAWING.run(move || draw(&svg, size))??))
     })?;
     Ok(Png::clone(&png))
+}
+
+/// [`bounded`] for async callers: waiting for the gate, or for another caller's drawing of
+/// the same picture, holds no thread.
+pub(crate) async fn bounded_async(
+    svg: String,
+    size: PngSize,
+    draw: fn(&str, PngSize) -> Result<Png, PngError>,
+) -> Result<Png, PngError> {
+    let guard = match PICTURES.get_value_or_guard_async(&key_of(&svg, size)).await {
+        Ok(png) => return Ok(Png::clone(&png)),
+        Err(guard) => guard,
+    };
+    let png = Arc::new(DRAWING.run_async(move || draw(&svg, size)).await??);
+    let _ = guard.insert(Arc::clone(&png));
+    Ok(Png::clone(&png))
+}
+
+/// The key of the picture of `svg` at `size`.
+fn key_of(svg: &str, size: PngSize) -> Key {
+    (
+        Sha256::digest(svg).into(),
+        size.scale.to_bits(),
+        size.max_pixels,
+    )
 }

@@ -17,7 +17,7 @@ use resvg::tiny_skia::{Color, Pixmap, Transform};
 use resvg::usvg::{self, fontdb};
 use thiserror::Error;
 
-use crate::pictures::bounded;
+use crate::pictures::{bounded, bounded_async};
 use crate::{Options, render};
 
 /// DejaVu Sans, subset to printable ASCII and the chess figurines.
@@ -98,6 +98,16 @@ pub struct PngSize {
 /// It takes a tenth of a second or more, or waits for a place: call it off async threads.
 pub fn render_png(diagram: &Diagram, options: &Options, size: PngSize) -> Result<Png, PngError> {
     bounded(render(diagram, options), size, drawn)
+}
+
+/// [`render_png`] for async callers: the document is made on the caller's thread, and the
+/// wait for a place to draw it holds no thread.
+pub async fn render_png_async(
+    diagram: &Diagram,
+    options: &Options,
+    size: PngSize,
+) -> Result<Png, PngError> {
+    bounded_async(render(diagram, options), size, drawn).await
 }
 
 /// The SVG document `svg` drawn at `size`.

@@ -32,6 +32,17 @@ pub struct Busy {
 /// A piece of work for a gate's thread.
 type Job = Box<dyn FnOnce() + Send>;
 
+/// What became of a piece of work: its value, or its panic.
+type Outcome<T> = Result<T, Box<dyn Any + Send>>;
+
+/// The value of `outcome`, its panic going on in the caller.
+fn unwound<T>(outcome: Outcome<T>) -> T {
+    match outcome {
+        Ok(value) => value,
+        Err(panic) => resume_unwind(panic),
+    }
+}
+
 /// A gate: `threads` threads of its own doing the work, at most `queue` pieces waiting for
 /// one. The threads start at the first piece of work.
 #[derive(Debug)]
@@ -62,18 +73,41 @@ impl Gate {
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Busy> {
-        let (done, outcome) = sync_channel::<Result<T, Box<dyn Any + Send>>>(1);
-        let job: Job = Box::new(move || {
-            let _ = done.send(catch_unwind(AssertUnwindSafe(work)));
-        });
+        let (done, outcome) = sync_channel(1);
+        self.submit(work, move |result| {
+            let _ = done.send(result);
+        })?;
+        Ok(unwound(
+            outcome.recv().expect("a gate's thread answers every job"),
+        ))
+    }
+
+    /// [`Gate::run`] for async callers: the task waits for `work` without holding a thread.
+    pub async fn run_async<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Busy> {
+        let (done, outcome) = tokio::sync::oneshot::channel();
+        self.submit(work, move |result| {
+            let _ = done.send(result);
+        })?;
+        Ok(unwound(
+            outcome.await.expect("a gate's thread answers every job"),
+        ))
+    }
+
+    /// Hands `work` to the gate's threads, its outcome (or its panic) to `deliver`;
+    /// [`Busy`] when the queue is full.
+    fn submit<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+        deliver: impl FnOnce(Outcome<T>) + Send + 'static,
+    ) -> Result<(), Busy> {
+        let job: Job = Box::new(move || deliver(catch_unwind(AssertUnwindSafe(work))));
         match self.jobs().try_send(job) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_)) => return Err(Busy { what: self.what }),
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => Err(Busy { what: self.what }),
             Err(TrySendError::Disconnected(_)) => unreachable!("the gate's threads never stop"),
-        }
-        match outcome.recv().expect("a gate's thread answers every job") {
-            Ok(value) => Ok(value),
-            Err(panic) => resume_unwind(panic),
         }
     }
 
