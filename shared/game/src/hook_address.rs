@@ -61,15 +61,6 @@ pub fn hook_url(text: &str, allow_local: bool) -> Result<Url, AddressError> {
     Ok(url)
 }
 
-/// The IP address `url` names as its host, if it names one rather than a name.
-pub fn ip_host(url: &Url) -> Option<IpAddr> {
-    match url.host()? {
-        Host::Ipv4(ip) => Some(IpAddr::V4(ip)),
-        Host::Ipv6(ip) => Some(IpAddr::V6(ip)),
-        Host::Domain(_) => None,
-    }
-}
-
 /// Whether `host` may be sent to as far as its spelling tells: an IP address that is
 /// public, or a name other than `localhost` and its subdomains (a name's addresses are
 /// checked when it is resolved).
