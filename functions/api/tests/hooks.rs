@@ -4,7 +4,9 @@
 
 mod common;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -14,7 +16,9 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use common::{Player, Server, hook_sender};
 use hmac::{Hmac, Mac};
-use missive_notify::Notifier;
+use missive_game::Config;
+use missive_notify::reach::Names;
+use missive_notify::{Notifier, Reach};
 use missive_store::testing::Kind;
 use serde_json::{Value, json};
 use sha2::Sha256;
@@ -259,9 +263,12 @@ async fn a_webhook_gets_every_event_of_a_game_as_the_feed_did(kind: Kind) {
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
-/// One sweep of `notifier` (which sends to webhooks): how many events it delivered.
+/// One sweep of `notifier` (which sends to webhooks), its webhook deliveries done: how many
+/// hooks it had attended.
 async fn swept(notifier: &Notifier) -> usize {
-    notifier.sweep().await.unwrap().hook_events
+    let hooks = notifier.sweep().await.unwrap().hooks;
+    assert!(notifier.hooks_settled(Duration::from_secs(60)).await);
+    hooks
 }
 
 async fn a_receiver_that_fails_or_times_out_is_retried_then_given_up(kind: Kind) {
@@ -284,19 +291,20 @@ async fn a_receiver_that_fails_or_times_out_is_retried_then_given_up(kind: Kind)
     assert_eq!(receiver.got().len(), 1);
     let failed = state().await;
     assert_eq!(failed["failures"], 1);
-    assert_eq!(swept(&sweeper).await, 0);
+    swept(&sweeper).await;
     assert_eq!(receiver.got().len(), 1);
     // No answer within the timeout: another failure, an hour's backoff at most.
     receiver.answer(Mode::Slow(5_000));
     server.clock.advance(chrono::Duration::seconds(31));
-    assert_eq!(swept(&sweeper).await, 0);
+    assert_eq!(swept(&sweeper).await, 1);
     assert_eq!(state().await["failures"], 2);
     // A slow answer within the timeout is a delivery: every event goes, in order, and the
     // same event is sent again each time with its attempt counted.
     receiver.answer(Mode::Slow(200));
     server.clock.advance(chrono::Duration::seconds(61));
-    assert_eq!(swept(&sweeper).await, 3);
+    swept(&sweeper).await;
     let got = receiver.got();
+    assert_eq!(got.len(), 5);
     let ids: Vec<String> = got
         .iter()
         .map(|(headers, _)| headers["missive-event-id"].to_str().unwrap().to_string())
@@ -362,7 +370,226 @@ async fn a_receiver_that_fails_or_times_out_is_retried_then_given_up(kind: Kind)
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
+/// A resolver that answers every name with one address.
+struct Answers(IpAddr);
+
+#[async_trait::async_trait]
+impl Names for Answers {
+    async fn lookup(&self, _host: &str) -> std::io::Result<Vec<IpAddr>> {
+        Ok(vec![self.0])
+    }
+}
+
+/// A listener on a loopback port that counts the connections made to it (and closes them):
+/// its port and the count.
+async fn counting_listener() -> (u16, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let count = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&count);
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            drop(stream);
+        }
+    });
+    (port, count)
+}
+
+/// The newest delivery attempt logged for `player`'s hook `hook`.
+async fn last_attempt(player: &Player<'_>, hook: &str) -> Value {
+    let (status, log) = player
+        .get(&format!("/v1/players/me/hooks/{hook}/deliveries"))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{log}");
+    log[0].clone()
+}
+
+async fn a_hook_whose_name_or_address_is_local_is_refused_at_delivery(kind: Kind) {
+    let server = Server::start(kind).await;
+    let (port, connections) = counting_listener().await;
+    let loopback = IpAddr::from([127, 0, 0, 1]);
+    let ann = server.player("ann").await;
+    let bob = server.player("bob").await;
+    // A name registered with local hooks off, that resolves to this machine when delivered.
+    let public_only = server.app.service.clone().with_config(Config {
+        limits: common::test_limits(),
+        ..Config::default()
+    });
+    let url = format!("https://hooks.example.test:{port}/");
+    let hook = public_only
+        .register_hook("bob", &url)
+        .await
+        .unwrap()
+        .hook
+        .id;
+    // An address that spells this machine, as registered under looser rules.
+    let literal = format!("https://[::ffff:127.0.0.1]:{port}/");
+    let (other, _) = register(&ann, &literal).await;
+    let game = common::start_game(&[ann.clone(), bob.clone()], "chess").await;
+    ann.play(&game, "e2e4", 0).await;
+
+    let reach = Reach {
+        local: false,
+        names: Arc::new(Answers(loopback)),
+    };
+    let sender = common::hook_sender_reaching(&server.app, reach);
+    assert_eq!(sender.attend_players(&["bob", "ann"]).await.unwrap(), 0);
+    assert_eq!(connections.load(Ordering::SeqCst), 0);
+    let refused = last_attempt(&bob, &hook).await;
+    let why = refused["error"].as_str().unwrap();
+    assert!(
+        why.contains("127.0.0.1") && why.contains("not a public address"),
+        "{why}"
+    );
+    assert!(!why.contains("hooks.example.test"), "{why}");
+    assert_eq!(refused["status"], Value::Null);
+    let refused = last_attempt(&ann, &other).await;
+    let why = refused["error"].as_str().unwrap();
+    assert!(why.contains("loopback"), "{why}");
+    assert!(!why.contains(&port.to_string()), "{why}");
+    let (_, hooks) = bob.get("/v1/players/me/hooks").await;
+    assert_eq!(hooks[0]["failures"], 1);
+
+    // With local hooks allowed, the same resolver's answer is where the delivery goes.
+    server.clock.advance(chrono::Duration::seconds(31));
+    let reach = Reach {
+        local: true,
+        names: Arc::new(Answers(loopback)),
+    };
+    let sender = common::hook_sender_reaching(&server.app, reach);
+    sender.attend_players(&["bob"]).await.unwrap();
+    assert!(connections.load(Ordering::SeqCst) >= 1);
+}
+
+/// A receiver that holds every request until it is opened: who sent what, in order, and
+/// whether two requests of one hook were ever held at once.
+#[derive(Clone)]
+struct Gate {
+    url: String,
+    open: Arc<tokio::sync::watch::Sender<bool>>,
+    got: Arc<Mutex<Vec<(String, Value)>>>,
+    held: Arc<Mutex<HashMap<String, usize>>>,
+    overlapped: Arc<AtomicBool>,
+}
+
+impl Gate {
+    async fn start() -> Gate {
+        let gate = Gate {
+            url: String::new(),
+            open: Arc::new(tokio::sync::watch::channel(false).0),
+            got: Arc::default(),
+            held: Arc::default(),
+            overlapped: Arc::default(),
+        };
+        let router = Router::new()
+            .route("/hook", post(hold))
+            .with_state(gate.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/hook", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        Gate { url, ..gate }
+    }
+
+    fn got(&self) -> Vec<(String, Value)> {
+        self.got.lock().unwrap().clone()
+    }
+
+    /// Waits (at most a minute) until `count` requests came.
+    async fn wait_for(&self, count: usize) {
+        for _ in 0..600 {
+            if self.got().len() >= count {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("{} requests, not {count}", self.got().len());
+    }
+}
+
+async fn hold(State(gate): State<Gate>, headers: HeaderMap, body: String) -> StatusCode {
+    let hook = headers["missive-hook-id"].to_str().unwrap().to_string();
+    {
+        let mut held = gate.held.lock().unwrap();
+        let count = held.entry(hook.clone()).or_default();
+        *count += 1;
+        if *count > 1 {
+            gate.overlapped.store(true, Ordering::SeqCst);
+        }
+        let event = serde_json::from_str(&body).unwrap();
+        gate.got.lock().unwrap().push((hook.clone(), event));
+    }
+    let mut open = gate.open.subscribe();
+    let _ = tokio::time::timeout(Duration::from_secs(120), open.wait_for(|open| *open)).await;
+    *gate.held.lock().unwrap().get_mut(&hook).unwrap() -= 1;
+    StatusCode::NO_CONTENT
+}
+
+/// Waits (at most half a minute) for a turn mail of `game` to `email`; whether it came.
+async fn turn_mail_comes(server: &Server, email: &str, game: &str) -> bool {
+    for _ in 0..300 {
+        let mailed = common::inbox::mail_files(&server.outbox)
+            .iter()
+            .any(|path| {
+                let mail = common::inbox::Read::file(path);
+                mail.to.contains(email)
+                    && mail.subject.starts_with("Your move")
+                    && mail.subject.contains(game)
+            });
+        if mailed {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
+}
+
+async fn slow_webhooks_of_one_player_delay_nobody_s_mail(kind: Kind) {
+    let gate = Gate::start().await;
+    let options = common::Options {
+        mailing: true,
+        hook_timeout: Duration::from_secs(60),
+        ..common::Options::default()
+    };
+    let server = Server::start_with(kind, options).await;
+    let ann = server.player("ann").await;
+    let dan = server.player("dan").await;
+    let bob = server.player("bob").await;
+    let cat = server.player("cat").await;
+    let mut hooks = Vec::new();
+    for _ in 0..4 {
+        hooks.push(register(&ann, &gate.url).await.0);
+    }
+    let first = common::start_game(&[dan.clone(), ann.clone()], "chess").await;
+    gate.wait_for(1).await;
+    // While the receiver holds ann's deliveries, other games' mail goes out, and so does
+    // the mail of ann's own game.
+    let other = common::start_game(&[bob.clone(), cat.clone()], "chess").await;
+    bob.play(&other, "e2e4", 0).await;
+    assert!(turn_mail_comes(&server, "cat@example.org", &other).await);
+    dan.play(&first, "e2e4", 0).await;
+    assert!(turn_mail_comes(&server, "ann@example.org", &first).await);
+    assert!(gate.got().len() <= hooks.len(), "{:?}", gate.got());
+
+    // Let go, every hook gets ann's feed in its order, one request at a time.
+    gate.open.send_replace(true);
+    let feed: Vec<Value> = feed_of(&ann).await.into_iter().map(unread).collect();
+    gate.wait_for(feed.len() * hooks.len()).await;
+    let got = gate.got();
+    for hook in &hooks {
+        let sent: Vec<Value> = got
+            .iter()
+            .filter(|(id, _)| id == hook)
+            .map(|(_, event)| unread(event.clone()))
+            .collect();
+        assert_eq!(sent, feed, "{hook}");
+    }
+    assert!(!gate.overlapped.load(Ordering::SeqCst));
+}
+
 missive_store::contract_tests!(
     a_webhook_gets_every_event_of_a_game_as_the_feed_did,
     a_receiver_that_fails_or_times_out_is_retried_then_given_up,
+    a_hook_whose_name_or_address_is_local_is_refused_at_delivery,
+    slow_webhooks_of_one_player_delay_nobody_s_mail,
 );

@@ -78,7 +78,8 @@ impl ServeArgs {
 /// beside it: every change the service commits goes to the notifier, and a sweep runs
 /// every `--sweep-every` seconds. On the signal it stops accepting connections and
 /// sweeping (between two games), lets requests in flight finish within the drain time,
-/// lets the notifier mail the changes committed by then (within the drain time again),
+/// lets the notifier mail the changes committed by then and finish the webhook deliveries
+/// under way (within the drain time again),
 /// and exits. Mailed links go to `--public-url`, else to the address the server listens on.
 pub fn serve(args: &ServeArgs) -> Result<(), String> {
     logging::init(args.settings.base.log_format.unwrap_or(LogFormat::Text));
@@ -99,6 +100,7 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
         app.service = app.service.with_changes(changes);
         let notifier = args.settings.notifier(&app).map_err(|e| e.to_string())?;
         let follower = notifier.clone();
+        let hooks = notifier.clone();
         let (stop_mail, mail_stopped) = watch::channel(false);
         let following = tokio::spawn(async move { follower.follow(feed, mail_stopped).await });
         let (stop, stopped) = watch::channel(false);
@@ -122,14 +124,17 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
         let finished = tokio::time::timeout(drain, async {
             let _ = sweeping.await;
             let _ = following.await;
+            hooks.hooks_settled(drain).await
         })
         .await;
         match (drained, finished) {
-            (Drained::All, Ok(())) => eprintln!("missive: stopped"),
+            (Drained::All, Ok(true)) => eprintln!("missive: stopped"),
             (Drained::Cut(open), _) => {
                 eprintln!("missive: stopped; {open} connections cut after {drain:?}")
             }
-            (Drained::All, Err(_)) => eprintln!("missive: stopped; mail still going out was cut"),
+            (Drained::All, Ok(false) | Err(_)) => {
+                eprintln!("missive: stopped; mail or webhook deliveries still going out were cut")
+            }
         }
         Ok(())
     })

@@ -11,11 +11,17 @@
 //! batch. Mails are claimed in the store before they are sent, so a record delivered again
 //! (Lambda retries, a repeated event) sends nothing more.
 //!
+//! Webhooks are delivered out of line, so mail never waits for them; before it answers, the
+//! handler waits (at most [`HOOKS_WAIT`]) for the deliveries its batch handed over, since
+//! the function is frozen once it answered. Deliveries still under way then are the
+//! sweep's.
+//!
 //! A record that cannot be handled (unreadable, store or mail failure) is reported in
 //! `batchItemFailures` with its sequence number, and handling stops there: Lambda retries
 //! the stream from that record, so the records after it come again anyway.
 
 use std::collections::HashSet;
+use std::time::Duration;
 
 use aws_lambda_events::dynamodb::{Event, EventRecord};
 use aws_lambda_events::streams::{DynamoDbBatchItemFailure, DynamoDbEventResponse};
@@ -48,7 +54,11 @@ enum Change {
     Turn(GameId),
 }
 
-/// Handles one batch of stream records; the answer lists the first record that failed.
+/// The longest a batch waits for its webhook deliveries (the function's timeout is 60 s).
+pub const HOOKS_WAIT: Duration = Duration::from_secs(40);
+
+/// Handles one batch of stream records, then waits for the webhook deliveries it handed
+/// over (at most [`HOOKS_WAIT`]); the answer lists the first record that failed.
 pub async fn handle(notifier: &Notifier, event: Event) -> DynamoDbEventResponse {
     let mut handled: HashSet<GameId> = HashSet::new();
     let mut batch_item_failures = Vec::new();
@@ -72,6 +82,9 @@ pub async fn handle(notifier: &Notifier, event: Event) -> DynamoDbEventResponse 
             });
             break;
         }
+    }
+    if !notifier.hooks_settled(HOOKS_WAIT).await {
+        tracing::warn!("webhook deliveries still under way; the sweep goes on with them");
     }
     DynamoDbEventResponse {
         batch_item_failures,

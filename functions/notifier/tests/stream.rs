@@ -165,7 +165,8 @@ async fn a_stream_event_delivers_the_players_webhooks() {
     };
     let service = s.service.clone().with_config(local);
     service.register_hook("bob", &url).await.unwrap();
-    let hooks = HookSender::new(service, s.clock.clone(), Duration::from_secs(5)).unwrap();
+    let reach = missive_notify::Reach::system(true);
+    let hooks = HookSender::new(service, s.clock.clone(), Duration::from_secs(5), reach).unwrap();
     let notifier = s.notifier.clone().with_hooks(hooks);
     let event = serde_json::from_value(move_commit(&game, json!({ "N": "1" }))).unwrap();
     let answer = missive_notifier::handle(&notifier, event).await;

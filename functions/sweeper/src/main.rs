@@ -1,11 +1,19 @@
 //! The sweeper Lambda function, run by an EventBridge schedule: one
 //! [`missive_notify::Notifier::sweep`] per invocation (time-outs, reminders, daily
-//! digests, turn mails never sent), configured from the environment like the API. The
+//! digests, turn mails never sent), configured from the environment like the API; then it
+//! waits (at most [`HOOKS_WAIT`]) for the webhook deliveries the sweep handed over, since
+//! the function is frozen once it answered. The
 //! sweep's counts are returned and logged; an invocation whose sweep had failures fails,
 //! so they show in the function's error metrics (the next sweep retries them).
 
+use std::time::Duration;
+
 use lambda_runtime::{LambdaEvent, service_fn};
 use serde_json::{Value, json};
+
+/// The longest an invocation waits for its webhook deliveries (the function's timeout is
+/// 300 s).
+const HOOKS_WAIT: Duration = Duration::from_secs(120);
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_runtime::Error> {
@@ -13,6 +21,9 @@ async fn main() -> Result<(), lambda_runtime::Error> {
     let notifier = &notifier;
     lambda_runtime::run(service_fn(move |_: LambdaEvent<Value>| async move {
         let report = notifier.sweep().await?;
+        if !notifier.hooks_settled(HOOKS_WAIT).await {
+            tracing::warn!("webhook deliveries still under way; the next sweep goes on");
+        }
         tracing::info!(?report, "sweep done");
         if !report.failures.is_empty() {
             return Err(

@@ -7,12 +7,11 @@ use rand::RngCore;
 use serde::Serialize;
 
 use crate::feed::{EventView, view};
+use crate::hook_address::hook_url;
 use crate::{GameService, ServiceError};
 
 /// Most hooks one player may have.
 pub const MAX_HOOKS: usize = 5;
-/// Longest address a hook may have.
-const MAX_URL: usize = 2048;
 
 /// A hook as its player sees it (never its secret, which is shown once, at registration).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -72,15 +71,17 @@ pub struct HookEvent {
 
 impl GameService {
     /// Registers a hook for `player` that is sent their events from now on: `url` must be
-    /// `https://` with a host that is not a loopback or private address (plain `http://`
-    /// and such hosts only where the service allows them, for tests and local use), at
-    /// most [`MAX_HOOKS`] per player.
+    /// an address [`hook_url`] accepts (`https://`, no credentials, no host that is an IP
+    /// address other than a public one; plain `http://` and any host only where the
+    /// service allows local hooks, for tests and local use), at most [`MAX_HOOKS`] per
+    /// player.
     pub async fn register_hook(
         &self,
         player: &str,
         url: &str,
     ) -> Result<HookCreated, ServiceError> {
-        check_hook_url(url, self.config.local_hooks)?;
+        hook_url(url, self.config.local_hooks)
+            .map_err(|why| ServiceError::refused(format!("hook address: {why}")))?;
         if self.store.hooks_of(player).await?.len() >= MAX_HOOKS {
             return Err(ServiceError::refused(format!(
                 "a player may have {MAX_HOOKS} hooks at most"
@@ -181,107 +182,5 @@ impl GameService {
             .into_iter()
             .find(|hook| hook.id == *id)
             .ok_or_else(|| ServiceError::NoHook(id.clone()))
-    }
-}
-
-/// Checks `url` may be a hook's address: `https://` naming a host without credentials that
-/// is not a loopback or private address; with `allow_local`, also `http://` and such hosts.
-pub fn check_hook_url(url: &str, allow_local: bool) -> Result<(), ServiceError> {
-    let refuse = |why: &str| Err(ServiceError::refused(format!("hook address: {why}")));
-    if url.len() > MAX_URL {
-        return refuse("too long");
-    }
-    let (secure, rest) = match url.split_once("://") {
-        Some(("https", rest)) => (true, rest),
-        Some(("http", rest)) => (false, rest),
-        _ => return refuse("must start with https://"),
-    };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host = host_of(authority);
-    if host.is_empty() || authority.contains('@') || url.chars().any(char::is_whitespace) {
-        return refuse("must name a host (without credentials)");
-    }
-    match (secure, is_local(host), allow_local) {
-        (_, _, true) | (true, false, false) => Ok(()),
-        (false, _, false) => refuse("must start with https://"),
-        (true, true, false) => refuse("must not be a loopback or private address"),
-    }
-}
-
-/// The host of an URL's authority (`host`, `host:port`, `[v6]:port`).
-fn host_of(authority: &str) -> &str {
-    if let Some(rest) = authority.strip_prefix('[') {
-        return rest.split(']').next().unwrap_or_default();
-    }
-    authority.split(':').next().unwrap_or_default()
-}
-
-/// Whether `host` names this machine or a private network: `localhost`, or a loopback,
-/// private, link-local or unspecified address.
-fn is_local(host: &str) -> bool {
-    use std::net::IpAddr;
-    if host.eq_ignore_ascii_case("localhost") || host.to_ascii_lowercase().ends_with(".localhost") {
-        return true;
-    }
-    match host.parse::<IpAddr>() {
-        Ok(IpAddr::V4(ip)) => {
-            ip.is_loopback() || ip.is_private() || ip.is_link_local() || ip.is_unspecified()
-        }
-        Ok(IpAddr::V6(ip)) => {
-            ip.is_loopback()
-                || ip.is_unspecified()
-                || (ip.segments()[0] & 0xfe00) == 0xfc00
-                || (ip.segments()[0] & 0xffc0) == 0xfe80
-        }
-        Err(_) => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{check_hook_url, host_of, is_local};
-
-    #[test]
-    fn hook_addresses_are_https_to_public_hosts_unless_local_ones_are_allowed() {
-        assert!(check_hook_url("https://hooks.example.org/missive?k=1", false).is_ok());
-        for refused in [
-            "http://hooks.example.org/",
-            "https://127.0.0.1:9000/",
-            "https://localhost/",
-            "https://169.254.169.254/latest/meta-data",
-            "https://[::1]/",
-            "https://user:pw@example.org/",
-            "ftp://example.org/",
-            "https:///nohost",
-            "https://exa mple.org/",
-        ] {
-            assert!(check_hook_url(refused, false).is_err(), "{refused}");
-        }
-        assert!(check_hook_url("http://127.0.0.1:9000/hook", true).is_ok());
-        assert!(
-            check_hook_url(&format!("https://example.org/{}", "a".repeat(2100)), true).is_err()
-        );
-    }
-
-    #[test]
-    fn local_hosts_are_told_from_public_ones() {
-        for host in [
-            "localhost",
-            "127.0.0.1",
-            "10.1.2.3",
-            "192.168.0.9",
-            "169.254.169.254",
-            "::1",
-            "fd00::1",
-            "0.0.0.0",
-            "a.localhost",
-        ] {
-            assert!(is_local(host), "{host}");
-        }
-        for host in ["example.org", "8.8.8.8", "2001:db8::1"] {
-            assert!(!is_local(host), "{host}");
-        }
-        assert_eq!(host_of("[::1]:8080"), "::1");
-        assert_eq!(host_of("example.org:443"), "example.org");
     }
 }

@@ -90,6 +90,7 @@ mod clock;
 mod ending;
 mod error;
 mod feed;
+pub mod hook_address;
 mod hooks;
 mod import;
 mod invitations;

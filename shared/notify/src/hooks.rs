@@ -11,10 +11,12 @@
 //!   answer other than 2xx) is tried again after 30 s, then 1, 2, 4 ... minutes, at most an
 //!   hour apart; after [`MAX_FAILURES`] failures in a row the hook is disabled. Every attempt
 //!   is in the hook's delivery log.
-//! - **When.** The notifier attends the hooks of a game's players whenever the game changes,
-//!   and the sweep attends every hook due (each is a wake-up in the sweep's index): a retry,
+//! - **When.** The notifier has the hooks of a game's players attended whenever the game
+//!   changes, and the sweep every hook due, each out of line ([`crate::dispatch`]) (each is a wake-up in the sweep's index): a retry,
 //!   and each active hook at least every [`CHECK_EVERY`] so that a change whose trigger was
 //!   lost is still delivered.
+//! - **Where.** Only to public addresses, unless local hooks are allowed ([`crate::reach`]);
+//!   a delivery refused for its address is a failure like any other, logged with why.
 //! - **At least once.** The hook's place in the feed is saved after each event accepted; a
 //!   delivery cut off before that is sent again, with the same event id.
 
@@ -23,11 +25,13 @@ use std::time::{Duration, Instant};
 
 use chrono::TimeDelta;
 use hmac::{Hmac, Mac};
-use missive_domain::{DeliveryAttempt, Hook, HookState};
+use missive_domain::{DeliveryAttempt, Hook, HookId, HookState};
+use missive_game::hook_address::hook_url;
 use missive_game::{Clock, GameService, HookEvent};
 use sha2::Sha256;
 
 use crate::NotifyError;
+use crate::reach::{Guarded, Reach, refusal};
 
 /// Failed attempts in a row after which a hook is disabled.
 pub const MAX_FAILURES: u32 = 10;
@@ -45,6 +49,7 @@ pub struct HookSender {
     service: GameService,
     clock: Arc<dyn Clock>,
     client: reqwest::Client,
+    reach: Reach,
 }
 
 /// The signature header's value for `body` sent at `t` (unix seconds) with `secret`.
@@ -67,14 +72,18 @@ pub fn backoff(failures: u32) -> TimeDelta {
 
 impl HookSender {
     /// A sender over `service`, telling time by `clock` (the service's), whose attempts
-    /// give up after `timeout`.
+    /// give up after `timeout` and connect only where `reach` allows (through no proxy,
+    /// following no redirect).
     pub fn new(
         service: GameService,
         clock: Arc<dyn Clock>,
         timeout: Duration,
+        reach: Reach,
     ) -> Result<HookSender, NotifyError> {
         let client = reqwest::Client::builder()
             .timeout(timeout)
+            .no_proxy()
+            .dns_resolver(Arc::new(Guarded(reach.clone())))
             .redirect(reqwest::redirect::Policy::none())
             .user_agent("Missive-Hooks/1")
             .build()
@@ -83,7 +92,23 @@ impl HookSender {
             service,
             clock,
             client,
+            reach,
         })
+    }
+
+    /// The service whose hooks this sends to.
+    pub(crate) fn service(&self) -> &GameService {
+        &self.service
+    }
+
+    /// Attends `player`'s hook `id` as it is stored now, if it is active; how many events
+    /// were delivered.
+    pub async fn attend_stored(&self, player: &str, id: &HookId) -> Result<usize, NotifyError> {
+        let hooks = self.service.active_hooks(player).await?;
+        match hooks.into_iter().find(|hook| hook.id == *id) {
+            Some(hook) => self.attend(hook).await,
+            None => Ok(0),
+        }
     }
 
     /// Attends the active hooks of each of `players`; how many events were delivered.
@@ -132,32 +157,15 @@ impl HookSender {
         Ok(delivered)
     }
 
-    /// One attempt to POST `event` to `hook`'s address.
+    /// One attempt to POST `event` to `hook`'s address: refused without a connection when
+    /// the address is no longer one a hook may have (an IP host that is not public, where
+    /// local hooks are not allowed), or when its name resolves to such an address.
     async fn attempt(&self, hook: &Hook, event: &HookEvent) -> DeliveryAttempt {
-        let body = serde_json::to_string(&event.event).unwrap_or_default();
         let now = self.clock.now();
         let started = Instant::now();
-        let sent = self
-            .client
-            .post(&hook.url)
-            .header("content-type", "application/json")
-            .header("missive-hook-id", &hook.id.0)
-            .header("missive-event-id", &event.event.id)
-            .header(
-                "missive-signature",
-                signature(&hook.secret, now.timestamp(), &body),
-            )
-            .body(body)
-            .send()
-            .await;
-        let (status, error) = match sent {
-            Ok(answer) if answer.status().is_success() => (Some(answer.status().as_u16()), None),
-            Ok(answer) => (
-                Some(answer.status().as_u16()),
-                Some(format!("answered {}", answer.status())),
-            ),
-            Err(error) if error.is_timeout() => (None, Some("no answer in time".to_string())),
-            Err(error) => (None, Some(format!("not delivered: {}", without_url(error)))),
+        let (status, error) = match hook_url(&hook.url, self.reach.local) {
+            Ok(_) => self.post(hook, event, now.timestamp()).await,
+            Err(why) => (None, Some(format!("refused: the address {why}"))),
         };
         DeliveryAttempt {
             at: now,
@@ -166,6 +174,34 @@ impl HookSender {
             status,
             error,
             millis: started.elapsed().as_millis() as u64,
+        }
+    }
+
+    /// POSTs `event` to `hook`'s address, signed at `t`: the answer's status, and what went
+    /// wrong in words (without the address).
+    async fn post(&self, hook: &Hook, event: &HookEvent, t: i64) -> (Option<u16>, Option<String>) {
+        let body = serde_json::to_string(&event.event).unwrap_or_default();
+        let sent = self
+            .client
+            .post(&hook.url)
+            .header("content-type", "application/json")
+            .header("missive-hook-id", &hook.id.0)
+            .header("missive-event-id", &event.event.id)
+            .header("missive-signature", signature(&hook.secret, t, &body))
+            .body(body)
+            .send()
+            .await;
+        match sent {
+            Ok(answer) if answer.status().is_success() => (Some(answer.status().as_u16()), None),
+            Ok(answer) => (
+                Some(answer.status().as_u16()),
+                Some(format!("answered {}", answer.status())),
+            ),
+            Err(error) if error.is_timeout() => (None, Some("no answer in time".to_string())),
+            Err(error) => match refusal(&error) {
+                Some(refused) => (None, Some(format!("refused: {refused}"))),
+                None => (None, Some(format!("not delivered: {}", without_url(error)))),
+            },
         }
     }
 

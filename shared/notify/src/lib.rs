@@ -19,16 +19,20 @@
 //!   one-click unsubscribe headers.
 
 pub mod compose;
+pub mod dispatch;
 mod error;
 pub mod hooks;
 pub mod invitations;
 pub mod links;
 pub mod notes;
 mod notifier;
+pub mod reach;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod tournaments;
 
+pub use dispatch::{HOOKS_AT_ONCE, HookDispatcher};
 pub use error::NotifyError;
 pub use hooks::HookSender;
 pub use notifier::{Notifier, NotifyConfig, SweepReport, next_digest, reminder_time};
+pub use reach::Reach;

@@ -41,6 +41,7 @@ use crate::compose::{
     DigestEntry, LeaveFacts, SharedGame, TurnFacts, TurnNotice, digest_mail, ending_mail,
     leave_mail, turn_mail,
 };
+use crate::dispatch::{HOOKS_AT_ONCE, HookDispatcher};
 use crate::hooks::HookSender;
 use crate::links::{MoveLinkFor, move_link, unsubscribe_link};
 use crate::tournaments::{
@@ -92,8 +93,8 @@ pub struct SweepReport {
     pub tournaments: usize,
     /// Tournaments started because their start date came.
     pub tournaments_started: usize,
-    /// Events delivered to webhooks.
-    pub hook_events: usize,
+    /// Webhooks handed over to be attended (out of line: see [`crate::dispatch`]).
+    pub hooks: usize,
     /// What failed (each is retried by the next sweep).
     pub failures: Vec<String>,
 }
@@ -149,7 +150,7 @@ pub struct Notifier {
     clock: Arc<dyn Clock>,
     public_url: String,
     config: NotifyConfig,
-    hooks: Option<HookSender>,
+    hooks: Option<HookDispatcher>,
 }
 
 impl Notifier {
@@ -174,10 +175,21 @@ impl Notifier {
     }
 
     /// The same notifier, delivering the players' events to their webhooks with `hooks`
-    /// (when a game changes, and in every sweep).
+    /// (when a game changes, and in every sweep), out of line, at most [`HOOKS_AT_ONCE`]
+    /// hooks at once.
     pub fn with_hooks(mut self, hooks: HookSender) -> Notifier {
-        self.hooks = Some(hooks);
+        self.hooks = Some(HookDispatcher::new(hooks, HOOKS_AT_ONCE));
         self
+    }
+
+    /// Waits until the webhook deliveries handed over so far are done, at most `within`:
+    /// whether they are (what a process waits for before it stops or freezes; any left
+    /// are the sweep's).
+    pub async fn hooks_settled(&self, within: std::time::Duration) -> bool {
+        match &self.hooks {
+            Some(hooks) => hooks.settled(within).await,
+            None => true,
+        }
     }
 
     /// The same notifier with `config`.
@@ -188,8 +200,9 @@ impl Notifier {
 
     /// Handles a change of game `id`: attends the game at the wake-up the change set (the
     /// new turn's start, or the game's end), so the player now to move gets their turn mail
-    /// and the players of a game just ended hear how it ended, once each; then delivers the
-    /// events of the game's members to their webhooks. Returns whether a mail was sent.
+    /// and the players of a game just ended hear how it ended, once each; then hands the
+    /// webhooks of the game's members over to be attended (out of line: this does not wait
+    /// for them). Returns whether a mail was sent.
     pub async fn game_changed(&self, id: &GameId) -> Result<bool, NotifyError> {
         let Some((head, game)) = self.service.notice_state(id).await? else {
             return Ok(false);
@@ -233,7 +246,7 @@ impl Notifier {
     }
 
     /// One sweep: goes over what is due now in every shard of the index, one query a shard:
-    /// starts the tournaments whose start date came, delivers to the webhooks due, ends
+    /// starts the tournaments whose start date came, hands the webhooks due over, ends
     /// games whose time ran out, sends turn mails and game-over mails no event sent,
     /// reminders at 80% of the time, and (from the digest hour) each digest player's daily
     /// digest, then moves each game's wake-up on. Failures are reported and left for the
@@ -320,11 +333,12 @@ impl Notifier {
         Ok(())
     }
 
-    /// Delivers what is due to the webhook the sweep found due, if this notifier sends to
+    /// Hands the webhook the sweep found due over to be attended, if this notifier sends to
     /// webhooks (else it stays due for one that does).
     async fn attend_hook(&self, hook: &Hook, round: &mut Round) -> Result<(), NotifyError> {
         if let Some(hooks) = &self.hooks {
-            round.report.hook_events += hooks.attend(hook.clone()).await?;
+            hooks.attend(&hook.player, &hook.id);
+            round.report.hooks += 1;
         }
         Ok(())
     }

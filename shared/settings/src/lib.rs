@@ -17,7 +17,7 @@ use missive_archive::KeyPair;
 use missive_auth::{Authority, SigningKey};
 use missive_game::{Clock, GameService};
 use missive_mail::{Mailer, Outbox, Ses, Smtp};
-use missive_notify::{HookSender, Notifier, NotifyConfig};
+use missive_notify::{HookSender, Notifier, NotifyConfig, Reach};
 use missive_store::{Store, StoreError, StoreSetting};
 use thiserror::Error;
 
@@ -259,7 +259,7 @@ impl Settings {
 
     /// The notifier of `service`'s games, minting links with `authority`, sending with
     /// `mailer`, telling time by `clock`, with the digest hour of these settings, delivering
-    /// to webhooks with their timeout.
+    /// to webhooks with their timeout, to public addresses only unless local hooks are on.
     pub fn notifier(
         &self,
         service: GameService,
@@ -268,7 +268,8 @@ impl Settings {
         clock: Arc<dyn Clock>,
     ) -> Result<Notifier, SettingsError> {
         let timeout = std::time::Duration::from_secs(self.hook_timeout);
-        let hooks = HookSender::new(service.clone(), Arc::clone(&clock), timeout)
+        let reach = Reach::system(self.local_hooks);
+        let hooks = HookSender::new(service.clone(), Arc::clone(&clock), timeout, reach)
             .map_err(|e| SettingsError::Mail(e.to_string()))?;
         let config = NotifyConfig {
             digest_hour: self.digest_hour,

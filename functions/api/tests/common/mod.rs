@@ -41,6 +41,8 @@ pub struct Options {
     /// Whether the public URL is the server's own loopback address (for clients that
     /// follow the URLs it gives out) rather than `http://missive.test`.
     pub reachable_url: bool,
+    /// How long the following notifier's webhook deliveries wait for an answer.
+    pub hook_timeout: std::time::Duration,
 }
 
 impl Default for Options {
@@ -53,6 +55,7 @@ impl Default for Options {
             trusted_proxies: TrustedProxies::default(),
             quotas: test_limits(),
             reachable_url: false,
+            hook_timeout: HOOK_TIMEOUT,
         }
     }
 }
@@ -151,7 +154,7 @@ impl Server {
             limits: options.limits,
         };
         let app = if options.mailing {
-            follow_changes(app)
+            follow_changes(app, options.hook_timeout)
         } else {
             app
         };
@@ -336,20 +339,38 @@ pub fn notifier(app: &App) -> Notifier {
     )
 }
 
-fn follow_changes(mut app: App) -> App {
+fn follow_changes(mut app: App, hook_timeout: std::time::Duration) -> App {
     let (changes, feed) = tokio::sync::mpsc::unbounded_channel();
     app.service = app.service.with_changes(changes);
-    let notifier = notifier(&app).with_hooks(hook_sender(&app));
+    let hooks = missive_notify::HookSender::new(
+        app.service.clone(),
+        Arc::clone(&app.clock),
+        hook_timeout,
+        missive_notify::Reach::system(true),
+    )
+    .unwrap();
+    let notifier = notifier(&app).with_hooks(hooks);
     let never = tokio::sync::watch::channel(false).1;
     tokio::spawn(async move { notifier.follow(feed, never).await });
     app
 }
 
-/// What delivers `app`'s webhooks, as `missive serve` does, giving up on an address after
-/// [`HOOK_TIMEOUT`].
+/// What delivers `app`'s webhooks, as `missive serve` does with local hooks allowed, giving
+/// up on an address after [`HOOK_TIMEOUT`].
 pub fn hook_sender(app: &App) -> missive_notify::HookSender {
-    missive_notify::HookSender::new(app.service.clone(), Arc::clone(&app.clock), HOOK_TIMEOUT)
-        .unwrap()
+    hook_sender_reaching(app, missive_notify::Reach::system(true))
+}
+
+/// What delivers `app`'s webhooks where `reach` allows, giving up on an address after
+/// [`HOOK_TIMEOUT`].
+pub fn hook_sender_reaching(app: &App, reach: missive_notify::Reach) -> missive_notify::HookSender {
+    missive_notify::HookSender::new(
+        app.service.clone(),
+        Arc::clone(&app.clock),
+        HOOK_TIMEOUT,
+        reach,
+    )
+    .unwrap()
 }
 
 /// How long the test servers' webhook deliveries wait for an answer.
