@@ -407,6 +407,7 @@ missive_store::contract_tests!(
     a_move_played_from_a_conditional_line_is_told_to_its_own_player_too,
     an_app_follows_a_whole_game_through_the_feed_alone,
     the_feed_goes_on_from_any_event_and_refuses_bad_and_old_cursors,
+    polls_beyond_the_budget_are_answered_at_once,
 );
 
 /// 500 polls that each ask to wait 25 s, by two players: each player's budget (4) waits,
@@ -457,5 +458,3 @@ async fn polls_beyond_the_budget_are_answered_at_once(kind: Kind) {
     );
     assert!(at_once >= 500 - waits, "{at_once} of 500 answered at once");
 }
-
-per_store!(polls_beyond_the_budget_are_answered_at_once);
