@@ -189,6 +189,9 @@ impl Connection {
             }
             () = activity.closing() => {
                 tracing::debug!(%peer, "closed to make room for another connection");
+                if let Ok(returned) = returned.await {
+                    abort(returned.stream);
+                }
             }
         }
         drop(slot);
@@ -233,9 +236,19 @@ async fn accept_failed(error: &io::Error) {
     tokio::time::sleep(ACCEPT_BACKOFF).await;
 }
 
+/// Closes `stream` with a reset, dropping what it still holds to send: for a client that
+/// does not read, whose close would otherwise wait behind those bytes.
+fn abort(stream: TcpStream) {
+    let _ = socket2::SockRef::from(&stream).set_linger(Some(Duration::ZERO));
+}
+
 /// After hyper gave a connection up: the shaped answer to what it held back or timed out
 /// on, if there is one to give.
 async fn answer_failure(outcome: Result<(), hyper::Error>, returned: Returned, peer: SocketAddr) {
+    if returned.write_timed_out {
+        tracing::debug!(%peer, "closed: the client read nothing within the write timeout");
+        return abort(returned.stream);
+    }
     let error = match (returned.held_back, &outcome) {
         (Some(status), _) => below_router(status),
         (None, Err(error)) if error.is_timeout() && returned.partial_request => ApiError::new(
@@ -538,6 +551,8 @@ struct Returned {
     held_back: Option<StatusCode>,
     /// Whether bytes of a request arrived after the last answer was written.
     partial_request: bool,
+    /// Whether a write made no progress within the write timeout.
+    write_timed_out: bool,
 }
 
 /// The connection as hyper sees it: reads and writes pass through, except hyper's own
@@ -554,6 +569,7 @@ struct Shaped {
     write_timeout: Duration,
     /// Armed when a write could not proceed, cleared when one does.
     stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+    write_timed_out: bool,
 }
 
 impl Shaped {
@@ -573,6 +589,7 @@ impl Shaped {
             activity,
             write_timeout,
             stalled: None,
+            write_timed_out: false,
         };
         (shaped, returned)
     }
@@ -591,12 +608,18 @@ impl Shaped {
             .stalled
             .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
         match stalled.as_mut().poll(cx) {
-            Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                "the client read nothing within the write timeout",
-            ))),
+            Poll::Ready(()) => Poll::Ready(Err(self.timed_out())),
             Poll::Pending => Poll::Pending,
         }
+    }
+
+    /// Notes that the write timeout ran out: the error hyper gets.
+    fn timed_out(&mut self) -> io::Error {
+        self.write_timed_out = true;
+        io::Error::new(
+            io::ErrorKind::TimedOut,
+            "the client read nothing within the write timeout",
+        )
     }
 }
 
@@ -607,6 +630,7 @@ impl Drop for Shaped {
                 stream,
                 held_back: self.held_back,
                 partial_request: self.partial_request,
+                write_timed_out: self.write_timed_out,
             });
         }
     }
