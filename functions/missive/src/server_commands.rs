@@ -169,7 +169,8 @@ fn within_file_limit(wanted: usize) -> usize {
             "max connections lowered to fit the file limit"
         );
         eprintln!(
-            "missive: max connections {room} (not {wanted}): the file limit is {files},              {FILE_RESERVE} kept for the store and logs"
+            "missive: max connections {room} (not {wanted}): the file limit is {files}, \
+             {FILE_RESERVE} kept for the store and logs"
         );
     }
     wanted.min(room)
