@@ -66,16 +66,29 @@ pub(crate) async fn events(
     if !(1..=MAX_EVENTS).contains(&limit) {
         return Err(ApiError::bad_request(format!("limit is 1 to {MAX_EVENTS}")));
     }
-    // The answer must start before the request's own time is up.
+    // The answer must start before the request's own time is up; a poll beyond the
+    // budgets ([`crate::polls`]) does not wait, and none waits past the start of shutdown.
     let wait = Duration::from_secs(wait).min(
         app.limits
             .request_timeout
             .saturating_sub(Duration::from_secs(2)),
     );
-    let read = app
-        .service
-        .events(&player, query.cursor.as_deref(), wait, limit)
-        .await?;
+    let cursor = query.cursor.as_deref();
+    let permit = (!wait.is_zero())
+        .then(|| app.polls.try_wait(&player))
+        .flatten();
+    let wait = if permit.is_some() {
+        wait
+    } else {
+        Duration::ZERO
+    };
+    let read = tokio::select! {
+        read = app.service.events(&player, cursor, wait, limit) => read?,
+        () = app.polls.stopped(), if permit.is_some() => {
+            app.service.events(&player, cursor, Duration::ZERO, limit).await?
+        }
+    };
+    drop(permit);
     let mut body = String::new();
     for event in &read.events {
         body.push_str(

@@ -35,6 +35,7 @@ pub mod limits;
 mod messages;
 pub mod page;
 mod players;
+pub mod polls;
 pub mod quotas;
 mod rules;
 pub mod server;
@@ -87,15 +88,29 @@ pub struct Limits {
     pub request_timeout: Duration,
     /// Largest archive `POST /v1/archive` accepts (413 beyond).
     pub archive_body: usize,
+    /// Event feed polls one player may hold waiting at once in this process; more are
+    /// answered at once, as without `wait` ([`polls`]).
+    pub polls_per_player: usize,
+    /// Event feed polls this process holds waiting at once; more are answered at once.
+    pub polls_at_once: usize,
 }
 
 impl Default for Limits {
-    /// 30 seconds; [`archives::ARCHIVE_LIMIT`].
+    /// 30 seconds; [`archives::ARCHIVE_LIMIT`]; 4 polls per player, 128 in all.
     fn default() -> Limits {
         Limits {
             request_timeout: Duration::from_secs(30),
             archive_body: archives::ARCHIVE_LIMIT,
+            polls_per_player: 4,
+            polls_at_once: 128,
         }
+    }
+}
+
+impl Limits {
+    /// The poll budgets of these limits.
+    pub fn polls(&self) -> polls::Polls {
+        polls::Polls::new(self.polls_per_player, self.polls_at_once)
     }
 }
 
@@ -121,6 +136,9 @@ pub struct App {
     pub trusted_proxies: TrustedProxies,
     /// Request timeout and body limits.
     pub limits: Limits,
+    /// The feed polls waiting now, within [`Limits::polls`]' budgets, and the signal that
+    /// ends their waits at shutdown.
+    pub polls: polls::Polls,
 }
 
 impl App {
@@ -231,6 +249,11 @@ async fn uri_limit(request: Request) -> Result<Request, ApiError> {
         ));
     }
     Ok(request)
+}
+
+/// `mutex`'s guard, even if a holder panicked (what it guards are counts that stay usable).
+pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Gives each request a ULID as its id.

@@ -46,6 +46,14 @@ pub struct Settings {
     /// function keeps it within what a synchronous invocation carries (see docs/api.md).
     #[arg(long, env = "MISSIVE_ARCHIVE_LIMIT", default_value_t = crate::archives::ARCHIVE_LIMIT)]
     pub archive_limit: usize,
+    /// Event feed polls one player may hold waiting at once (per process); more are
+    /// answered at once, as without `wait`.
+    #[arg(long, env = "MISSIVE_POLLS_PER_PLAYER", default_value_t = Limits::default().polls_per_player)]
+    pub polls_per_player: usize,
+    /// Event feed polls held waiting at once in all (per process); more are answered at
+    /// once, as without `wait`.
+    #[arg(long, env = "MISSIVE_POLLS_AT_ONCE", default_value_t = Limits::default().polls_at_once)]
+    pub polls_at_once: usize,
     /// Limits on mails and imports per sender.
     #[command(flatten)]
     pub quotas: QuotaSettings,
@@ -57,6 +65,8 @@ impl Settings {
         Limits {
             request_timeout: Duration::from_secs(self.request_timeout),
             archive_body: self.archive_limit,
+            polls_per_player: self.polls_per_player,
+            polls_at_once: self.polls_at_once,
         }
     }
 
@@ -88,6 +98,7 @@ impl Settings {
             })),
             trusted_proxies: TrustedProxies::new(self.trusted_proxies.clone()),
             limits: self.limits(),
+            polls: self.limits().polls(),
         })
     }
 

@@ -407,4 +407,54 @@ missive_store::contract_tests!(
     a_move_played_from_a_conditional_line_is_told_to_its_own_player_too,
     an_app_follows_a_whole_game_through_the_feed_alone,
     the_feed_goes_on_from_any_event_and_refuses_bad_and_old_cursors,
+    polls_beyond_the_budget_are_answered_at_once,
 );
+
+/// 500 polls that each ask to wait 25 s, by two players: each player's budget (4) waits,
+/// the others are answered at once with a cursor, and a normal client is answered beside
+/// them.
+async fn polls_beyond_the_budget_are_answered_at_once(kind: Kind) {
+    use std::time::{Duration, Instant};
+    let options = common::Options {
+        server: missive_api::server::ServerConfig {
+            max_connections: 1000,
+            max_connections_per_client: 1000,
+            ..missive_api::server::ServerConfig::default()
+        },
+        ..common::Options::default()
+    };
+    let server = Server::start_with(kind, options).await;
+    let ann = server.player("ann").await;
+    let bob = server.player("bob").await;
+    let flood = common::polls::flood(&server, &[&ann, &bob], 500);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let asked = Instant::now();
+    let (status, _) = server
+        .call(reqwest::Method::GET, "/v1/variants", None, None)
+        .await;
+    let normal = asked.elapsed();
+    assert_eq!(status, StatusCode::OK);
+    let answers = flood.await;
+    let waits = 2 * missive_api::Limits::default().polls_per_player;
+    // A poll allowed to wait answers 25 s after it came: one answered well before that
+    // was answered at once.
+    let mut latencies: Vec<Duration> = answers.iter().map(|a| a.latency).collect();
+    latencies.sort();
+    let at_once = latencies
+        .iter()
+        .filter(|l| **l < Duration::from_secs(20))
+        .count();
+    eprintln!(
+        "a normal request answered in {normal:?} beside 500 polls; {at_once} polls answered \
+         within 20 s (median {:?}, the {}th {:?}), the slowest in {:?}",
+        latencies[latencies.len() / 2],
+        500 - waits,
+        latencies[500 - waits - 1],
+        latencies[latencies.len() - 1],
+    );
+    assert!(
+        answers.iter().all(|a| a.status == Some(200) && a.cursor),
+        "every poll is answered 200 with a cursor"
+    );
+    assert!(at_once >= 500 - waits, "{at_once} of 500 answered at once");
+}

@@ -268,3 +268,142 @@ async fn hundreds_of_slow_connections_do_not_starve_a_normal_client() {
     // opening them took longer than the header timeout (the first ones gone already).
     assert!((1..=250).contains(&refused), "{refused}");
 }
+
+/// Pipelined requests with big answers (the API description, about 300 KB each).
+const NEVER_READ: &[u8] = b"GET /v1/openapi.json HTTP/1.1\r\nhost: missive.test\r\n\r\n";
+
+/// Opens `count` connections, 50 from each of the loopback addresses `127.0.2.x`, that
+/// each send eight pipelined requests with big answers and never read (their receive
+/// buffers kept small so they hold little).
+async fn non_readers(addr: SocketAddr, count: usize) -> Vec<tokio::net::TcpStream> {
+    let mut held = Vec::with_capacity(count);
+    for index in 0..count {
+        let source = IpAddr::V4(Ipv4Addr::new(127, 0, 2, (index / 50) as u8));
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.set_recv_buffer_size(16 * 1024).unwrap();
+        socket.bind(SocketAddr::new(source, 0)).unwrap();
+        let Ok(mut stream) = socket.connect(addr).await else {
+            continue;
+        };
+        let _ = stream.write_all(&NEVER_READ.repeat(8)).await;
+        held.push(stream);
+    }
+    held
+}
+
+/// Whether the server has closed `stream`, read from the socket's TCP state without
+/// reading its bytes (which would let the server go on writing).
+fn closed_by_server(stream: &tokio::net::TcpStream) -> bool {
+    use std::os::fd::AsRawFd;
+    const ESTABLISHED: u8 = 1;
+    let mut info = [0u8; 256];
+    let mut length = info.len() as libc::socklen_t;
+    // SAFETY: `info` is writable for `length` bytes; the kernel writes at most that.
+    let read = unsafe {
+        libc::getsockopt(
+            stream.as_raw_fd(),
+            libc::IPPROTO_TCP,
+            libc::TCP_INFO,
+            info.as_mut_ptr().cast(),
+            &mut length,
+        )
+    };
+    read != 0 || info[0] != ESTABLISHED
+}
+
+/// Waits until the server has closed every one of `held` or `limit` passes; returns how
+/// many are still open.
+async fn still_open_after(held: &[tokio::net::TcpStream], limit: Duration) -> usize {
+    let until = Instant::now() + limit;
+    loop {
+        let open = held.iter().filter(|s| !closed_by_server(s)).count();
+        if open == 0 || Instant::now() > until {
+            return open;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+/// Sends a normal request until it is answered other than 503 (a server whose every slot
+/// runs a handler may refuse for a moment); returns the status, the time it took and the
+/// attempts.
+async fn normal_request(server: &Server) -> (StatusCode, Duration, usize) {
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap();
+    let asked = Instant::now();
+    for attempt in 1..=10 {
+        match http
+            .get(format!("{}/v1/variants", server.base))
+            .send()
+            .await
+        {
+            Ok(answer) if answer.status() != StatusCode::SERVICE_UNAVAILABLE => {
+                return (answer.status(), asked.elapsed(), attempt);
+            }
+            _ => tokio::time::sleep(Duration::from_secs(1)).await,
+        }
+    }
+    panic!("the normal client was never answered");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_that_never_read_are_closed_and_starve_nobody() {
+    let write_timeout = Duration::from_secs(2);
+    let options = Options {
+        server: ServerConfig {
+            write_timeout,
+            max_connections: 1000,
+            ..ServerConfig::default()
+        },
+        ..Options::default()
+    };
+    let server = Server::start_with(Kind::Sqlite, options).await;
+    let opened = Instant::now();
+    let held = non_readers(server.addr, 500).await;
+    let opening = opened.elapsed();
+    let (status, latency, attempts) = normal_request(&server).await;
+    assert_eq!(status, StatusCode::OK);
+    let open = still_open_after(&held, Duration::from_secs(90)).await;
+    eprintln!(
+        "{} non-readers opened in {opening:?}; a normal request answered in {latency:?} \
+         ({attempts} attempts); {open} still open {:?} after opening",
+        held.len(),
+        opened.elapsed()
+    );
+    assert_eq!(held.len(), 500);
+    assert_eq!(open, 0, "clients that never read are closed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_server_makes_room_among_non_readers_and_polls() {
+    let options = Options {
+        server: ServerConfig {
+            write_timeout: Duration::from_secs(2),
+            max_connections: 64,
+            max_connections_per_client: 1000,
+            ..ServerConfig::default()
+        },
+        ..Options::default()
+    };
+    let server = Server::start_with(Kind::Sqlite, options).await;
+    let ann = server.player("ann").await;
+    let bob = server.player("bob").await;
+    let opened = Instant::now();
+    let polls = common::polls::flood(&server, &[&ann, &bob], 500);
+    let held = non_readers(server.addr, 500).await;
+    let (status, latency, attempts) = normal_request(&server).await;
+    assert_eq!(status, StatusCode::OK);
+    let answers = polls.await;
+    let answered = answers.iter().filter(|a| a.status == Some(200)).count();
+    let open = still_open_after(&held, Duration::from_secs(90)).await;
+    eprintln!(
+        "64 slots, 500 polls and {} non-readers: a normal request answered in {latency:?} \
+         ({attempts} attempts); {answered} polls answered 200; {open} non-readers open {:?} \
+         after opening",
+        held.len(),
+        opened.elapsed()
+    );
+    assert_eq!(open, 0, "clients that never read are closed");
+}

@@ -26,8 +26,15 @@ pub struct ServeArgs {
     #[arg(long, env = "MISSIVE_HEADER_TIMEOUT", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(1..))]
     header_timeout: u64,
-    /// Connections open at once; more are answered 503 and closed. Keep it below the
-    /// process's file limit (`ulimit -n`).
+    /// Seconds an answer's bytes may make no progress (the client reads none) before the
+    /// connection is closed.
+    #[arg(long, env = "MISSIVE_WRITE_TIMEOUT", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    write_timeout: u64,
+    /// Connections open at once. A connection beyond them closes the stalest one that
+    /// runs no handler; when every one runs a handler it is answered 503. Lowered at start
+    /// to the process's file limit (`ulimit -n`, raised to its hard limit if allowed) less
+    /// the files kept for the store and logs (`FILE_RESERVE`).
     #[arg(long, env = "MISSIVE_MAX_CONNECTIONS", default_value_t = 512,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_connections: u64,
@@ -62,7 +69,10 @@ impl ServeArgs {
     fn server_config(&self) -> ServerConfig {
         ServerConfig {
             header_timeout: Duration::from_secs(self.header_timeout),
-            max_connections: usize::try_from(self.max_connections).unwrap_or(usize::MAX),
+            write_timeout: Duration::from_secs(self.write_timeout),
+            max_connections: within_file_limit(
+                usize::try_from(self.max_connections).unwrap_or(usize::MAX),
+            ),
             max_connections_per_client: usize::try_from(self.max_connections_per_client)
                 .unwrap_or(usize::MAX),
             max_header_bytes: usize::try_from(self.max_header_bytes).unwrap_or(usize::MAX),
@@ -112,10 +122,12 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
             args.settings.base.mail_destination(),
             app.public_url,
         );
+        let polls = app.polls.clone();
         let signalled = async move {
             let signal = shutdown_signal().await;
             tracing::info!(signal, "stopping");
             let _ = stop.send(true);
+            polls.stop();
         };
         let config = args.server_config();
         let drain = config.drain;
@@ -138,6 +150,67 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
         }
         Ok(())
     })
+}
+
+/// File descriptors kept out of the connections' share of the file limit: the store
+/// (SQLite's database, journal and write-ahead log, or DynamoDB's HTTP connections), the
+/// key file, the outbox, logs, the listener and the runtime's own.
+pub const FILE_RESERVE: usize = 64;
+
+/// `wanted` connections, or fewer if the process's file limit (its soft limit raised to the
+/// hard limit first, where allowed) less [`FILE_RESERVE`] cannot hold them (at least 1);
+/// a lowered value is logged.
+fn within_file_limit(wanted: usize) -> usize {
+    let Some(files) = raise_file_limit() else {
+        return wanted;
+    };
+    let room = files.saturating_sub(FILE_RESERVE).max(1);
+    if wanted > room {
+        tracing::warn!(
+            wanted,
+            effective = room,
+            file_limit = files,
+            reserve = FILE_RESERVE,
+            "max connections lowered to fit the file limit"
+        );
+        eprintln!(
+            "missive: max connections {room} (not {wanted}): the file limit is {files}, \
+             {FILE_RESERVE} kept for the store and logs"
+        );
+    }
+    wanted.min(room)
+}
+
+/// Raises the soft limit on open files to the hard limit if allowed, and returns the soft
+/// limit in force (`None` if it cannot be read, or is unlimited).
+#[cfg(unix)]
+fn raise_file_limit() -> Option<usize> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `limit` is a valid rlimit for getrlimit and setrlimit to read and write.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+        return None;
+    }
+    if limit.rlim_cur < limit.rlim_max {
+        let raised = libc::rlimit {
+            rlim_cur: limit.rlim_max,
+            rlim_max: limit.rlim_max,
+        };
+        // SAFETY: as above.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
+            limit = raised;
+        }
+    }
+    (limit.rlim_cur != libc::RLIM_INFINITY)
+        .then(|| usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX))
+}
+
+/// Files are not limited this way here.
+#[cfg(not(unix))]
+fn raise_file_limit() -> Option<usize> {
+    None
 }
 
 /// Waits for SIGTERM or SIGINT and names the one that came.

@@ -5,6 +5,7 @@
 
 pub mod inbox;
 pub mod links;
+pub mod polls;
 pub mod raw;
 
 use std::path::PathBuf;
@@ -152,6 +153,7 @@ impl Server {
             rate_limiter: Arc::new(options.limiter),
             trusted_proxies: options.trusted_proxies,
             limits: options.limits,
+            polls: options.limits.polls(),
         };
         let app = if options.mailing {
             follow_changes(app, options.hook_timeout)
