@@ -493,10 +493,7 @@ async fn hostile_envelopes_are_faults_and_the_server_keeps_answering(kind: Kind)
     let password = app_password(&ann, "laptop").await;
     let deep = 21_000;
     let cases = [
-        (
-            format!("{}{}", "<a>".repeat(deep), "</a>".repeat(deep)),
-            "deeper than 32",
-        ),
+        ("<a>".repeat(deep), "deeper than 32"),
         ("<a x=\"/>\">".repeat(deep / 4), "deeper than 32"),
         (
             get_my_games_with(&password, &"<a/>".repeat(15_000)),
