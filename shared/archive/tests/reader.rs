@@ -482,7 +482,7 @@ fn variations_nested_a_million_deep_are_counted_not_recursed_into() {
         ")".repeat(depth)
     );
     let game = only(&text);
-    assert_eq!(moves(&game), ["e4", "e5"]);
+    assert_eq!(moves(&game), ["e2e4", "e7e5"]);
     let unclosed = format!("1. e4 {} *\n\n1. d4 *\n", "(".repeat(depth));
     let outcome = games(&unclosed);
     assert_eq!(
