@@ -23,8 +23,14 @@ fuzz_target!(|data: &[u8]| {
         assert!(Call::parse(data, &limits).is_err());
     }
     let deeper = [b"<a>".repeat(limits.depth + 1).as_slice(), data].concat();
-    let (_, fault) = Call::parse(&deeper, &Limits { bytes: usize::MAX, ..limits })
-        .expect_err("nested beyond the depth limit");
+    let (_, fault) = Call::parse(
+        &deeper,
+        &Limits {
+            bytes: usize::MAX,
+            ..limits
+        },
+    )
+    .expect_err("nested beyond the depth limit");
     assert!(
         fault.reason.contains("deeper than") || fault.reason.contains("not UTF-8"),
         "{}",
