@@ -39,6 +39,8 @@ async fn hostile_bodies_are_refused(kind: Kind) {
             StatusCode::CREATED,
         ),
         (vec![0xff, 0xfe, 0x00], "application/json", StatusCode::BAD_REQUEST),
+        // Nested as deep as the body limit allows: past serde_json's recursion limit, no crash.
+        ("[".repeat(60_000).into_bytes(), "application/json", StatusCode::BAD_REQUEST),
         (br#"{"variant":"chess"}"#.to_vec(), "text/plain", StatusCode::UNSUPPORTED_MEDIA_TYPE),
     ];
     for (body, content_type, expected) in cases {

@@ -10,6 +10,7 @@ mod common;
 
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::Duration;
 
 use common::{Options, Player, Server, start_game};
 use missive_domain::GameId;
@@ -472,7 +473,70 @@ async fn games_of_other_variants_are_neither_listed_nor_played(kind: Kind) {
     assert_eq!(moved, "InvalidGameID");
 }
 
+/// A GetMyGames envelope of `ann` with `password` and one more parameter, `extra`, which
+/// the operation ignores.
+fn get_my_games_with(password: &str, extra: &str) -> String {
+    format!(
+        "<e:Envelope xmlns:e=\"{SOAP11}\"><e:Body><GetMyGames xmlns=\"{XFCC}\">\
+         <username>ann</username><password>{password}</password><extra>{extra}</extra>\
+         </GetMyGames></e:Body></e:Envelope>"
+    )
+}
+
+/// Envelopes beyond the XML limits are the sender's faults that name the limit, not a crash:
+/// nested as deep as the body limit allows (the reader used to recurse once per element and
+/// overflow the stack), as many elements as it allows, and beyond it 413; an envelope at
+/// exactly the depth limit is read, and the server goes on answering.
+async fn hostile_envelopes_are_faults_and_the_server_keeps_answering(kind: Kind) {
+    let server = server_on(kind).await;
+    let ann = server.player("ann").await;
+    let password = app_password(&ann, "laptop").await;
+    let deep = 21_000;
+    let cases = [
+        ("<a>".repeat(deep), "deeper than 32"),
+        ("<a x=\"/>\">".repeat(deep / 4), "deeper than 32"),
+        (
+            get_my_games_with(&password, &"<a/>".repeat(15_000)),
+            "more than 2000 elements",
+        ),
+        (
+            get_my_games_with(&password, &"x<!---->".repeat(7_000)),
+            "more than 2000 nodes",
+        ),
+    ];
+    for (body, limit) in cases {
+        assert!(body.len() <= missive_api::BODY_LIMIT, "{}", body.len());
+        let (status, _, answer) = raw(&server, &body).await;
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{answer}");
+        assert_eq!(
+            element(&answer, "faultcode").as_deref(),
+            Some("soap:Client")
+        );
+        let reason = element(&answer, "faultstring").unwrap();
+        assert!(reason.contains(limit), "{reason}");
+    }
+    let at_limit = get_my_games_with(
+        &password,
+        &format!("{}{}", "<a>".repeat(28), "</a>".repeat(28)),
+    );
+    let (status, _, answer) = raw(&server, &at_limit).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let beyond = format!("{}{}", "<a>".repeat(50_000), "</a>".repeat(50_000));
+    let request = format!(
+        "POST /xfcc HTTP/1.1\r\nhost: missive.test\r\ncontent-type: text/xml\r\n\
+         content-length: {}\r\nconnection: close\r\n\r\n{beyond}",
+        beyond.len()
+    );
+    let answer =
+        common::raw::exchange(server.addr, request.into_bytes(), Duration::from_secs(30)).await;
+    assert_eq!(answer.status(), Some(413));
+    let (status, _, answer) = raw(&server, &get_my_games_with(&password, "")).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(element(&answer, "GetMyGamesResult").as_deref(), Some(""));
+}
+
 per_store!(
+    hostile_envelopes_are_faults_and_the_server_keeps_answering,
     zeep_plays_a_whole_game_from_the_served_wsdl,
     app_passwords_are_shown_once_listed_without_secrets_and_revoked_at_once,
     moves_claims_and_resignation_answer_the_protocol_s_codes,

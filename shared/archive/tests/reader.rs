@@ -473,6 +473,25 @@ fn oversized_comments_are_refused_without_keeping_them() {
     assert_eq!(outcome[1], "ok");
 }
 
+#[test]
+fn variations_nested_a_million_deep_are_counted_not_recursed_into() {
+    let depth = 1_000_000;
+    let text = format!(
+        "1. e4 {}e5{} e5 *\n",
+        "(1. d4 ".repeat(depth),
+        ")".repeat(depth)
+    );
+    let game = only(&text);
+    assert_eq!(moves(&game), ["e2e4", "e7e5"]);
+    let unclosed = format!("1. e4 {} *\n\n1. d4 *\n", "(".repeat(depth));
+    let outcome = games(&unclosed);
+    assert_eq!(
+        outcome.len(),
+        1,
+        "an unclosed variation runs to the end of the text"
+    );
+}
+
 /// An endless supply of the same game, never held in memory as a whole.
 struct Repeat {
     game: &'static [u8],

@@ -133,7 +133,7 @@ pub async fn get_my_games(app: &App, player: &Player, base: &str) -> Result<Stri
     Ok(format!(
         "<GetMyGamesResponse xmlns=\"{}\"><GetMyGamesResult>{records}</GetMyGamesResult>\
          </GetMyGamesResponse>",
-        super::envelope::XFCC_NS
+        missive_xfcc::XFCC_NS
     ))
 }
 

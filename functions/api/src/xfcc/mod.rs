@@ -27,7 +27,6 @@
 //!   other boards. Other games are not listed, and their numbers are unknown to
 //!   `MakeAMove` (`InvalidGameID`): a program that cannot show a game had better not see it.
 
-mod envelope;
 mod games;
 mod moves;
 mod wsdl;
@@ -45,9 +44,10 @@ use missive_store::StoreError;
 
 pub use self::games::number_of;
 
-use self::envelope::{Call, Fault, SoapVersion, envelope, fault_envelope};
+use missive_xfcc::{Call, Fault, Limits, SoapVersion, envelope, fault_envelope};
+
 use crate::session::public_url;
-use crate::{ApiError, App};
+use crate::{ApiError, App, BODY_LIMIT};
 
 pub(crate) fn routes() -> Router<App> {
     Router::new().route("/xfcc", get(description).post(call))
@@ -65,7 +65,11 @@ async fn description(State(app): State<App>, headers: HeaderMap) -> Response {
 
 /// One SOAP call: its answer, or a fault.
 async fn call(State(app): State<App>, headers: HeaderMap, body: Bytes) -> Response {
-    let call = match Call::parse(&body) {
+    let limits = Limits {
+        bytes: BODY_LIMIT,
+        ..Limits::XFCC
+    };
+    let call = match Call::parse(&body, &limits) {
         Ok(call) => call,
         Err((version, fault)) => return faulted(version, &fault),
     };

@@ -19,9 +19,9 @@ use missive_game::{MoveRequest, ServiceError, normalised};
 use missive_rules::{AnyGame, Claim, MoveError, Seat};
 use missive_store::StoreError;
 
-use super::envelope::{Call, Fault, XFCC_NS};
 use super::games;
 use crate::App;
+use missive_xfcc::{Call, Fault, XFCC_NS};
 
 /// The `MakeAMoveResult` enumeration, as the protocol names it (`MoveIsAmbigous` is spelt
 /// as the clients spell it: Scid and Lucas Chess match that text).

@@ -6,9 +6,9 @@
 
 use missive_board::escape;
 
-use super::envelope::XFCC_NS;
 use super::games::{GAME_FIELDS, RESULTS};
 use super::moves::MOVE_RESULTS;
+use missive_xfcc::XFCC_NS;
 
 /// The parameters of `MakeAMove`, in order, with their types.
 pub const MOVE_PARAMS: [(&str, &str); 10] = [

@@ -1,16 +1,19 @@
 //! SOAP envelopes: a request's operation and its parameters read from SOAP 1.1 or 1.2, and
 //! answers and faults written in the version the request came in.
 //!
-//! Reading never panics: text that is not UTF-8, not XML (a DTD included: none is read, so
-//! no entity is expanded), not an envelope with a body, or a body whose first element is not
-//! an operation of the XfccBasic namespace is a [`Fault`] of the sender's. Parameters are the
+//! Reading never panics: text beyond the [`Limits`], not UTF-8, not XML (a DTD included:
+//! none is read, so no entity is expanded), not an envelope with a body, or a body whose
+//! first element is not an operation of the XfccBasic namespace is a [`Fault`] of the
+//! sender's. Parameters are the
 //! operation's child elements, by local name whatever their namespace (clients differ in
 //! qualifying them); a parameter given twice is a fault.
 
 use std::collections::HashMap;
 
 use missive_board::escape;
-use roxmltree::{Document, Node};
+use roxmltree::{Document, Node, ParsingOptions};
+
+use crate::Limits;
 
 /// The XfccBasic namespace: the operations' and the types' target namespace.
 pub const XFCC_NS: &str = "http://www.bennedik.com/webservices/XfccBasic";
@@ -93,13 +96,25 @@ impl Fault {
 }
 
 impl Call {
-    /// The call `body` holds, or the fault that says why there is none; the version is the
-    /// request's when its envelope could be told (SOAP 1.1 otherwise).
-    pub fn parse(body: &[u8]) -> Result<Call, (SoapVersion, Fault)> {
+    /// The call `body` holds, read within `limits`, or the fault that says why there is
+    /// none (naming the limit `body` is beyond); the version is the request's when its
+    /// envelope could be told (SOAP 1.1 otherwise).
+    pub fn parse(body: &[u8], limits: &Limits) -> Result<Call, (SoapVersion, Fault)> {
         let fail = |reason: &str| (SoapVersion::Soap11, Fault::sender(reason));
         let text = std::str::from_utf8(body).map_err(|_| fail("the request is not UTF-8"))?;
-        let document = Document::parse(text)
-            .map_err(|error| fail(&format!("the request is not well-formed XML: {error}")))?;
+        limits.check(text).map_err(|reason| fail(&reason))?;
+        let options = ParsingOptions {
+            allow_dtd: false,
+            nodes_limit: u32::try_from(limits.nodes).unwrap_or(u32::MAX),
+        };
+        let document =
+            Document::parse_with_options(text, options).map_err(|error| match error {
+                roxmltree::Error::NodesLimitReached => fail(&format!(
+                    "the document has more than {} nodes",
+                    limits.nodes
+                )),
+                error => fail(&format!("the request is not well-formed XML: {error}")),
+            })?;
         let envelope = document.root_element();
         let version = match envelope.tag_name().namespace() {
             Some(SOAP11_NS) => SoapVersion::Soap11,
@@ -210,6 +225,10 @@ pub fn fault_envelope(version: SoapVersion, fault: &Fault) -> String {
 mod tests {
     use super::*;
 
+    fn parse(body: &[u8]) -> Result<Call, (SoapVersion, Fault)> {
+        Call::parse(body, &Limits::XFCC)
+    }
+
     fn soap11(body: &str) -> String {
         format!(
             "<?xml version=\"1.0\"?><s:Envelope xmlns:s=\"{SOAP11_NS}\"><s:Header/>\
@@ -219,7 +238,7 @@ mod tests {
 
     #[test]
     fn a_soap11_call_gives_its_operation_and_parameters() {
-        let call = Call::parse(
+        let call = parse(
             soap11(&format!(
                 "<MakeAMove xmlns=\"{XFCC_NS}\"><username>ann</username>\
                  <password>a&amp;b</password><gameId> 42 </gameId><resign>true</resign>\
@@ -246,7 +265,7 @@ mod tests {
              <x:GetMyGames><x:username>bob</x:username><x:password>p</x:password>\
              </x:GetMyGames></e:Body></e:Envelope>"
         );
-        let call = Call::parse(text.as_bytes()).unwrap();
+        let call = parse(text.as_bytes()).unwrap();
         assert_eq!(call.version, SoapVersion::Soap12);
         assert_eq!(call.operation, "GetMyGames");
         assert_eq!(call.text("username"), "bob");
@@ -269,7 +288,7 @@ mod tests {
             format!("<s:Envelope xmlns:s=\"{SOAP11_NS}\"><s:Body><GetMyGames xmlns=\"{XFCC_NS}\">").into_bytes(),
         ];
         for case in cases {
-            let (_, fault) = Call::parse(&case).unwrap_err();
+            let (_, fault) = parse(&case).unwrap_err();
             assert_eq!(
                 fault.blame,
                 Blame::Sender,
@@ -279,9 +298,91 @@ mod tests {
         }
     }
 
+    /// The reason of the sender's fault `body` is read as.
+    fn refusal(body: &str) -> String {
+        let (_, fault) = parse(body.as_bytes()).unwrap_err();
+        assert_eq!(fault.blame, Blame::Sender);
+        fault.reason
+    }
+
+    /// A GetMyGames call whose username is wrapped in `depth` elements `<a>`, so its
+    /// deepest element is `depth + 4` deep.
+    fn nested(depth: usize) -> String {
+        soap11(&format!(
+            "<GetMyGames xmlns=\"{XFCC_NS}\"><username>{}ann{}</username></GetMyGames>",
+            "<a>".repeat(depth),
+            "</a>".repeat(depth)
+        ))
+    }
+
+    #[test]
+    fn a_document_nested_too_deep_is_a_fault_not_a_stack_overflow() {
+        let deep = format!("{}{}", "<a>".repeat(100_000), "</a>".repeat(100_000));
+        let limits = Limits {
+            bytes: deep.len(),
+            ..Limits::XFCC
+        };
+        let (version, fault) = Call::parse(deep.as_bytes(), &limits).unwrap_err();
+        assert_eq!((version, fault.blame), (SoapVersion::Soap11, Blame::Sender));
+        assert!(fault.reason.contains("deeper than 32"), "{}", fault.reason);
+        let unclosed = "<a x=\"/>\"><!-- <b/> --><![CDATA[</a>]]><?p </a>?>".repeat(100_000);
+        let limits = Limits {
+            bytes: unclosed.len(),
+            ..Limits::XFCC
+        };
+        let (_, fault) = Call::parse(unclosed.as_bytes(), &limits).unwrap_err();
+        assert!(fault.reason.contains("deeper than 32"), "{}", fault.reason);
+    }
+
+    #[test]
+    fn a_document_at_the_depth_limit_is_read_and_one_deeper_is_not() {
+        let limit = Limits::XFCC.depth;
+        let call = parse(nested(limit - 4).as_bytes()).unwrap();
+        assert_eq!(call.operation, "GetMyGames");
+        assert!(refusal(&nested(limit - 3)).contains("deeper than 32"));
+    }
+
+    #[test]
+    fn too_many_elements_or_nodes_are_a_fault() {
+        let siblings = |n: usize, item: &str| {
+            soap11(&format!(
+                "<GetMyGames xmlns=\"{XFCC_NS}\"><username>{}</username></GetMyGames>",
+                item.repeat(n)
+            ))
+        };
+        let many = siblings(100_000, "<a/>");
+        let limits = Limits {
+            bytes: many.len(),
+            ..Limits::XFCC
+        };
+        let (_, fault) = Call::parse(many.as_bytes(), &limits).unwrap_err();
+        assert!(
+            fault.reason.contains("more than 2000 elements"),
+            "{}",
+            fault.reason
+        );
+        assert!(refusal(&siblings(2_000, "<a/>")).contains("more than 2000 elements"));
+        assert!(refusal(&siblings(2_000, "x<!---->")).contains("more than 2000 nodes"));
+        assert!(parse(siblings(1_000, "<a/>").as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn too_large_a_document_or_too_many_namespaces_are_a_fault() {
+        let large = soap11(&format!(
+            "<GetMyGames xmlns=\"{XFCC_NS}\"><username>{}</username></GetMyGames>",
+            "x".repeat(Limits::XFCC.bytes)
+        ));
+        assert!(refusal(&large).contains("larger than 65536 bytes"));
+        let declarations: String = (0..65).map(|i| format!(" xmlns:n{i}=\"u\"")).collect();
+        let crowded = soap11(&format!(
+            "<GetMyGames xmlns=\"{XFCC_NS}\"><username{declarations}>ann</username></GetMyGames>"
+        ));
+        assert!(refusal(&crowded).contains("more than 64 namespaces"));
+    }
+
     #[test]
     fn bad_flags_and_numbers_are_faults() {
-        let call = Call::parse(
+        let call = parse(
             soap11(&format!(
                 "<MakeAMove xmlns=\"{XFCC_NS}\"><resign>yes</resign><gameId>99999999999</gameId></MakeAMove>"
             ))
