@@ -7,7 +7,7 @@
 //! bytes of text (or the limit configured), replays every game through the rules, checks its
 //! digest and signature and stores each finished one whole, a batch of games to one write of
 //! the store; the answer says, game by game, what became of it. An import is held to the
-//! service's limits ([`missive_game::Limits`]): imports at once per player from the moment
+//! service's limits ([`missive_game::Quotas`]): imports at once per player from the moment
 //! the request's head has come (a second import is refused while the first one's text is
 //! still arriving), bytes a day once the text is in, games per request and a day once they are read, and a working
 //! time after which the reader stops and games not stored yet are not imported.

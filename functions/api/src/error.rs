@@ -166,7 +166,7 @@ impl From<ServiceError> for ApiError {
         use StatusCode as S;
         let message = error.to_string();
         let (status, code) = match &error {
-            ServiceError::NotFound(_) => (S::NOT_FOUND, "game-not-found"),
+            ServiceError::GameNotFound(_) => (S::NOT_FOUND, "game-not-found"),
             ServiceError::UnknownPlayer(_) => (S::NOT_FOUND, "player-not-found"),
             ServiceError::Taken(_) => (S::CONFLICT, "taken"),
             ServiceError::Conflict { current_ply } => {

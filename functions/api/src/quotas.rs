@@ -1,62 +1,62 @@
 //! The settings of the service's limits on what one sender may have it do: mails per
 //! recipient, per client and per player, imports per player, a tournament start's batches
-//! and working time ([`missive_game::Limits`], whose defaults they share). Every quota is
+//! and working time ([`missive_game::Quotas`], whose defaults they share). Every quota is
 //! counted in the store, so it holds across processes.
 
 use std::time::Duration;
 
 use clap::Args;
-use missive_game::Limits;
+use missive_game::Quotas;
 
-/// Limits on mails, imports and tournament starts (0 turns a quota off).
+/// Quotas on mails, imports and tournament starts (0 turns a quota off).
 #[derive(Args, Clone, Debug)]
 pub struct QuotaSettings {
     /// Mails requests ask for (sign-in and sign-up links, game and tournament invitations)
     /// to one address per mail window, whoever asks.
-    #[arg(long, env = "MISSIVE_MAILS_PER_ADDRESS", default_value_t = Limits::default().mails_per_address)]
+    #[arg(long, env = "MISSIVE_MAILS_PER_ADDRESS", default_value_t = Quotas::default().mails_per_address)]
     pub mails_per_address: u64,
     /// Sign-in and sign-up mails one client address (IPv6: its /64) may ask for per mail
     /// window.
-    #[arg(long, env = "MISSIVE_MAILS_PER_CLIENT", default_value_t = Limits::default().mails_per_client)]
+    #[arg(long, env = "MISSIVE_MAILS_PER_CLIENT", default_value_t = Quotas::default().mails_per_client)]
     pub mails_per_client: u64,
     /// Invitation mails (games and tournaments) one player may have sent per mail window.
-    #[arg(long, env = "MISSIVE_MAILS_PER_PLAYER", default_value_t = Limits::default().mails_per_player)]
+    #[arg(long, env = "MISSIVE_MAILS_PER_PLAYER", default_value_t = Quotas::default().mails_per_player)]
     pub mails_per_player: u64,
     /// The mail window, in seconds.
-    #[arg(long, env = "MISSIVE_MAIL_WINDOW", default_value_t = Limits::default().mail_window,
+    #[arg(long, env = "MISSIVE_MAIL_WINDOW", default_value_t = Quotas::default().mail_window,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub mail_window: u64,
     /// Bytes of archive text one player may post for import per UTC day.
-    #[arg(long, env = "MISSIVE_IMPORT_BYTES_PER_DAY", default_value_t = Limits::default().import_bytes_per_day)]
+    #[arg(long, env = "MISSIVE_IMPORT_BYTES_PER_DAY", default_value_t = Quotas::default().import_bytes_per_day)]
     pub import_bytes_per_day: u64,
     /// Games one player may post for import per UTC day.
-    #[arg(long, env = "MISSIVE_IMPORT_GAMES_PER_DAY", default_value_t = Limits::default().import_games_per_day)]
+    #[arg(long, env = "MISSIVE_IMPORT_GAMES_PER_DAY", default_value_t = Quotas::default().import_games_per_day)]
     pub import_games_per_day: u64,
     /// Games one import request may carry.
-    #[arg(long, env = "MISSIVE_IMPORT_GAMES_PER_REQUEST", default_value_t = Limits::default().import_games_per_request)]
+    #[arg(long, env = "MISSIVE_IMPORT_GAMES_PER_REQUEST", default_value_t = Quotas::default().import_games_per_request)]
     pub import_games_per_request: u64,
     /// Imports one player may run at once.
-    #[arg(long, env = "MISSIVE_IMPORTS_AT_ONCE", default_value_t = Limits::default().imports_at_once)]
+    #[arg(long, env = "MISSIVE_IMPORTS_AT_ONCE", default_value_t = Quotas::default().imports_at_once)]
     pub imports_at_once: u64,
     /// Seconds one import request may work, reading and storing (fractions allowed).
-    #[arg(long, env = "MISSIVE_IMPORT_SECONDS", default_value_t = Limits::default().import_time.as_secs_f64(),
+    #[arg(long, env = "MISSIVE_IMPORT_SECONDS", default_value_t = Quotas::default().import_time.as_secs_f64(),
           value_parser = seconds)]
     pub import_seconds: f64,
     /// Games a tournament's start creates per store call.
-    #[arg(long, env = "MISSIVE_TOURNAMENT_START_BATCH", default_value_t = Limits::default().start_batch,
+    #[arg(long, env = "MISSIVE_TOURNAMENT_START_BATCH", default_value_t = Quotas::default().start_batch,
           value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub tournament_start_batch: u64,
     /// Seconds one start of a tournament (a request's, or a sweep's) creates games before
     /// leaving the rest to the sweep (fractions allowed; 0: one batch).
-    #[arg(long, env = "MISSIVE_TOURNAMENT_START_SECONDS", default_value_t = Limits::default().start_time.as_secs_f64(),
+    #[arg(long, env = "MISSIVE_TOURNAMENT_START_SECONDS", default_value_t = Quotas::default().start_time.as_secs_f64(),
           value_parser = seconds)]
     pub tournament_start_seconds: f64,
 }
 
 impl QuotaSettings {
     /// The limits these settings give.
-    pub fn limits(&self) -> Limits {
-        Limits {
+    pub fn limits(&self) -> Quotas {
+        Quotas {
             mails_per_address: self.mails_per_address,
             mails_per_client: self.mails_per_client,
             mails_per_player: self.mails_per_player,
@@ -97,7 +97,7 @@ mod tests {
     #[test]
     fn the_defaults_are_the_services_and_flags_change_them() {
         let defaults = Command::parse_from(["missive"]).quotas.limits();
-        assert_eq!(defaults, Limits::default());
+        assert_eq!(defaults, Quotas::default());
         let set = Command::parse_from([
             "missive",
             "--mails-per-address",

@@ -83,7 +83,7 @@ impl Settings {
                 self.base.archive_key(opening)?,
             )
             .with_config(Config {
-                limits: self.quotas.limits(),
+                quotas: self.quotas.limits(),
                 local_hooks: self.base.local_hooks,
                 ..Config::default()
             }),

@@ -413,7 +413,7 @@ async fn a_hook_whose_name_or_address_is_local_is_refused_at_delivery(kind: Kind
     let bob = server.player("bob").await;
     // A name registered with local hooks off, that resolves to this machine when delivered.
     let public_only = server.app.service.clone().with_config(Config {
-        limits: common::test_limits(),
+        quotas: common::test_limits(),
         ..Config::default()
     });
     let url = format!("https://hooks.example.test:{port}/");

@@ -11,7 +11,7 @@ use tokio::io::AsyncWriteExt;
 
 use common::{Player, Server};
 use futures_util::future::join_all;
-use missive_game::Limits;
+use missive_game::Quotas;
 use missive_store::testing::Kind;
 use reqwest::StatusCode;
 use serde_json::Value;
@@ -61,11 +61,11 @@ async fn finished(player: &Player<'_>) -> usize {
     body["items"].as_array().unwrap().len()
 }
 
-fn limits() -> Limits {
-    Limits {
+fn limits() -> Quotas {
+    Quotas {
         import_games_per_request: 10,
         import_games_per_day: 25,
-        ..Limits::default()
+        ..Quotas::default()
     }
 }
 
@@ -117,9 +117,9 @@ async fn games_are_limited_per_request_and_per_day(kind: Kind) {
 
 async fn bytes_are_limited_per_day(kind: Kind) {
     let size = archive(0, 10).len() as u64;
-    let limits = Limits {
+    let limits = Quotas {
         import_bytes_per_day: size * 2 + size / 2,
-        ..Limits::default()
+        ..Quotas::default()
     };
     let server = Server::start_with_limits(kind, limits).await;
     let ann = server.player("ann").await;
@@ -213,11 +213,11 @@ async fn an_import_holds_its_slot_while_its_text_arrives(kind: Kind) {
 }
 
 async fn a_request_works_a_limited_time(kind: Kind) {
-    let limits = Limits {
+    let limits = Quotas {
         import_games_per_request: 0,
         import_games_per_day: 0,
         import_time: Duration::from_millis(1),
-        ..Limits::default()
+        ..Quotas::default()
     };
     let server = Server::start_with_limits(kind, limits).await;
     let ann = server.player("ann").await;

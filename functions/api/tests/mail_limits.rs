@@ -10,7 +10,7 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use common::Server;
 use futures_util::future::join_all;
-use missive_game::Limits;
+use missive_game::Quotas;
 use missive_store::testing::Kind;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -19,8 +19,8 @@ use serde_json::{Value, json};
 const PER_CLIENT: usize = 40;
 
 /// The limits under test: the defaults.
-fn limits() -> Limits {
-    Limits::default()
+fn limits() -> Quotas {
+    Quotas::default()
 }
 
 /// A client connecting from `127.0.0.<last>`.
@@ -259,7 +259,7 @@ async fn invitations_flood_no_address(kind: Kind) {
 }
 
 async fn a_player_sends_a_few_invitations_a_window(kind: Kind) {
-    let quotas = Limits {
+    let quotas = Quotas {
         mails_per_player: 3,
         ..limits()
     };

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use chrono::Duration;
 use common::{Options, Player, Server};
 use missive_domain::{FeedEvent, GameId, StartJob, Tournament, TournamentId};
-use missive_game::Limits as Quotas;
+use missive_game::Quotas;
 use missive_store::testing::Kind;
 use reqwest::StatusCode;
 use serde_json::{Value, json};

@@ -11,7 +11,7 @@ use clap::Args;
 use missive_domain::{
     GameId, TimeControl, Tournament, TournamentStart, TournamentState, WithdrawalScoring,
 };
-use missive_game::{Config, GameService, Limits, ManualClock, NewTournament, ServiceError};
+use missive_game::{Config, GameService, ManualClock, NewTournament, Quotas, ServiceError};
 use missive_settings::Opening;
 use missive_store::Usage;
 
@@ -29,7 +29,7 @@ pub struct TournamentBenchArgs {
     #[arg(long, default_value = "chess")]
     variant: String,
     /// Seconds one start (the last join's, then each of the sweep's steps) creates games.
-    #[arg(long, default_value_t = Limits::default().start_time.as_secs_f64())]
+    #[arg(long, default_value_t = Quotas::default().start_time.as_secs_f64())]
     start_seconds: f64,
     /// Rated games ended by resignation after the start.
     #[arg(long, default_value_t = 50)]
@@ -46,14 +46,14 @@ pub fn tournament_bench(args: &TournamentBenchArgs) -> Result<(), String> {
         let store = missive_settings::open_store(&args.store.store, Opening::MayCreate)
             .await
             .map_err(|e| e.to_string())?;
-        let limits = Limits {
+        let limits = Quotas {
             start_time: Duration::try_from_secs_f64(args.start_seconds)
                 .map_err(|e| format!("--start-seconds: {e}"))?,
-            ..Limits::default()
+            ..Quotas::default()
         };
         let service = GameService::new(store.clone(), Arc::new(ManualClock::new(Utc::now())))
             .with_config(Config {
-                limits,
+                quotas: limits,
                 ..Config::default()
             });
         let failed = |e: ServiceError| e.to_string();

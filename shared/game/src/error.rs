@@ -12,7 +12,7 @@ use crate::Limit;
 pub enum ServiceError {
     /// No game has this id.
     #[error("no game {0}")]
-    NotFound(GameId),
+    GameNotFound(GameId),
     /// The request was made against an older state: the game is now at `current_ply`.
     #[error("stale request: the game is at ply {current_ply}")]
     Conflict {

@@ -63,7 +63,7 @@
 //!   checked, stored whole in one write for many, flagged as imported (and as verified when
 //!   the server's signature holds), with the archive's player names.
 //! - **Privacy**: a game created private is visible to its players only; every read model
-//!   takes the viewer and answers `NotFound` to anyone else.
+//!   takes the viewer and answers `GameNotFound` to anyone else.
 //! - **Check** ([`GameService::check_all`]): every stored log replays through the rules to
 //!   exactly its head.
 //!
@@ -94,12 +94,12 @@ pub mod hook_address;
 mod hooks;
 mod import;
 mod invitations;
-mod limits;
 mod lobby;
 mod messages;
 mod notices;
 mod play;
 mod players;
+mod quotas;
 mod ratings;
 mod record;
 #[cfg(feature = "openapi")]
@@ -122,7 +122,6 @@ pub use feed::{EventView, EventsRead, MAX_EVENTS, MAX_WAIT};
 pub use hooks::{HookCreated, HookEvent, HookView, MAX_HOOKS};
 pub use import::{ImportOutcome, ImportPipeline, PreparedImports};
 pub use invitations::Invitee;
-pub use limits::{ImportPermit, Limit, Limits, WorkTime};
 pub use lobby::{NewGame, SeatRequest};
 pub use messages::{
     MAX_MESSAGE, MESSAGE_WINDOW, MESSAGES_PER_WINDOW, MessageView, messages_of, normalised,
@@ -130,6 +129,7 @@ pub use messages::{
 pub use missive_store::{Membership, Wake, WakeSubject};
 pub use play::{MoveAccepted, MoveRequest};
 pub use players::{SignUpCheck, check_email, check_handle};
+pub use quotas::{ImportPermit, Limit, Quotas, WorkTime};
 pub use ratings::MAX_LEADERBOARD;
 pub use record::record_of;
 pub use service::{Catalog, Changes, Config, GameService, replay};

@@ -22,7 +22,7 @@ use missive_rules::{AnyGame, Outcome, SetupError, Variant, registry};
 use missive_store::{Store, StoreError};
 
 use crate::timing::{Turn, current_turn, joined};
-use crate::{Clock, Limits, ServiceError};
+use crate::{Clock, Quotas, ServiceError};
 
 /// Finds a variant by id: [`registry::variant`] unless a caller brings its own list.
 pub type Catalog = fn(&str) -> Result<&'static dyn Variant, SetupError>;
@@ -39,7 +39,7 @@ pub struct Config {
     /// Vacation days each player may take per calendar year.
     pub vacation_days_per_year: u32,
     /// How much the service does for one sender (mails, imports).
-    pub limits: Limits,
+    pub quotas: Quotas,
     /// Whether webhooks may be plain `http://` and name loopback or private hosts (tests,
     /// and a server on one machine whose operator wants it); never in the cloud.
     pub local_hooks: bool,
@@ -49,7 +49,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             vacation_days_per_year: 45,
-            limits: Limits::default(),
+            quotas: Quotas::default(),
             local_hooks: false,
         }
     }
@@ -137,33 +137,33 @@ impl GameService {
             .unwrap_or(now)
     }
 
-    /// Reads a game's head; `NotFound` if there is none.
+    /// Reads a game's head; `GameNotFound` if there is none.
     pub(crate) async fn head_of(&self, id: &GameId) -> Result<Head, ServiceError> {
         self.store
             .head(id)
             .await?
-            .ok_or_else(|| ServiceError::NotFound(id.clone()))
+            .ok_or_else(|| ServiceError::GameNotFound(id.clone()))
     }
 
-    /// Reads a game's head as `viewer` may see it: `NotFound` if there is none, or if it is
+    /// Reads a game's head as `viewer` may see it: `GameNotFound` if there is none, or if it is
     /// private and `viewer` is not one of its players, so its existence does not leak.
     pub(crate) async fn head_for(&self, id: &GameId, viewer: &str) -> Result<Head, ServiceError> {
         let head = self.head_of(id).await?;
         if !head.doc.visible_to(Some(viewer)) {
-            return Err(ServiceError::NotFound(id.clone()));
+            return Err(ServiceError::GameNotFound(id.clone()));
         }
         Ok(head)
     }
 
-    /// Reads a game with its whole log; `NotFound` if there is none.
+    /// Reads a game with its whole log; `GameNotFound` if there is none.
     pub(crate) async fn stored(&self, id: &GameId) -> Result<StoredGame, ServiceError> {
         self.store
             .load(id)
             .await?
-            .ok_or_else(|| ServiceError::NotFound(id.clone()))
+            .ok_or_else(|| ServiceError::GameNotFound(id.clone()))
     }
 
-    /// Reads a game as `viewer` (a player, or `None` for anyone) may see it: `NotFound` if
+    /// Reads a game as `viewer` (a player, or `None` for anyone) may see it: `GameNotFound` if
     /// there is none, or if it is private and `viewer` is not one of its players, so its
     /// existence does not leak.
     pub(crate) async fn stored_for(
@@ -173,7 +173,7 @@ impl GameService {
     ) -> Result<StoredGame, ServiceError> {
         let stored = self.stored(id).await?;
         if !stored.head.doc.visible_to(viewer) {
-            return Err(ServiceError::NotFound(id.clone()));
+            return Err(ServiceError::GameNotFound(id.clone()));
         }
         Ok(stored)
     }
@@ -187,7 +187,7 @@ impl GameService {
     ) -> Result<(Head, Box<dyn AnyGame>), ServiceError> {
         let head = self.head_of(id).await?;
         if !head.doc.visible_to(viewer) {
-            return Err(ServiceError::NotFound(id.clone()));
+            return Err(ServiceError::GameNotFound(id.clone()));
         }
         match resumed(self.catalog, &head)? {
             Some(game) => Ok((head, game)),
@@ -223,7 +223,7 @@ impl GameService {
         self.transact_as(id, Access::Service, needs, decide).await
     }
 
-    /// [`GameService::transact`] for `access`: a game it does not reach is `NotFound`, told
+    /// [`GameService::transact`] for `access`: a game it does not reach is `GameNotFound`, told
     /// right after the head is read and before anything else is decided or read, exactly as
     /// for a game that does not exist.
     pub(crate) async fn transact_as<T>(
@@ -302,7 +302,7 @@ impl GameService {
         let now = self.now();
         let head = self.head_of(id).await?;
         if !access.reaches(&head.doc) {
-            return Err(ServiceError::NotFound(id.clone()));
+            return Err(ServiceError::GameNotFound(id.clone()));
         }
         let late = head.waiting.as_ref().is_some_and(|w| now > w.deadline);
         let game = resumed(self.catalog, &head)?;

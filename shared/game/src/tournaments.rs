@@ -361,7 +361,7 @@ impl GameService {
     /// Ends tournament game `game` with `results` (one per seat, a game's result: one
     /// point in all) for `reason`, as `by`, the tournament's organiser, decides: recorded
     /// in the game's log (`adjudicated`), its ending rule `adjudication`. A game `by` may
-    /// not see (private, not theirs) is `NotFound`, as a missing one.
+    /// not see (private, not theirs) is `GameNotFound`, as a missing one.
     pub async fn adjudicate(
         &self,
         game: &GameId,
@@ -456,7 +456,7 @@ impl GameService {
     /// Stops the clocks of tournament game `game` for `days` days from now, as `by`, its
     /// tournament's organiser, decides: the current turn's deadline moves that much later
     /// (a move made meanwhile starts the next turn inside the same stop). Recorded in the
-    /// game's log (`deadline-extended`). A game `by` may not see is `NotFound`, as a missing
+    /// game's log (`deadline-extended`). A game `by` may not see is `GameNotFound`, as a missing
     /// one.
     pub async fn extend_deadline(
         &self,
@@ -647,7 +647,7 @@ impl GameService {
     /// A start job at `created` games that the sweep leaves alone for as long as one start
     /// works on it.
     fn start_lease(&self, created: usize) -> StartJob {
-        let time = chrono::Duration::from_std(self.config.limits.start_time)
+        let time = chrono::Duration::from_std(self.config.quotas.start_time)
             .unwrap_or(chrono::Duration::MAX);
         StartJob {
             created,
@@ -656,14 +656,14 @@ impl GameService {
     }
 
     /// Creates the games of the starting `tournament` from where its job stopped, a batch
-    /// at a time ([`Limits::start_batch`](crate::Limits)), for the start's working time
-    /// ([`Limits::start_time`](crate::Limits); one batch at least). A game that exists
+    /// at a time ([`Quotas::start_batch`](crate::Quotas)), for the start's working time
+    /// ([`Quotas::start_time`](crate::Quotas); one batch at least). A game that exists
     /// already (created by a start that died before it counted it) is a conflict skipped:
     /// every game is created once. Once every game exists the tournament runs; otherwise
     /// the job records how far it came, due now, and the sweep goes on from there. The
     /// tournament as this leaves it.
     async fn create_games(&self, tournament: Tournament) -> Result<Tournament, ServiceError> {
-        let limits = self.config.limits;
+        let limits = self.config.quotas;
         let deadline = Instant::now() + limits.start_time;
         let batch = usize::try_from(limits.start_batch.max(1)).unwrap_or(usize::MAX);
         let mut created = tournament.start_job.map_or(0, |job| job.created);

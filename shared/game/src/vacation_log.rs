@@ -85,7 +85,7 @@ impl GameService {
             })
             .await;
         match recorded {
-            Err(ServiceError::NotFound(_)) => Ok(()),
+            Err(ServiceError::GameNotFound(_)) => Ok(()),
             other => other,
         }
     }

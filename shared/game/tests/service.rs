@@ -906,18 +906,18 @@ async fn private_games_are_hidden_from_everyone_else(kind: Kind) {
     for viewer in [None, Some("eve")] {
         assert!(matches!(
             s.service.game_view(&id, viewer).await,
-            Err(ServiceError::NotFound(_))
+            Err(ServiceError::GameNotFound(_))
         ));
         assert!(matches!(
             s.service.archive_record(&id, viewer).await,
-            Err(ServiceError::NotFound(_))
+            Err(ServiceError::GameNotFound(_))
         ));
         assert!(s.service.replayed(&id, viewer).await.is_err());
     }
     // Every change eve may ask for finds no game, before anything else is decided.
     let not_found = |result: Result<(), ServiceError>| {
         assert!(
-            matches!(result, Err(ServiceError::NotFound(_))),
+            matches!(result, Err(ServiceError::GameNotFound(_))),
             "{result:?}"
         );
     };

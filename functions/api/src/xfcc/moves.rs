@@ -251,7 +251,7 @@ fn ply_of(head: &Head, seat: Seat, movecount: Option<i32>) -> Option<u32> {
 fn outcome_of(error: ServiceError) -> Result<Outcome, Fault> {
     Ok(match error {
         ServiceError::BadCredentials => Outcome::AuthenticationFailed,
-        ServiceError::NotFound(_) | ServiceError::NotSeated { .. } => Outcome::InvalidGameID,
+        ServiceError::GameNotFound(_) | ServiceError::NotSeated { .. } => Outcome::InvalidGameID,
         ServiceError::NotYourTurn | ServiceError::NotActive(_) => Outcome::NotYourTurn,
         ServiceError::Conflict { .. } => Outcome::InvalidMoveNumber,
         ServiceError::Move(MoveError::Ambiguous { .. }) => Outcome::MoveIsAmbiguous,

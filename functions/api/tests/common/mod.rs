@@ -15,7 +15,7 @@ use chrono::{TimeZone, Utc};
 use missive_api::server::ServerConfig;
 use missive_api::{App, Limits, RateLimiter, TrustedProxies};
 use missive_auth::{Authority, SigningKey};
-use missive_game::{Config, GameService, Limits as Quotas, ManualClock};
+use missive_game::{Config, GameService, ManualClock, Quotas};
 use missive_mail::Outbox;
 use missive_notify::Notifier;
 use missive_store::testing::{Kind, TestStore, unique_name};
@@ -137,7 +137,7 @@ impl Server {
             false => "http://missive.test".into(),
         };
         let config = Config {
-            limits: options.quotas,
+            quotas: options.quotas,
             local_hooks: true,
             ..Config::default()
         };

@@ -1,4 +1,4 @@
-//! Limits on what a request can make the service do for whoever sends it: mails asked for
+//! Quotas on what a request can make the service do for whoever sends it: mails asked for
 //! (per recipient, whoever asks, and per sender: a client address or a signed-in player),
 //! archive imports (per player: bytes and games a day, imports at once, games and working
 //! time per request) and the games one start of a tournament creates (a batch at a time,
@@ -6,7 +6,7 @@
 //!
 //! Every count is the store's ([`missive_store::Store::count_up`]), so a limit holds across
 //! processes, Lambda instances and restarts. Mail counts live in fixed windows of
-//! [`Limits::mail_window`] seconds (a counter per window, named by its start); import counts
+//! [`Quotas::mail_window`] seconds (a counter per window, named by its start); import counts
 //! per UTC day. An import at once is a lease: a counter of limit one per slot, dropped when
 //! the import ends and expiring by itself should its process die first.
 
@@ -29,7 +29,7 @@ const DAY: u64 = 24 * 3600;
 
 /// How much the service does for one sender. A value of 0 turns that limit off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct Quotas {
     /// Mails a request asks for (sign-in and sign-up links, game and tournament
     /// invitations) to one address per mail window, whoever asks.
     pub mails_per_address: u64,
@@ -59,9 +59,9 @@ pub struct Limits {
     pub start_time: Duration,
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
+impl Default for Quotas {
+    fn default() -> Quotas {
+        Quotas {
             mails_per_address: 5,
             mails_per_client: 30,
             mails_per_player: 60,
@@ -168,9 +168,9 @@ impl Window {
 }
 
 impl GameService {
-    /// The limits this service keeps.
-    pub fn limits(&self) -> Limits {
-        self.config.limits
+    /// The quotas this service keeps.
+    pub fn quotas(&self) -> Quotas {
+        self.config.quotas
     }
 
     /// Counts a mail to `recipient` (sign-in or sign-up) asked for from the client address
@@ -178,7 +178,7 @@ impl GameService {
     /// or the recipient had their fill in the current window. Every address counts alike,
     /// registered or not, so the answer tells nobody which addresses play here.
     pub async fn count_mail(&self, recipient: &str, client: &str) -> Result<(), ServiceError> {
-        let limits = self.config.limits;
+        let limits = self.config.quotas;
         let client = format!("mail-from:{}", client_key(client));
         self.count_in_window(&client, "mails-per-client", limits.mails_per_client)
             .await?;
@@ -195,7 +195,7 @@ impl GameService {
         recipient: &str,
         sender: &str,
     ) -> Result<(), ServiceError> {
-        let limits = self.config.limits;
+        let limits = self.config.quotas;
         let sender = format!("mail-from-player:{}", sender.to_ascii_lowercase());
         self.count_in_window(&sender, "mails-per-player", limits.mails_per_player)
             .await?;
@@ -228,7 +228,7 @@ impl GameService {
     /// Counts one mail to the address `recipient` (without regard to case).
     async fn count_recipient(&self, recipient: &str) -> Result<(), ServiceError> {
         let recipient = format!("mail-to:{}", hex_sha256(&Player::email_key(recipient)));
-        let limit = self.config.limits.mails_per_address;
+        let limit = self.config.quotas.mails_per_address;
         self.count_in_window(&recipient, "mails-per-address", limit)
             .await
     }
@@ -240,7 +240,7 @@ impl GameService {
         name: &'static str,
         limit: u64,
     ) -> Result<(), ServiceError> {
-        let window = self.config.limits.mail_window;
+        let window = self.config.quotas.mail_window;
         let limit = Limit {
             name,
             value: limit,
@@ -273,7 +273,7 @@ impl GameService {
     /// import slots (refused as [`ServiceError::Limited`] while every one is held), so a
     /// second import waits for nothing, not even for its text to arrive.
     pub async fn begin_import(&self, player: &str) -> Result<ImportPermit, ServiceError> {
-        let limits = self.config.limits;
+        let limits = self.config.quotas;
         Ok(ImportPermit {
             player: player.to_string(),
             slot: self.take_import_slot(player).await?,
@@ -291,7 +291,7 @@ impl GameService {
         mut permit: ImportPermit,
         bytes: u64,
     ) -> Result<ImportPermit, ServiceError> {
-        let limits = self.config.limits;
+        let limits = self.config.quotas;
         let limit = Limit {
             name: "import-bytes-per-day",
             value: limits.import_bytes_per_day,
@@ -314,7 +314,7 @@ impl GameService {
         permit: &ImportPermit,
         games: u64,
     ) -> Result<(), ServiceError> {
-        let limits = self.config.limits;
+        let limits = self.config.quotas;
         if permit.games_per_request().is_some_and(|most| games > most) {
             return Err(ServiceError::TooMuch(Limit {
                 name: "import-games-per-request",
@@ -345,7 +345,7 @@ impl GameService {
         &self,
         player: &str,
     ) -> Result<Option<(String, DateTime<Utc>)>, ServiceError> {
-        let limits = self.config.limits;
+        let limits = self.config.quotas;
         if limits.imports_at_once == 0 {
             return Ok(None);
         }

@@ -7,17 +7,17 @@ use std::time::Duration as Elapsed;
 
 use chrono::Duration;
 use common::setup;
-use missive_game::{Config, Limits, ServiceError};
+use missive_game::{Config, Quotas, ServiceError};
 use missive_store::contract_tests;
 use missive_store::testing::Kind;
 
-fn limits() -> Limits {
-    Limits {
+fn limits() -> Quotas {
+    Quotas {
         mails_per_address: 2,
         mails_per_client: 3,
         mail_window: 600,
         import_time: Elapsed::from_secs(10),
-        ..Limits::default()
+        ..Quotas::default()
     }
 }
 
@@ -35,7 +35,7 @@ fn refused_by<T: std::fmt::Debug>(result: Result<T, ServiceError>) -> &'static s
 async fn mails_are_counted_per_recipient_and_per_client(kind: Kind) {
     let s = setup(kind).await;
     let service = s.service.clone().with_config(Config {
-        limits: limits(),
+        quotas: limits(),
         ..Config::default()
     });
     service
@@ -78,7 +78,7 @@ async fn mails_are_counted_per_recipient_and_per_client(kind: Kind) {
 async fn an_import_slot_is_given_back_or_expires(kind: Kind) {
     let s = setup(kind).await;
     let service = s.service.clone().with_config(Config {
-        limits: limits(),
+        quotas: limits(),
         ..Config::default()
     });
     let first = service.begin_import("ann").await.unwrap();
@@ -106,7 +106,7 @@ async fn an_import_slot_is_given_back_or_expires(kind: Kind) {
 async fn a_refused_day_gives_the_slot_back(kind: Kind) {
     let s = setup(kind).await;
     let service = s.service.clone().with_config(Config {
-        limits: Limits {
+        quotas: Quotas {
             import_bytes_per_day: 1000,
             ..limits()
         },
