@@ -4,7 +4,7 @@
 use std::fmt;
 
 use chrono::{DateTime, Utc};
-use missive_rules::{EndRule, MoveNumber, MoveNumbering, Seat, SeatResult, Window};
+use missive_rules::{AnyGame, EndRule, MoveNumber, MoveNumbering, Seat, SeatResult, Window};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::GameId;
@@ -426,6 +426,33 @@ pub struct Head {
 }
 
 impl Head {
+    /// The head of game `id` with `doc`, at the position of the rules game `rules` (of the
+    /// doc's variant and options): its ply and position, the seat to move while the doc is
+    /// active, and the resume point with every seat's `clocks`. At revision 0, with an empty
+    /// log and nobody waiting: a caller sets the revision, the chain's end, the events and
+    /// who is waiting where they differ (`Head { revision, ..Head::new(..) }`). The one way a
+    /// head is made.
+    pub fn new(id: GameId, doc: GameDoc, rules: &dyn AnyGame, clocks: Vec<SeatClock>) -> Head {
+        let to_move = (doc.status == Status::Active)
+            .then(|| rules.to_move())
+            .flatten();
+        Head {
+            id,
+            revision: 0,
+            ply: rules.ply() as u32,
+            to_move,
+            position: rules.position_text(),
+            last_hash: String::new(),
+            events: 0,
+            waiting: None,
+            doc,
+            resume: Some(Resume {
+                window: rules.window(),
+                clocks,
+            }),
+        }
+    }
+
     /// The player to move, while someone is.
     pub fn player_to_move(&self) -> Option<&str> {
         self.waiting.as_ref().map(|w| w.player.as_str())

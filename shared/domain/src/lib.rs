@@ -3,8 +3,12 @@
 //! - A game is a [`Head`] (its one mutable record: the [`GameDoc`] with seats, time control
 //!   and status, who is to move until when, and what the next move needs, [`Resume`]) and an
 //!   append-only log of [`MoveRecord`]s and [`EventRecord`]s, chained by hashes.
-//! - A change to a game is one [`Commit`]: the new head, the entries appended, on condition
-//!   that the head is still at the revision and ply read.
+//! - A change to a game is decided on the aggregate [`Game`] (a move, an event, the start,
+//!   the end: pure, at a given time) and stored as one [`Commit`]: the new head, the
+//!   entries appended, on condition that the head is still at the revision and ply read,
+//!   and what the players are told of it.
+//! - Clocks ([`timing`]): whose time runs, from when, for how long, and how vacations and
+//!   pauses stop it.
 //! - Endings speak the rules crate's types: an [`Ending`] names the rule
 //!   ([`missive_rules::EndRule`], or why a game was called off) and each seat's
 //!   [`missive_rules::SeatResult`]; seats are [`missive_rules::Seat`]s.
@@ -20,6 +24,7 @@
 //! serde here is the stored form of heads and must stay readable by every later version.
 
 mod challenge;
+mod change;
 mod feed;
 mod game;
 mod hook;
@@ -29,9 +34,12 @@ mod notice;
 mod page;
 mod player;
 mod rating;
+pub mod timing;
+mod told;
 mod tournament;
 
 pub use challenge::{Challenge, ChallengeFilter, ChallengeId, ChallengeState};
+pub use change::{ADJUDICATION, Game, GameError, clocks_of, eliminated};
 pub use feed::{FEED_RETENTION, FeedEntry, FeedEvent, FeedItem, FeedPage};
 pub use game::{
     ConditionalLine, Ending, GameDoc, Head, Reason, Resume, SeatClock, SeatDoc, Status,
@@ -48,6 +56,7 @@ pub use notice::{LeaveEdge, MailPreference, MessageMail, Notice, TournamentEdge}
 pub use page::{Cursor, Page};
 pub use player::{AppPassword, Period, Player, VacationRecord};
 pub use rating::{RatingChange, RatingRecord};
+pub use told::{told_of_challenge_accepted, told_of_change, told_of_invitations};
 pub use tournament::{
     StartJob, Tournament, TournamentGame, TournamentId, TournamentStart, TournamentState,
     Withdrawal, WithdrawalScoring,

@@ -217,7 +217,8 @@ impl GameService {
     fn accepted_start(&self, challenge: &Challenge, player: &str) -> Result<Commit, ServiceError> {
         let mut start = self.start_commit(self.challenge_game(challenge)?)?;
         let head = &start.head;
-        let mut feed = crate::feed::challenge_accepted(head, &challenge.id, player, self.now());
+        let mut feed =
+            missive_domain::told_of_challenge_accepted(head, &challenge.id, player, self.now());
         feed.append(&mut start.feed);
         start.feed = feed;
         Ok(start)

@@ -1,10 +1,12 @@
 //! The operator's check: every stored log replays through the rules to exactly its head.
 
-use missive_domain::{Cursor, GameId, Resume, Status, StoredGame, Tournament, Window};
+use missive_domain::{Cursor, GameId, Resume, Status, StoredGame, Tournament, Window, clocks_of};
 use missive_store::StoreError;
 use serde::Serialize;
 
-use crate::service::{Catalog, Needs, clocks_of, replay};
+use crate::Catalog;
+use crate::rules::replay;
+use crate::service::Needs;
 use crate::{GameService, ServiceError};
 
 /// What a check of the whole store found.
@@ -83,7 +85,7 @@ impl GameService {
         self.transact(
             id,
             |_| Needs { log: true },
-            |draft| Ok(draft.head.resume.is_none()),
+            |draft| Ok(draft.head().resume.is_none()),
         )
         .await
     }

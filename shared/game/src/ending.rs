@@ -1,9 +1,9 @@
 //! Ending a game: draw offers, claims, resignation and time running out.
 
-use missive_domain::{Ending, GameEvent, GameId};
+use missive_domain::{Ending, Game, GameEvent, GameId};
 use missive_rules::{Claim, EndRule, Seat};
 
-use crate::service::{Access, Draft};
+use crate::service::Access;
 use crate::{GameService, ServiceError};
 
 impl GameService {
@@ -41,7 +41,7 @@ impl GameService {
     pub async fn decline_draw(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
         self.change(game, Access::Player(player), |draft| {
             let seat = seat_offered_a_draw(draft, player)?;
-            draft.doc.draw_offers.clear();
+            draft.doc_mut().draw_offers.clear();
             draft.record(GameEvent::DrawDeclined, Some(seat));
             Ok(())
         })
@@ -54,10 +54,13 @@ impl GameService {
         self.change(game, Access::Player(player), |draft| {
             draft.require_active()?;
             let seat = draft.playing_seat_of(player)?;
-            if !draft.doc.draw_offers.contains(&seat) {
+            if !draft.doc().draw_offers.contains(&seat) {
                 return Err(ServiceError::refused("you offer no draw"));
             }
-            draft.doc.draw_offers.retain(|offered| *offered != seat);
+            draft
+                .doc_mut()
+                .draw_offers
+                .retain(|offered| *offered != seat);
             draft.record(GameEvent::DrawWithdrawn, Some(seat));
             Ok(())
         })
@@ -76,7 +79,7 @@ impl GameService {
         self.change(game, Access::Player(player), |draft| {
             let seat = draft.mover(player)?;
             let rule = claim.rule();
-            Ok(match draft.game.claim(claim) {
+            Ok(match draft.rules().claim(claim) {
                 Ok(outcome) => {
                     draft.record(GameEvent::DrawClaimed { rule }, Some(seat));
                     Ok(draft.finish(&outcome, Some(seat)))
@@ -95,7 +98,7 @@ impl GameService {
         self.change(game, Access::Player(player), |draft| {
             draft.require_active()?;
             let seat = draft.playing_seat_of(player)?;
-            let outcome = draft.game.resign(seat);
+            let outcome = draft.rules().resign(seat);
             draft.record(GameEvent::Resigned, Some(seat));
             Ok(draft.finish(&outcome, Some(seat)))
         })
@@ -132,10 +135,10 @@ impl GameService {
 }
 
 /// The seat of `player`, still playing an active game, to whom another seat offers a draw.
-fn seat_offered_a_draw(draft: &Draft, player: &str) -> Result<Seat, ServiceError> {
+fn seat_offered_a_draw(draft: &Game, player: &str) -> Result<Seat, ServiceError> {
     draft.require_active()?;
     let seat = draft.playing_seat_of(player)?;
-    if !draft.doc.draw_offers.iter().any(|s| *s != seat) {
+    if !draft.doc().draw_offers.iter().any(|s| *s != seat) {
         return Err(ServiceError::refused("no draw is offered to you"));
     }
     Ok(seat)
@@ -143,30 +146,30 @@ fn seat_offered_a_draw(draft: &Draft, player: &str) -> Result<Seat, ServiceError
 
 /// Adds `seat` to the draw agreement; ends the game when every seat still playing agrees
 /// (in a three-seat game a nation already out has no say, and the rules give it a loss).
-fn agree_to_draw(draft: &mut Draft, seat: Seat) -> Result<Option<Ending>, ServiceError> {
-    if !draft.doc.draw_offers.contains(&seat) {
-        draft.doc.draw_offers.push(seat);
-        draft.doc.draw_offers.sort_unstable();
+fn agree_to_draw(draft: &mut Game, seat: Seat) -> Result<Option<Ending>, ServiceError> {
+    if !draft.doc().draw_offers.contains(&seat) {
+        draft.doc_mut().draw_offers.push(seat);
+        draft.doc_mut().draw_offers.sort_unstable();
     }
-    let seats = draft.doc.seats.len() as u8;
+    let seats = draft.doc().seats.len() as u8;
     let everyone_agrees = (0..seats)
         .map(Seat)
-        .filter(|s| draft.game.is_playing(*s))
-        .all(|s| draft.doc.draw_offers.contains(&s));
+        .filter(|s| draft.rules().is_playing(*s))
+        .all(|s| draft.doc().draw_offers.contains(&s));
     if !everyone_agrees {
         return Ok(None);
     }
-    let outcome = draft.game.draw(EndRule::Agreement);
+    let outcome = draft.rules().draw(EndRule::Agreement);
     Ok(Some(draft.finish(&outcome, None)))
 }
 
 /// Ends the game on time if the seat to move is past its deadline.
-pub(crate) fn expire(draft: &mut Draft) -> Option<Ending> {
+pub(crate) fn expire(draft: &mut Game) -> Option<Ending> {
     let seat = draft.turn_seat()?;
     if !draft.time_is_up() {
         return None;
     }
-    let outcome = draft.game.timeout(seat);
+    let outcome = draft.rules().timeout(seat);
     draft.record(GameEvent::TimedOut, Some(seat));
     Some(draft.finish(&outcome, Some(seat)))
 }

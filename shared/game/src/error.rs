@@ -1,6 +1,6 @@
 //! The service's errors: each says what was refused and why.
 
-use missive_domain::{ChallengeId, ChallengeState, Ending, GameId, Status};
+use missive_domain::{ChallengeId, ChallengeState, Ending, GameError, GameId, Status};
 use missive_rules::{ClaimError, MoveError, SetupError};
 use missive_store::StoreError;
 use thiserror::Error;
@@ -151,6 +151,18 @@ impl ServiceError {
     /// A refusal for `reason`.
     pub fn refused(reason: impl Into<String>) -> ServiceError {
         ServiceError::Refused(reason.into())
+    }
+}
+
+impl From<GameError> for ServiceError {
+    fn from(error: GameError) -> ServiceError {
+        match error {
+            GameError::NotSeated { player } => ServiceError::NotSeated { player },
+            GameError::NotYourTurn => ServiceError::NotYourTurn,
+            GameError::NotActive(status) => ServiceError::NotActive(status),
+            GameError::Move(error) => ServiceError::Move(error),
+            GameError::Refused(reason) => ServiceError::Refused(reason),
+        }
     }
 }
 

@@ -1,5 +1,6 @@
-//! Players' event feeds: who is told what of a change (written with the change itself), and
-//! reading a feed from a cursor, waiting a while for something new when there is nothing.
+//! Players' event feeds: reading a feed from a cursor, waiting a while for something new
+//! when there is nothing (who is told what of a change is the domain's,
+//! [`missive_domain::told_of_change`]).
 //!
 //! A cursor is the time it was given out and the store's position. It is good for
 //! [`FEED_RETENTION`]: an older one may have missed items the store has dropped since, and is
@@ -9,10 +10,7 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use missive_domain::{
-    ChallengeId, EventRecord, FEED_RETENTION, FeedEntry, FeedEvent, FeedItem, GameDoc, GameEvent,
-    GameId, Head, LogEntry, MoveRecord, Seat, SeatDoc, Status, merged,
-};
+use missive_domain::{FEED_RETENTION, FeedEntry, FeedEvent, GameId};
 use serde::Serialize;
 
 use crate::{GameService, ServiceError};
@@ -118,177 +116,5 @@ pub(crate) fn view(entry: FeedEntry, now: DateTime<Utc>) -> EventView {
         at: entry.item.at,
         game: entry.item.game,
         event: entry.item.event,
-    }
-}
-
-/// What the players of the game are told of the change from `before` to `after` that
-/// appended `moves` and `events` at `now`: each move and note (draw offers and answers,
-/// messages) to the game's other players (a move the service played from a conditional
-/// line to its own player too), an elimination to all, the start to all, the end
-/// to every member, and the turn to the player now to move; in that order.
-pub(crate) fn told_of(
-    before: &Head,
-    after: &Head,
-    moves: &[MoveRecord],
-    events: &[EventRecord],
-    now: DateTime<Utc>,
-) -> Vec<FeedItem> {
-    let doc = &after.doc;
-    let mut feed = Feed::new(after, now);
-    for entry in merged(moves, events) {
-        match entry {
-            LogEntry::Move(mv) => feed.moved(mv),
-            LogEntry::Event(event) => feed.event(event),
-        }
-    }
-    let started = before.doc.status == Status::Forming && doc.status == Status::Active;
-    if started {
-        feed.tell(doc.players(), FeedEvent::GameStarted);
-    }
-    let ended = matches!(doc.status, Status::Finished | Status::Cancelled)
-        && before.doc.status != doc.status;
-    if let (true, Some(ending)) = (ended, &doc.ending) {
-        let event = FeedEvent::GameOver {
-            status: doc.status,
-            rule: ending.rule.clone(),
-            results: ending.results.clone(),
-        };
-        feed.tell(doc.members(), event);
-    }
-    if let Some(waiting) = &after.waiting {
-        let turn_moved_on = before.waiting.as_ref().map(|w| w.player.as_str())
-            != Some(waiting.player.as_str())
-            || before.ply != after.ply;
-        if started || turn_moved_on {
-            let event = FeedEvent::YourTurn {
-                ply: after.ply,
-                deadline: waiting.deadline,
-            };
-            feed.tell([waiting.player.as_str()], event);
-        }
-    }
-    feed.items
-}
-
-/// What the invited players of a new game are told: that they were invited.
-pub(crate) fn invitations(head: &Head, now: DateTime<Utc>) -> Vec<FeedItem> {
-    let invited = head.doc.seats.iter().filter_map(|seat| match seat {
-        SeatDoc::Invited { player } => Some(player.as_str()),
-        _ => None,
-    });
-    let mut feed = Feed::new(head, now);
-    let by = head.doc.created_by.clone();
-    feed.tell(invited, FeedEvent::Invited { by });
-    feed.items
-}
-
-/// What the other players of a challenge's game are told when `by` took its last seat.
-pub(crate) fn challenge_accepted(
-    head: &Head,
-    challenge: &ChallengeId,
-    by: &str,
-    now: DateTime<Utc>,
-) -> Vec<FeedItem> {
-    let mut feed = Feed::new(head, now);
-    let others = head
-        .doc
-        .players()
-        .into_iter()
-        .filter(|player| *player != by);
-    let event = FeedEvent::ChallengeAccepted {
-        challenge: challenge.clone(),
-        by: by.to_string(),
-    };
-    feed.tell(others, event);
-    feed.items
-}
-
-/// Feed items being gathered for one change of a game.
-struct Feed<'a> {
-    game: &'a GameId,
-    doc: &'a GameDoc,
-    now: DateTime<Utc>,
-    items: Vec<FeedItem>,
-}
-
-impl<'a> Feed<'a> {
-    fn new(head: &'a Head, now: DateTime<Utc>) -> Feed<'a> {
-        Feed {
-            game: &head.id,
-            doc: &head.doc,
-            now,
-            items: Vec::new(),
-        }
-    }
-
-    fn tell<'p>(&mut self, players: impl IntoIterator<Item = &'p str>, event: FeedEvent) {
-        for player in players {
-            self.items.push(FeedItem {
-                recipient: player.to_string(),
-                at: self.now,
-                game: self.game.clone(),
-                event: event.clone(),
-            });
-        }
-    }
-
-    /// Every player of the game but the one in `seat`.
-    fn others(&self, seat: Seat) -> Vec<&'a str> {
-        let doc: &'a GameDoc = self.doc;
-        let actor = doc.player_in(seat);
-        doc.players()
-            .into_iter()
-            .filter(|player| Some(*player) != actor)
-            .collect()
-    }
-
-    fn moved(&mut self, mv: &MoveRecord) {
-        let Some(player) = self.doc.player_in(mv.seat) else {
-            return;
-        };
-        let event = FeedEvent::Moved {
-            ply: mv.ply,
-            seat: mv.seat,
-            player: player.to_string(),
-            long: mv.long.clone(),
-            short: mv.short.clone(),
-            draw_offer: mv.draw_offer,
-            conditional: mv.conditional,
-        };
-        // A move played from its seat's conditional line was not made by its player just
-        // now: they are told of it too.
-        let told = match mv.conditional {
-            true => self.doc.players(),
-            false => self.others(mv.seat),
-        };
-        self.tell(told, event);
-    }
-
-    fn event(&mut self, record: &EventRecord) {
-        let Some(seat) = record.seat else {
-            return;
-        };
-        let Some(player) = self.doc.player_in(seat).map(str::to_string) else {
-            return;
-        };
-        let event = match &record.event {
-            GameEvent::DrawOffered => FeedEvent::DrawOffered { seat, player },
-            GameEvent::DrawWithdrawn => FeedEvent::DrawWithdrawn { seat, player },
-            GameEvent::DrawAccepted => FeedEvent::DrawAccepted { seat, player },
-            GameEvent::DrawDeclined => FeedEvent::DrawDeclined { seat, player },
-            GameEvent::Message { text } => FeedEvent::Message {
-                seat,
-                player,
-                text: text.clone(),
-            },
-            GameEvent::Eliminated { heir } => {
-                let doc: &'a GameDoc = self.doc;
-                let everyone = doc.players();
-                return self.tell(everyone, FeedEvent::Eliminated { seat, heir: *heir });
-            }
-            _ => return,
-        };
-        let others = self.others(seat);
-        self.tell(others, event);
     }
 }

@@ -23,14 +23,13 @@ use missive_archive::{
     Entry, Event, EventKind, GameRecord, ImportError, Imported, Sealed, check_seal,
 };
 use missive_domain::{
-    EndRule, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MoveRecord, Reason, Resume,
-    Seat, SeatDoc, Status, StoredGame, TimeControl,
+    EndRule, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MoveRecord, Reason, Seat,
+    SeatDoc, Status, StoredGame, TimeControl, clocks_of, eliminated,
 };
 use missive_rules::registry::EDITION;
 use missive_rules::{AnyGame, PlayedMove};
 use serde::Serialize;
 
-use crate::service::{clocks_of, eliminated};
 use crate::{GameService, ServiceError};
 
 /// The time control of an imported game whose archive names none (it has no effect on a
@@ -359,21 +358,12 @@ impl GameService {
             tournament: None,
             pauses: Vec::new(),
         };
-        let resume = Resume {
-            window: game.window(),
-            clocks: clocks_of(doc.seats.len(), doc.started_at, &log.moves),
-        };
+        let clocks = clocks_of(doc.seats.len(), doc.started_at, &log.moves);
         let head = Head {
-            id,
             revision: 1,
-            ply: log.moves.len() as u32,
-            to_move: None,
-            position: game.position_text(),
             last_hash: log.last_hash(),
             events: log.events.len() as u32,
-            waiting: None,
-            doc,
-            resume: Some(resume),
+            ..Head::new(id, doc, game, clocks)
         };
         Ok(StoredGame {
             head,

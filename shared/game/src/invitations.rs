@@ -3,11 +3,12 @@
 //! invitee show the game and accept or decline the invitation without signing in; these are
 //! the use cases behind them.
 
-use missive_domain::{GameEvent, GameId, Reason, Seat, SeatDoc, Status};
+use missive_domain::{Game, GameEvent, GameId, Reason, Seat, SeatDoc, Status};
 
 use crate::lobby::SeatRequest;
 use crate::players::check_email;
-use crate::service::{Access, Draft, resumed};
+use crate::rules::resumed;
+use crate::service::Access;
 use crate::{GameService, GameView, ServiceError};
 
 /// Whom an invited seat is kept for.
@@ -82,11 +83,11 @@ impl GameService {
             ));
         }
         self.change(game, Access::Service, |draft| {
-            check_invitation(&draft.doc, seat, invitee)?;
+            check_invitation(draft.doc(), seat, invitee)?;
             if draft.seat_of(taker).is_ok() {
                 return Err(ServiceError::refused("you already sit in this game"));
             }
-            draft.doc.seats[seat.index()] = SeatDoc::Taken {
+            draft.doc_mut().seats[seat.index()] = SeatDoc::Taken {
                 player: taker.to_string(),
             };
             draft.start_if_full();
@@ -104,7 +105,7 @@ impl GameService {
         invitee: &Invitee,
     ) -> Result<(), ServiceError> {
         self.change(game, Access::Service, |draft| {
-            check_invitation(&draft.doc, seat, invitee)?;
+            check_invitation(draft.doc(), seat, invitee)?;
             decline_seat(draft, seat);
             Ok(())
         })
@@ -135,7 +136,7 @@ fn check_invitation(
 }
 
 /// The invitee of `seat` declines: the event is logged and the game cancelled.
-pub(crate) fn decline_seat(draft: &mut Draft, seat: Seat) {
+pub(crate) fn decline_seat(draft: &mut Game, seat: Seat) {
     draft.record(GameEvent::InvitationDeclined, Some(seat));
     draft.cancel(Reason::Declined, Some(seat));
 }

@@ -76,8 +76,9 @@
 //! # How a change is made
 //! Every use case that changes a game reads its head (one round trip), takes the rules game
 //! up from the head's resume point (the log is read only for retries, turns past their
-//! stored deadline and heads of earlier versions), decides on a draft and commits it on the
-//! condition that the head is still at the revision and ply read (one round trip). When
+//! stored deadline and heads of earlier versions), decides on the game (the domain's
+//! [`missive_domain::Game`]) and commits it on the condition that the head is still at the
+//! revision and ply read (one round trip). When
 //! another writer got there first, it decides again on the new state: a move whose ply has
 //! passed becomes a conflict, a retried key finds its first answer. Games reach the variants
 //! only through the rules registry ([`missive_rules::registry`]), so the service knows no
@@ -102,10 +103,10 @@ mod players;
 mod quotas;
 mod ratings;
 mod record;
+mod rules;
 #[cfg(feature = "openapi")]
 pub mod schema;
 mod service;
-pub mod timing;
 mod tournaments;
 mod vacation;
 mod vacation_log;
@@ -126,13 +127,16 @@ pub use lobby::{NewGame, SeatRequest};
 pub use messages::{
     MAX_MESSAGE, MESSAGE_WINDOW, MESSAGES_PER_WINDOW, MessageView, messages_of, normalised,
 };
+/// The clocks of correspondence play, as the domain keeps them.
+pub use missive_domain::timing;
 pub use missive_store::{Membership, Wake, WakeSubject};
 pub use play::{MoveAccepted, MoveRequest};
 pub use players::{SignUpCheck, check_email, check_handle};
 pub use quotas::{ImportPermit, Limit, Quotas, WorkTime};
 pub use ratings::MAX_LEADERBOARD;
 pub use record::record_of;
-pub use service::{Catalog, Changes, Config, GameService, replay};
+pub use rules::replay;
+pub use service::{Catalog, Changes, Config, GameService};
 pub use tournaments::{
     MAX_TOURNAMENT_NAME, NewTournament, TIMEOUTS, TournamentStandings, WITHDREW,
 };

@@ -1,13 +1,13 @@
 //! Before the first move: create a game, join it, decline an invitation, abort.
 
 use missive_domain::{
-    GameDoc, GameEvent, GameId, Head, Reason, Resume, Seat, SeatClock, SeatDoc, Status, TimeControl,
+    Game, GameDoc, GameEvent, GameId, Head, Reason, Seat, SeatClock, SeatDoc, Status, TimeControl,
 };
 use missive_rules::registry::EDITION;
 use serde::{Deserialize, Serialize};
 
 use crate::invitations::decline_seat;
-use crate::service::{Access, Draft};
+use crate::service::Access;
 use crate::timing::DAYS_PER_MOVE;
 use crate::{GameService, ServiceError};
 
@@ -79,7 +79,7 @@ impl GameService {
             &invited_addresses(&new),
         )
         .await?;
-        let feed = crate::feed::invitations(&head, head.doc.created_at);
+        let feed = missive_domain::told_of_invitations(&head, head.doc.created_at);
         self.store.create(&head, &feed).await?;
         Ok(head.id)
     }
@@ -119,21 +119,8 @@ impl GameService {
             pauses: Vec::new(),
         };
         let clocks = vec![SeatClock::default(); doc.seats.len()];
-        Ok(Head {
-            id: GameId(ulid::Ulid::new().to_string()),
-            revision: 0,
-            ply: 0,
-            to_move: None,
-            position: game.position_text(),
-            last_hash: String::new(),
-            events: 0,
-            waiting: None,
-            doc,
-            resume: Some(Resume {
-                window: game.window(),
-                clocks,
-            }),
-        })
+        let id = GameId(ulid::Ulid::new().to_string());
+        Ok(Head::new(id, doc, game.as_ref(), clocks))
     }
 
     /// Seats `player` in `game`: in the seat they were invited to, else in `seat` or the
@@ -150,7 +137,7 @@ impl GameService {
                 return Err(ServiceError::refused("you already sit in this game"));
             }
             let index = free_seat(draft, player, seat)?;
-            draft.doc.seats[index] = SeatDoc::Taken {
+            draft.doc_mut().seats[index] = SeatDoc::Taken {
                 player: player.to_string(),
             };
             draft.start_if_full();
@@ -164,7 +151,7 @@ impl GameService {
         self.change(game, Access::Player(player), |draft| {
             draft.require_forming()?;
             let seat = draft
-                .doc
+                .doc()
                 .seats
                 .iter()
                 .position(|s| matches!(s, SeatDoc::Invited { player: p } if p == player))
@@ -179,9 +166,9 @@ impl GameService {
     pub async fn abort(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
         self.change(game, Access::Player(player), |draft| {
             let seat = draft.seat_of(player)?;
-            let before_first_move = match draft.doc.status {
+            let before_first_move = match draft.doc().status {
                 Status::Forming => true,
-                Status::Active => draft.head.ply == 0,
+                Status::Active => draft.head().ply == 0,
                 status => return Err(ServiceError::NotActive(status)),
             };
             if !before_first_move {
@@ -283,8 +270,8 @@ fn seat_docs(new: &NewGame, seat_count: usize) -> Result<Vec<SeatDoc>, ServiceEr
 }
 
 /// The seat `player` may take: their invitation, else the chosen or first open seat.
-fn free_seat(draft: &Draft, player: &str, wanted: Option<Seat>) -> Result<usize, ServiceError> {
-    let seats = &draft.doc.seats;
+fn free_seat(draft: &Game, player: &str, wanted: Option<Seat>) -> Result<usize, ServiceError> {
+    let seats = &draft.doc().seats;
     if let Some(invited) = seats
         .iter()
         .position(|s| matches!(s, SeatDoc::Invited { player: p } if p == player))

@@ -53,17 +53,17 @@ impl GameService {
         self.check_rate(&stored, player)?;
         self.change(game, Access::Player(player), |draft| {
             let seat = draft.seat_of(player)?;
-            if matches!(draft.doc.status, Status::Forming | Status::Cancelled) {
-                return Err(ServiceError::NotActive(draft.doc.status));
+            if matches!(draft.doc().status, Status::Forming | Status::Cancelled) {
+                return Err(ServiceError::NotActive(draft.doc().status));
             }
             let event = GameEvent::Message { text: text.clone() };
             let seq = draft.record(event, Some(seat));
             Ok(MessageView {
                 seq,
-                ply: draft.game.ply() as u32,
+                ply: draft.rules().ply() as u32,
                 seat,
                 player: player.to_string(),
-                at: draft.now,
+                at: draft.now(),
                 text: text.clone(),
             })
         })

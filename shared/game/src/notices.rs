@@ -7,7 +7,7 @@ use missive_domain::{Cursor, GameId, Head, Notice, Page, Player, StoredGame};
 use missive_rules::AnyGame;
 use missive_store::Wake;
 
-use crate::service::{replay, resumed};
+use crate::rules::{replay, resumed};
 use crate::timing::Turn;
 use crate::{GameService, ServiceError};
 

@@ -1,11 +1,13 @@
 //! Moves: submitting one (idempotent, against the ply the client saw) and conditional lines
 //! the service plays on a player's behalf.
 
-use missive_domain::{ConditionalLine, GameId, MoveRecord, Seat};
+use missive_domain::{ConditionalLine, Game, GameId, MoveRecord, Seat};
 use serde::{Deserialize, Serialize};
 
+use crate::Catalog;
 use crate::ending::expire;
-use crate::service::{Access, Catalog, Draft, Needs, rules_game};
+use crate::rules::rules_game;
+use crate::service::{Access, Needs};
 use crate::{GameService, ServiceError};
 
 /// A move as a client submits it.
@@ -65,9 +67,9 @@ impl GameService {
                     }
                     return Ok(Submitted::Accepted(answer));
                 }
-                if draft.head.ply != request.expected_ply {
+                if draft.head().ply != request.expected_ply {
                     return Err(ServiceError::Conflict {
-                        current_ply: draft.head.ply,
+                        current_ply: draft.head().ply,
                     });
                 }
                 let seat = draft.mover(&request.player)?;
@@ -109,8 +111,11 @@ impl GameService {
                 .collect::<Result<Vec<_>, _>>()?;
             check_unambiguous(owner, &read)?;
             let stored: Vec<ConditionalLine> = read.into_iter().map(|(line, _)| line).collect();
-            draft.doc.conditional.retain(|line| line.owner != owner);
-            draft.doc.conditional.extend(stored.iter().cloned());
+            draft
+                .doc_mut()
+                .conditional
+                .retain(|line| line.owner != owner);
+            draft.doc_mut().conditional.extend(stored.iter().cloned());
             Ok(stored)
         })
         .await
@@ -119,7 +124,7 @@ impl GameService {
 
 /// The answer given when `key` was first accepted for `seat`, if the draft read the log
 /// and it was.
-fn earlier_answer(draft: &Draft, seat: Seat, key: &str) -> Option<MoveAccepted> {
+fn earlier_answer(draft: &Game, seat: Seat, key: &str) -> Option<MoveAccepted> {
     let log = draft.log()?;
     let index = log
         .iter()
@@ -137,7 +142,7 @@ fn earlier_answer(draft: &Draft, seat: Seat, key: &str) -> Option<MoveAccepted> 
 /// same draw offer, and a move text that means the same move there.
 fn is_same_request(
     catalog: Catalog,
-    draft: &Draft,
+    draft: &Game,
     first: &MoveRecord,
     request: &MoveRequest,
 ) -> bool {
@@ -150,8 +155,8 @@ fn is_same_request(
     let Some(log) = draft.log() else {
         return false;
     };
-    let start = draft.doc.start_position.as_deref();
-    let Ok(mut game) = rules_game(catalog, &draft.doc, start) else {
+    let start = draft.doc().start_position.as_deref();
+    let Ok(mut game) = rules_game(catalog, draft.doc(), start) else {
         return false;
     };
     let before = log.iter().take(first.ply as usize);
@@ -167,13 +172,13 @@ fn is_same_request(
 
 /// Advances every conditional line past the move just played (dropping lines it does not
 /// match) and plays the owner's next move of a line whenever the owner is to move.
-fn follow_conditional_lines(draft: &mut Draft) -> Result<Vec<MoveRecord>, ServiceError> {
+fn follow_conditional_lines(draft: &mut Game) -> Result<Vec<MoveRecord>, ServiceError> {
     let mut replies = Vec::new();
     loop {
         let Some(last) = draft.appended_moves().last().cloned() else {
             return Ok(replies);
         };
-        draft.doc.conditional.retain_mut(|line| {
+        draft.doc_mut().conditional.retain_mut(|line| {
             let matches = line.from == last.ply && line.moves.first() == Some(&last.long);
             if matches {
                 line.moves.remove(0);
@@ -185,7 +190,7 @@ fn follow_conditional_lines(draft: &mut Draft) -> Result<Vec<MoveRecord>, Servic
             return Ok(replies);
         };
         let Some(reply) = draft
-            .doc
+            .doc()
             .conditional
             .iter()
             .find(|line| line.owner == seat)
@@ -200,12 +205,12 @@ fn follow_conditional_lines(draft: &mut Draft) -> Result<Vec<MoveRecord>, Servic
 /// Reads one line against the current position: legal in turn, in canonical long notation,
 /// with the seat of each move.
 fn read_line(
-    draft: &Draft,
+    draft: &Game,
     owner: Seat,
     line: &[String],
 ) -> Result<(ConditionalLine, Vec<Seat>), ServiceError> {
     let refuse = |reason: &str| ServiceError::refused(format!("conditional line: {reason}"));
-    let mut game = draft.game.clone();
+    let mut game = draft.rules().clone_box();
     if game.to_move() == Some(owner) {
         return Err(refuse(
             "it is your move; lines start with another seat's move",
@@ -223,7 +228,7 @@ fn read_line(
     }
     let line = ConditionalLine {
         owner,
-        from: draft.head.ply,
+        from: draft.head().ply,
         moves,
     };
     Ok((line, seats))

@@ -1,6 +1,8 @@
 //! The service object and the one way every use case changes a game: read what it needs,
-//! decide on a draft, and commit the draft on the condition that nobody changed the game
-//! meanwhile (re-deciding on the new state when someone did).
+//! decide on the domain's aggregate ([`missive_domain::Game`], pure: its state changes and
+//! the commit it turns into), and commit on the condition that nobody changed the game
+//! meanwhile (re-deciding on the new state when someone did). The service reads, retries
+//! and commits; it decides nothing itself.
 //!
 //! What a change reads is the head alone: it carries what the next move needs
 //! ([`missive_domain::Resume`]: where the rules take the game up again, and every seat's
@@ -14,14 +16,11 @@ use std::sync::Arc;
 
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
 use missive_archive::{KeyPair, PublicKey};
-use missive_domain::{
-    Commit, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MoveRecord, Period, Reason,
-    Resume, Seat, SeatClock, SeatDoc, Status, StoredGame, Waiting, WakeChange,
-};
-use missive_rules::{AnyGame, Outcome, SetupError, Variant, registry};
+use missive_domain::{Commit, Game, GameDoc, GameId, Head, Seat, SeatDoc, Status, StoredGame};
+use missive_rules::{AnyGame, SetupError, Variant, registry};
 use missive_store::{Store, StoreError};
 
-use crate::timing::{Turn, current_turn, joined};
+use crate::rules::{replay, resumed};
 use crate::{Clock, Quotas, ServiceError};
 
 /// Finds a variant by id: [`registry::variant`] unless a caller brings its own list.
@@ -29,9 +28,6 @@ pub type Catalog = fn(&str) -> Result<&'static dyn Variant, SetupError>;
 
 /// How often a use case re-decides after losing a race before giving up.
 pub(crate) const ATTEMPTS: usize = 32;
-
-/// The ending rule of a game its tournament's organiser adjudicated.
-pub const ADJUDICATION: &str = "adjudication";
 
 /// Settings of the service.
 #[derive(Clone, Copy, Debug)]
@@ -204,21 +200,21 @@ impl GameService {
         &self,
         id: &GameId,
         access: Access<'_>,
-        decide: impl FnMut(&mut Draft) -> Result<T, ServiceError>,
+        decide: impl FnMut(&mut Game) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
         self.transact_as(id, access, |_| Needs::default(), decide)
             .await
     }
 
-    /// Runs `decide` on a fresh draft of game `id` and commits what it changed, retrying on
+    /// Runs `decide` on game `id` as freshly read and commits what it changed, retrying on
     /// the newest state whenever another writer got there first. `needs` says, given the
     /// head, whether the decision needs the whole log. `decide` must be a pure decision over
-    /// the draft: it may run several times. The service itself acts: every game is there.
+    /// the game: it may run several times. The service itself acts: every game is there.
     pub(crate) async fn transact<T>(
         &self,
         id: &GameId,
         needs: impl Fn(&Head) -> Needs,
-        decide: impl FnMut(&mut Draft) -> Result<T, ServiceError>,
+        decide: impl FnMut(&mut Game) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
         self.transact_as(id, Access::Service, needs, decide).await
     }
@@ -231,7 +227,7 @@ impl GameService {
         id: &GameId,
         access: Access<'_>,
         needs: impl Fn(&Head) -> Needs,
-        mut decide: impl FnMut(&mut Draft) -> Result<T, ServiceError>,
+        mut decide: impl FnMut(&mut Game) -> Result<T, ServiceError>,
     ) -> Result<T, ServiceError> {
         let mut key_used = false;
         for _ in 0..ATTEMPTS {
@@ -282,7 +278,7 @@ impl GameService {
             reason: reason.to_string(),
         };
         let game = resumed(self.catalog, &head)?.ok_or_else(|| corrupt("no resume point"))?;
-        let mut draft = Draft::new(head.clone(), game, None, self.now(), Vec::new());
+        let mut draft = Game::new(head.clone(), game, None, self.now(), Vec::new());
         if !draft.start_if_full() {
             return Err(corrupt("a seat is not taken"));
         }
@@ -298,7 +294,7 @@ impl GameService {
         access: Access<'_>,
         needs: &impl Fn(&Head) -> Needs,
         log: bool,
-    ) -> Result<Draft, ServiceError> {
+    ) -> Result<Game, ServiceError> {
         let now = self.now();
         let head = self.head_of(id).await?;
         if !access.reaches(&head.doc) {
@@ -328,7 +324,7 @@ impl GameService {
             }
             _ => Vec::new(),
         };
-        Ok(Draft::new(head, game, log, now, vacations))
+        Ok(Game::new(head, game, log, now, vacations))
     }
 }
 
@@ -356,504 +352,6 @@ impl Access<'_> {
                     || (doc.status == Status::Forming && doc.seats.contains(&SeatDoc::Open))
             }
         }
-    }
-}
-
-/// The rules game of `doc`'s variant, edition and options, from `start` (the standard start
-/// when `None`).
-pub(crate) fn rules_game(
-    catalog: Catalog,
-    doc: &GameDoc,
-    start: Option<&str>,
-) -> Result<Box<dyn AnyGame>, SetupError> {
-    let variant = catalog(&doc.variant)?;
-    let options = variant.edition_options(doc.edition, &doc.options)?;
-    variant.new_game(&options, start)
-}
-
-/// The rules game `head` is at, taken up from its resume point; `None` for a head written
-/// before it carried one.
-pub(crate) fn resumed(
-    catalog: Catalog,
-    head: &Head,
-) -> Result<Option<Box<dyn AnyGame>>, ServiceError> {
-    let Some(resume) = &head.resume else {
-        return Ok(None);
-    };
-    let corrupt = |reason: String| ServiceError::Corrupt {
-        game: head.id.clone(),
-        reason,
-    };
-    let doc = &head.doc;
-    let variant = catalog(&doc.variant).map_err(|e| corrupt(e.to_string()))?;
-    let game = variant
-        .edition_options(doc.edition, &doc.options)
-        .and_then(|options| variant.resume(&options, &resume.window))
-        .map_err(|e| corrupt(format!("resume point: {e}")))?;
-    Ok(Some(game))
-}
-
-/// Replays a stored game through the rules: every move must be legal in turn.
-pub fn replay(catalog: Catalog, stored: &StoredGame) -> Result<Box<dyn AnyGame>, ServiceError> {
-    let doc = &stored.head.doc;
-    let corrupt = |reason: String| ServiceError::Corrupt {
-        game: stored.head.id.clone(),
-        reason,
-    };
-    let mut game = rules_game(catalog, doc, doc.start_position.as_deref())
-        .map_err(|e| corrupt(e.to_string()))?;
-    game.reserve(stored.moves.len());
-    for mv in &stored.moves {
-        game.play_long(&mv.long)
-            .map_err(|e| corrupt(format!("move {} ({}): {e}", mv.ply, mv.long)))?;
-    }
-    Ok(game)
-}
-
-/// The seats of `playing` that `game` has put out of the game.
-pub(crate) fn eliminated(playing: &[Seat], game: &dyn AnyGame) -> Vec<Seat> {
-    playing
-        .iter()
-        .copied()
-        .filter(|seat| !game.is_playing(*seat))
-        .collect()
-}
-
-/// Every seat's clock after the moves of `log`, in a game of `seats` seats that started at
-/// `started`.
-pub(crate) fn clocks_of(
-    seats: usize,
-    started: Option<DateTime<Utc>>,
-    log: &[MoveRecord],
-) -> Vec<SeatClock> {
-    let mut clocks = vec![SeatClock::default(); seats];
-    let mut turn_start = started;
-    for mv in log {
-        if let (Some(clock), Some(since)) = (clocks.get_mut(mv.seat.index()), turn_start) {
-            clock.moves += 1;
-            clock.used_ms += (mv.at - since).num_milliseconds().max(0);
-        }
-        turn_start = Some(mv.at);
-    }
-    clocks
-}
-
-/// An entry appended by a draft, in the order it happened.
-enum Appended {
-    Move(MoveRecord),
-    Event(EventRecord),
-}
-
-impl Appended {
-    fn hash(&self) -> &str {
-        match self {
-            Appended::Move(mv) => &mv.hash,
-            Appended::Event(event) => &event.hash,
-        }
-    }
-}
-
-/// A game being changed by a use case: the state read, the rules game advanced by any new
-/// moves, and the document as edited so far.
-pub(crate) struct Draft {
-    pub now: DateTime<Utc>,
-    /// The head as read.
-    pub head: Head,
-    pub game: Box<dyn AnyGame>,
-    pub doc: GameDoc,
-    /// The whole log as read, when the decision asked for it or needed it (past the stored
-    /// deadline).
-    log: Option<Vec<MoveRecord>>,
-    appended: Vec<Appended>,
-    clocks: Vec<SeatClock>,
-    /// The vacations of the player to move, read only when the stored deadline has passed.
-    vacations: Vec<Period>,
-}
-
-impl Draft {
-    fn new(
-        head: Head,
-        game: Box<dyn AnyGame>,
-        log: Option<Vec<MoveRecord>>,
-        now: DateTime<Utc>,
-        vacations: Vec<Period>,
-    ) -> Draft {
-        let seats = head.doc.seats.len();
-        let clocks = match (&head.resume, &log) {
-            (Some(resume), _) => resume.clocks.clone(),
-            (None, Some(log)) => clocks_of(seats, head.doc.started_at, log),
-            (None, None) => vec![SeatClock::default(); seats],
-        };
-        Draft {
-            now,
-            doc: head.doc.clone(),
-            head,
-            game,
-            log,
-            appended: Vec::new(),
-            clocks,
-            vacations,
-        }
-    }
-
-    /// The whole log as read, if this draft read it.
-    pub fn log(&self) -> Option<&[MoveRecord]> {
-        self.log.as_deref()
-    }
-
-    /// The moves this draft appended.
-    pub fn appended_moves(&self) -> impl Iterator<Item = &MoveRecord> {
-        self.appended.iter().filter_map(|entry| match entry {
-            Appended::Move(mv) => Some(mv),
-            Appended::Event(_) => None,
-        })
-    }
-
-    /// The seat `player` sits in.
-    pub fn seat_of(&self, player: &str) -> Result<Seat, ServiceError> {
-        seat_of(&self.doc, player)
-    }
-
-    /// The seat `player` sits in, which must still be playing: in a three-seat game a nation
-    /// already out has no say in draws and cannot resign again (leaving ends nothing).
-    pub fn playing_seat_of(&self, player: &str) -> Result<Seat, ServiceError> {
-        let seat = self.seat_of(player)?;
-        if !self.game.is_playing(seat) {
-            return Err(ServiceError::refused(
-                "your side is already out of the game: leaving it ends nothing",
-            ));
-        }
-        Ok(seat)
-    }
-
-    /// The seat `player` sits in, which must be the seat to move in an active game.
-    pub fn mover(&self, player: &str) -> Result<Seat, ServiceError> {
-        self.require_active()?;
-        let seat = self.seat_of(player)?;
-        if self.game.to_move() != Some(seat) {
-            return Err(ServiceError::NotYourTurn);
-        }
-        Ok(seat)
-    }
-
-    /// Refuses unless the game is still forming.
-    pub fn require_forming(&self) -> Result<(), ServiceError> {
-        match self.doc.status {
-            Status::Forming => Ok(()),
-            status => Err(ServiceError::NotActive(status)),
-        }
-    }
-
-    /// Refuses unless the game is being played.
-    pub fn require_active(&self) -> Result<(), ServiceError> {
-        match self.doc.status {
-            Status::Active => Ok(()),
-            status => Err(ServiceError::NotActive(status)),
-        }
-    }
-
-    /// When the current turn started: the last move's time, else the game's start.
-    fn turn_start(&self) -> Option<DateTime<Utc>> {
-        match self.appended_moves().last() {
-            Some(mv) => Some(mv.at),
-            None => self
-                .head
-                .waiting
-                .as_ref()
-                .map(|w| w.since)
-                .or(self.doc.started_at),
-        }
-    }
-
-    /// The turn of `seat` now, its clock ignoring vacations.
-    fn turn(&self, seat: Seat) -> Option<Turn> {
-        Turn::of(
-            &self.doc,
-            self.clocks.get(seat.index())?,
-            self.turn_start()?,
-        )
-    }
-
-    /// Whether the seat to move's time has run out, counting its player's vacations and
-    /// the game's pauses.
-    pub fn time_is_up(&self) -> bool {
-        let (Some(seat), Some(waiting)) = (self.turn_seat(), &self.head.waiting) else {
-            return false;
-        };
-        if self.now <= waiting.deadline {
-            return false;
-        }
-        let log = self.log.as_deref().unwrap_or_default();
-        let stops = joined(&self.vacations, &self.doc.pauses);
-        current_turn(&self.doc, log, seat, &stops)
-            .is_some_and(|turn| self.now > turn.deadline(&stops))
-    }
-
-    /// The seat whose clock runs, while the game is active.
-    pub fn turn_seat(&self) -> Option<Seat> {
-        (self.doc.status == Status::Active)
-            .then(|| self.game.to_move())
-            .flatten()
-    }
-
-    /// The hash the next entry chains to.
-    fn chain_end(&self) -> String {
-        self.appended
-            .last()
-            .map_or_else(|| self.head.last_hash.clone(), |e| e.hash().to_string())
-    }
-
-    /// Plays `text` for `seat`, appending the move; ends the game if the rules say so.
-    pub fn play(
-        &mut self,
-        seat: Seat,
-        text: &str,
-        key: Option<String>,
-        draw_offer: bool,
-    ) -> Result<MoveRecord, ServiceError> {
-        self.append_move(seat, text, key, draw_offer, false)
-    }
-
-    /// Plays `text` for `seat` from its conditional line, as [`Draft::play`] does; the move
-    /// is marked as played on the seat's behalf.
-    pub fn play_conditional(&mut self, seat: Seat, text: &str) -> Result<MoveRecord, ServiceError> {
-        self.append_move(seat, text, None, false, true)
-    }
-
-    fn append_move(
-        &mut self,
-        seat: Seat,
-        text: &str,
-        key: Option<String>,
-        draw_offer: bool,
-        conditional: bool,
-    ) -> Result<MoveRecord, ServiceError> {
-        let playing = self.playing_seats();
-        let played = self.game.play(text)?;
-        let since = self.turn_start();
-        let record = MoveRecord {
-            ply: self.game.ply() as u32 - 1,
-            seat,
-            long: played.long,
-            short: played.short,
-            at: self.now,
-            key,
-            draw_offer,
-            conditional,
-            prev_hash: self.chain_end(),
-            hash: String::new(),
-        }
-        .sealed(&self.head.id);
-        if let (Some(clock), Some(since)) = (self.clocks.get_mut(seat.index()), since) {
-            clock.moves += 1;
-            clock.used_ms += (self.now - since).num_milliseconds().max(0);
-        }
-        self.appended.push(Appended::Move(record.clone()));
-        self.record_eliminations(&playing, seat);
-        self.doc.draw_offers = if draw_offer { vec![seat] } else { Vec::new() };
-        if let Some(outcome) = self.game.outcome() {
-            self.finish(&outcome, None);
-        }
-        Ok(record)
-    }
-
-    /// Starts the game, its clocks running from now, if it is forming and every seat is
-    /// taken; whether it did.
-    pub fn start_if_full(&mut self) -> bool {
-        let full = self.doc.seats.iter().all(|s| s.player().is_some());
-        if self.doc.status != Status::Forming || !full {
-            return false;
-        }
-        self.doc.status = Status::Active;
-        self.doc.started_at = Some(self.now);
-        true
-    }
-
-    /// The seats still in the game.
-    fn playing_seats(&self) -> Vec<Seat> {
-        (0..self.doc.seats.len() as u8)
-            .map(Seat)
-            .filter(|seat| self.game.is_playing(*seat))
-            .collect()
-    }
-
-    /// Records the elimination of every seat of `playing` the move of `mover` put out of the
-    /// game (its army passes to the mover: the rules' own reading of a three-seat game).
-    fn record_eliminations(&mut self, playing: &[Seat], mover: Seat) {
-        for seat in eliminated(playing, self.game.as_ref()) {
-            self.record(GameEvent::Eliminated { heir: mover }, Some(seat));
-        }
-    }
-
-    /// Records `event`, the act of `seat` if any, in the log; returns its sequence number.
-    pub fn record(&mut self, event: GameEvent, seat: Option<Seat>) -> u32 {
-        let seq = self.head.events + self.events_appended();
-        let record = EventRecord {
-            seq,
-            ply: self.game.ply() as u32,
-            seat,
-            at: self.now,
-            event,
-            prev_hash: self.chain_end(),
-            hash: String::new(),
-        }
-        .sealed(&self.head.id);
-        self.appended.push(Appended::Event(record));
-        seq
-    }
-
-    /// Whether this draft appended an event the game's other players are told of by mail
-    /// (a message, a draw offered, accepted or declined).
-    fn appended_notes(&self) -> bool {
-        self.appended.iter().any(|entry| {
-            matches!(entry, Appended::Event(record) if matches!(
-                record.event,
-                GameEvent::Message { .. }
-                    | GameEvent::DrawOffered
-                    | GameEvent::DrawAccepted
-                    | GameEvent::DrawDeclined
-            ))
-        })
-    }
-
-    fn events_appended(&self) -> u32 {
-        self.appended
-            .iter()
-            .filter(|entry| matches!(entry, Appended::Event(_)))
-            .count() as u32
-    }
-
-    /// Ends the game with `outcome`, brought about by seat `by` if any; returns the ending.
-    pub fn finish(&mut self, outcome: &Outcome, by: Option<Seat>) -> Ending {
-        self.end(
-            Status::Finished,
-            Reason::Rule(outcome.rule),
-            outcome.results.clone(),
-            by,
-        )
-    }
-
-    /// Ends the game with `results` as its organiser adjudicated it.
-    pub fn adjudicate(&mut self, results: Vec<missive_rules::SeatResult>) -> Ending {
-        let rule = Reason::Recorded(ADJUDICATION.into());
-        self.end(Status::Finished, rule, results, None)
-    }
-
-    /// Ends the game without a result (aborted, declined).
-    pub fn cancel(&mut self, reason: Reason, by: Option<Seat>) {
-        self.end(Status::Cancelled, reason, Vec::new(), by);
-    }
-
-    fn end(
-        &mut self,
-        status: Status,
-        rule: Reason,
-        results: Vec<missive_rules::SeatResult>,
-        by: Option<Seat>,
-    ) -> Ending {
-        let ending = Ending {
-            at: self.now,
-            rule,
-            results,
-            by,
-        };
-        self.doc.status = status;
-        self.doc.ending = Some(ending.clone());
-        self.doc.draw_offers.clear();
-        self.doc.conditional.clear();
-        ending
-    }
-
-    /// Who is to move and until when (the game's pauses counted, vacations not), after
-    /// this draft.
-    fn waiting(&self, to_move: Option<Seat>) -> Option<Waiting> {
-        let seat = to_move?;
-        let player = self.doc.player_in(seat)?.to_string();
-        let turn = self.turn(seat)?;
-        Some(Waiting {
-            player,
-            since: turn.since,
-            deadline: turn.deadline(&self.doc.pauses),
-        })
-    }
-
-    /// What this draft does to the game's wake-up: due at once when the turn moved on (its
-    /// mail), the game ended (its mails) or something its players are told of happened (a
-    /// message, a draw offer and its answers), gone when it was called off, else as it was. A
-    /// head written before it carried its resume point wakes at its turn's start, so the
-    /// notifier looks at it once.
-    fn wake(&self, to_move: Option<Seat>, ply: u32) -> WakeChange {
-        let was_active = self.head.doc.status == Status::Active;
-        if let (None, Some(waiting)) = (&self.head.resume, &self.head.waiting) {
-            return WakeChange::At(waiting.since);
-        }
-        match self.doc.status {
-            Status::Active
-                if !was_active || (self.head.to_move, self.head.ply) != (to_move, ply) =>
-            {
-                WakeChange::At(self.now)
-            }
-            Status::Finished if self.head.doc.status != Status::Finished => {
-                WakeChange::At(self.now)
-            }
-            Status::Cancelled if self.head.doc.status != Status::Cancelled => WakeChange::Clear,
-            _ if self.appended_notes() => WakeChange::At(self.now),
-            _ => WakeChange::Keep,
-        }
-    }
-
-    /// The commit that stores this draft, `None` if nothing changed (a head written before
-    /// it carried its resume point is rewritten with one even then).
-    fn into_commit(self) -> Option<Commit> {
-        let unchanged = self.appended.is_empty() && self.doc == self.head.doc;
-        if unchanged && self.head.resume.is_some() {
-            return None;
-        }
-        let to_move = (self.doc.status == Status::Active)
-            .then(|| self.game.to_move())
-            .flatten();
-        let ply = self.game.ply() as u32;
-        let waiting = self.waiting(to_move);
-        let wake = self.wake(to_move, ply);
-        let finishes =
-            self.doc.status == Status::Finished && self.head.doc.status != Status::Finished;
-        let last_hash = self.chain_end();
-        let events = self.head.events + self.events_appended();
-        let resume = Resume {
-            window: self.game.window(),
-            clocks: self.clocks.clone(),
-        };
-        let (mut moves, mut entries) = (Vec::new(), Vec::new());
-        for entry in self.appended {
-            match entry {
-                Appended::Move(mv) => moves.push(mv),
-                Appended::Event(event) => entries.push(event),
-            }
-        }
-        let head = Head {
-            id: self.head.id.clone(),
-            revision: self.head.revision + 1,
-            ply,
-            to_move,
-            position: self.game.position_text(),
-            last_hash,
-            events,
-            waiting,
-            doc: self.doc,
-            resume: Some(resume),
-        };
-        let feed = crate::feed::told_of(&self.head, &head, &moves, &entries, self.now);
-        Some(Commit {
-            head,
-            expected_revision: self.head.revision,
-            expected_ply: self.head.ply,
-            expected_events: self.head.events,
-            moves,
-            events: entries,
-            finishes,
-            wake,
-            feed,
-        })
     }
 }
 

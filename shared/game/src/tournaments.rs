@@ -514,10 +514,10 @@ impl GameService {
     ) -> Result<(), ServiceError> {
         let done = self
             .change(game, Access::Service, |draft| {
-                if draft.doc.status != Status::Active {
+                if draft.doc().status != Status::Active {
                     return Ok(false);
                 }
-                change(&mut draft.doc.pauses);
+                change(&mut draft.doc_mut().pauses);
                 draft.record(event.clone(), None);
                 Ok(true)
             })

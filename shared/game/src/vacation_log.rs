@@ -77,8 +77,8 @@ impl GameService {
     ) -> Result<(), ServiceError> {
         let recorded = self
             .change(game, Access::Service, |draft| {
-                let current = matches!(draft.doc.status, Status::Forming | Status::Active);
-                if let (true, Some(seat)) = (current, draft.doc.seat_of(player)) {
+                let current = matches!(draft.doc().status, Status::Forming | Status::Active);
+                if let (true, Some(seat)) = (current, draft.doc().seat_of(player)) {
                     draft.record(event.clone(), Some(seat));
                 }
                 Ok(())

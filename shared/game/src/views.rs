@@ -12,7 +12,8 @@ use missive_rules::{AnyGame, Notation, SeatResult};
 use missive_store::Membership;
 use serde::Serialize;
 
-use crate::service::{replay, seat_of};
+use crate::rules::replay;
+use crate::service::seat_of;
 use crate::timing::Turn;
 use crate::vacation::{OnLeave, on_leave};
 use crate::{GameService, ServiceError};

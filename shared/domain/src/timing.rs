@@ -7,8 +7,8 @@
 //! turn spends the running time it took. Time stands still during the player's vacations,
 //! so a deadline is reached after `allowance` of running time.
 
+use crate::{GameDoc, MoveRecord, Period, Seat, SeatClock, TimeControl, Waiting};
 use chrono::{DateTime, Duration, Utc};
-use missive_domain::{GameDoc, MoveRecord, Period, Seat, SeatClock, TimeControl, Waiting};
 
 /// The day counts a days-per-move time control may use.
 pub const DAYS_PER_MOVE: [u16; 7] = [1, 2, 3, 5, 7, 10, 14];
