@@ -13,8 +13,6 @@
 //! time after which the reader stops and games not stored yet are not imported.
 //! `GET /v1/archive/key` gives the public key that checks the server's signatures.
 
-use std::io::Cursor as ByteCursor;
-
 use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::header::CONTENT_TYPE;
@@ -22,9 +20,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use missive_archive::{ImportError, Imported, Reader, Registry};
 use missive_domain::{Cursor, GameId};
-use missive_game::{GameService, ImportOutcome, ImportPermit, ImportPipeline};
+use missive_game::{ArchiveImport, GameService, ImportOutcome};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -35,12 +32,6 @@ use crate::{ApiError, App};
 
 /// Largest archive accepted by `POST /v1/archive` by default, in bytes.
 pub const ARCHIVE_LIMIT: usize = 8 * 1024 * 1024;
-
-/// Games stored with one write of the store.
-const IMPORT_BATCH: usize = 100;
-
-/// Why a game read is not stored once the request's working time is up.
-const TIME_UP: &str = "not imported: the request's working time was up; post it again";
 
 /// Finished games read from the store at a time while a player's archive streams.
 const ARCHIVE_PAGE: usize = 100;
@@ -192,26 +183,15 @@ pub(crate) async fn import(
     request: Request,
 ) -> Result<Json<ImportAnswer>, ApiError> {
     let permit = app.service.begin_import(&me).await?;
-    let (permit, answer) = match archive_text(request).await {
-        Ok(text) => match app
-            .service
-            .count_import_bytes(permit, text.len() as u64)
-            .await
-        {
-            Ok(permit) => {
-                let answer = import_with(&app, &me, &permit, text).await;
-                (Some(permit), answer)
-            }
-            Err(refused) => (None, Err(refused.into())),
-        },
-        Err(error) => (Some(permit), Err(error)),
+    let text = match archive_text(request).await {
+        Ok(text) => text,
+        Err(error) => {
+            app.service.abandon_import(permit).await;
+            return Err(error);
+        }
     };
-    if let Some(permit) = permit
-        && let Err(error) = app.service.end_import(permit).await
-    {
-        tracing::warn!(player = %me, %error, "an import slot was not given back: it expires");
-    }
-    answer
+    let import = app.service.import_archive(permit, text).await?;
+    answer(import)
 }
 
 /// The archive text of an import's request, read once the import holds its slot, within
@@ -225,40 +205,14 @@ async fn archive_text(request: Request) -> Result<Bytes, ApiError> {
         })
 }
 
-/// Reads and stores the games of `body` for `me` within `permit`.
-async fn import_with(
-    app: &App,
-    me: &str,
-    permit: &ImportPermit,
-    body: Bytes,
-) -> Result<Json<ImportAnswer>, ApiError> {
-    let read = read_games(permit, body).await?;
-    app.service
-        .count_import_games(permit, read.games.len() as u64)
-        .await?;
-    let mut games = Vec::with_capacity(read.games.len());
-    let mut pipeline = ImportPipeline::new(&app.service, Some(me));
-    let mut pending = read.games.into_iter().peekable();
-    while pending.peek().is_some() {
-        let batch: Vec<_> = pending.by_ref().take(IMPORT_BATCH).collect();
-        if permit.time().is_up() {
-            games.extend(pipeline.finish().await);
-            games.extend(
-                batch
-                    .iter()
-                    .map(|game| ImportOutcome::unstored(game, &TIME_UP)),
-            );
-        } else {
-            games.extend(pipeline.push(batch).await);
-        }
-    }
-    games.extend(pipeline.finish().await);
-    let imported = games.iter().filter(|g| g.id.is_some()).count();
+/// The answer to an import: what became of each game, or 422 when none was imported.
+fn answer(import: ArchiveImport) -> Result<Json<ImportAnswer>, ApiError> {
+    let imported = import.imported();
     let answer = ImportAnswer {
         imported,
-        rejected: games.len() - imported,
-        games,
-        warnings: read.warnings,
+        rejected: import.games.len() - imported,
+        games: import.games,
+        warnings: import.warnings,
     };
     if imported == 0 {
         let message = std::iter::once("no game of the archive could be imported")
@@ -275,43 +229,6 @@ async fn import_with(
         });
     }
     Ok(Json(answer))
-}
-
-/// The games of an archive as its reader gives them, and what the reader warns of.
-struct ReadGames {
-    games: Vec<Result<Imported, ImportError>>,
-    warnings: Vec<String>,
-}
-
-/// Reads the games of `body` on the blocking pool: at most one more than `permit` lets a
-/// request carry (enough to tell it carries too many), and none once its time is up (a
-/// warning says where the reader stopped).
-async fn read_games(permit: &ImportPermit, body: Bytes) -> Result<ReadGames, ApiError> {
-    let most = permit.games_per_request().map_or(usize::MAX, |n| {
-        usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1)
-    });
-    let time = permit.time();
-    tokio::task::spawn_blocking(move || {
-        let mut reader = Reader::new(ByteCursor::new(body), &Registry);
-        let mut games = Vec::new();
-        let mut warnings = Vec::new();
-        while games.len() < most {
-            if time.is_up() {
-                warnings.push(format!(
-                    "reading stopped after game {}: the request's working time is up; \
-                     post the rest of the archive again",
-                    games.len()
-                ));
-                break;
-            }
-            let Some(game) = reader.next() else { break };
-            games.push(game);
-        }
-        warnings.extend(reader.warning().map(ToString::to_string));
-        ReadGames { games, warnings }
-    })
-    .await
-    .map_err(|e| ApiError::internal("the archive could not be read", e))
 }
 
 /// The public key that checks the server's archive signatures.

@@ -10,7 +10,7 @@ use missive_archive::{
     ExportOptions, Format, Imported, KeyPair, PublicKey, Reader, Registry, export, sign, verify,
 };
 use missive_domain::{Cursor, GameId};
-use missive_game::{GameService, ImportOutcome, ImportPipeline};
+use missive_game::{FILE_IMPORT_BATCH, GameService, ImportBatches, ImportOutcome, WorkTime};
 
 use crate::import_bench::{self, ImportBenchArgs};
 use crate::rules_commands::NotationArg;
@@ -41,9 +41,6 @@ pub enum ArchiveCommand {
     /// store, in the same run: games/s for each.
     Bench(ImportBenchArgs),
 }
-
-/// Games the import stores with one write.
-pub(crate) const IMPORT_BATCH: usize = 500;
 
 /// Arguments of `missive archive import`.
 #[derive(Args)]
@@ -178,7 +175,9 @@ fn verify_file(args: &VerifyArgs) -> Result<(), String> {
 fn import(args: &ImportArgs) -> Result<(), String> {
     let runtime = runtime()?;
     let service = runtime.block_on(open(&args.store))?;
-    let mut pipeline = ImportPipeline::new(&service, args.player.as_deref());
+    let importer = args.player.as_deref();
+    let mut batches =
+        ImportBatches::new(&service, importer, FILE_IMPORT_BATCH, WorkTime::UNLIMITED);
     let mut refused = 0;
     let mut report = |outcomes: Vec<ImportOutcome>| {
         for outcome in outcomes {
@@ -190,16 +189,11 @@ fn import(args: &ImportArgs) -> Result<(), String> {
             }
         }
     };
-    let mut batch = Vec::with_capacity(IMPORT_BATCH);
     let read = each_game(&args.file, |game| {
-        batch.push(Ok(game));
-        if batch.len() == IMPORT_BATCH {
-            report(runtime.block_on(pipeline.push(std::mem::take(&mut batch))));
-        }
+        report(runtime.block_on(batches.push(Ok(game))));
         Ok(())
     })?;
-    report(runtime.block_on(pipeline.push(batch)));
-    report(runtime.block_on(pipeline.finish()));
+    report(runtime.block_on(batches.finish()));
     Summary {
         done: read.done - refused,
         failed: read.failed + refused,

@@ -5,16 +5,15 @@
 //! move times, each exported with its digest). Reading replays every move through the rules
 //! without storing anything; importing does what `missive archive import` does: read and
 //! replay, check each game's digest, build its hash-chained log and store the games in
-//! batches of [`IMPORT_BATCH`], each game all or nothing.
+//! batches of [`FILE_IMPORT_BATCH`], each game all or nothing.
 
 use std::io::Cursor;
 use std::time::Instant;
 
 use clap::Args;
 use missive_archive::{ExportOptions, Reader, Registry, export, sample::random_record};
-use missive_game::{ImportOutcome, ImportPipeline};
+use missive_game::{FILE_IMPORT_BATCH, ImportOutcome, ImportPipeline};
 
-use crate::archive_commands::IMPORT_BATCH;
 use crate::store_commands::{StoreArgs, open, runtime};
 
 /// Arguments of `missive archive bench`.
@@ -75,7 +74,7 @@ pub fn run(args: &ImportBenchArgs) -> Result<(), String> {
         }
     };
     loop {
-        let batch: Vec<_> = reader.by_ref().take(IMPORT_BATCH).collect();
+        let batch: Vec<_> = reader.by_ref().take(FILE_IMPORT_BATCH).collect();
         if batch.is_empty() {
             break;
         }

@@ -16,8 +16,6 @@
 //! archive's tags are kept as they are for the game's export, so a game exported here,
 //! imported and exported again is the same text.
 
-use std::collections::VecDeque;
-
 use chrono::{DateTime, Duration, Utc};
 use missive_archive::{
     Entry, Event, EventKind, GameRecord, ImportError, Imported, Sealed, check_seal,
@@ -116,70 +114,6 @@ impl ImportOutcome {
             id: None,
             verified: false,
             error: Some(error.to_string()),
-        }
-    }
-}
-
-/// Imports batch after batch: each batch is prepared ([`GameService::prepare_imports`], the
-/// processor's work) on a thread of its own and then stored ([`GameService::store_imports`]),
-/// while the caller reads the next; at most [`ImportPipeline::IN_FLIGHT`] batches are under
-/// way at once. Outcomes come back in the order the games were pushed.
-pub struct ImportPipeline {
-    service: GameService,
-    importer: Option<String>,
-    in_flight: VecDeque<tokio::task::JoinHandle<Vec<ImportOutcome>>>,
-}
-
-impl ImportPipeline {
-    /// Batches prepared or stored at once, besides the one the caller reads.
-    pub const IN_FLIGHT: usize = 2;
-
-    /// A pipeline storing with `service`, for `importer`.
-    pub fn new(service: &GameService, importer: Option<&str>) -> ImportPipeline {
-        ImportPipeline {
-            service: service.clone(),
-            importer: importer.map(str::to_string),
-            in_flight: VecDeque::new(),
-        }
-    }
-
-    /// Starts preparing and storing `batch`: the outcomes of the earliest batches, once
-    /// more than [`ImportPipeline::IN_FLIGHT`] are under way (none before).
-    pub async fn push(&mut self, batch: Vec<Result<Imported, ImportError>>) -> Vec<ImportOutcome> {
-        let service = self.service.clone();
-        let importer = self.importer.clone();
-        self.in_flight.push_back(tokio::spawn(async move {
-            let preparing = service.clone();
-            let prepared = tokio::task::spawn_blocking(move || {
-                preparing.prepare_imports(importer.as_deref(), batch)
-            })
-            .await
-            .expect("preparing a batch of imports does not panic");
-            service.store_imports(prepared).await
-        }));
-        let mut done = Vec::new();
-        while self.in_flight.len() > Self::IN_FLIGHT {
-            done.extend(self.next_done().await);
-        }
-        done
-    }
-
-    /// Waits for every batch under way: their outcomes, in order (none if none is).
-    pub async fn finish(&mut self) -> Vec<ImportOutcome> {
-        let mut done = Vec::new();
-        while !self.in_flight.is_empty() {
-            done.extend(self.next_done().await);
-        }
-        done
-    }
-
-    /// The outcomes of the earliest batch under way, once it is stored.
-    async fn next_done(&mut self) -> Vec<ImportOutcome> {
-        match self.in_flight.pop_front() {
-            Some(batch) => batch
-                .await
-                .expect("storing a batch of imports does not panic"),
-            None => Vec::new(),
         }
     }
 }

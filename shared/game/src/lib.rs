@@ -85,6 +85,7 @@
 //! variant by name.
 
 mod app_passwords;
+mod archive_import;
 mod challenges;
 mod check;
 mod clock;
@@ -115,13 +116,16 @@ mod views;
 pub use app_passwords::{
     HASH_MEMORY_KIB, HASHES_AT_ONCE, MAX_APP_PASSWORDS, MAX_LABEL, NewAppPassword, WAITING_TO_HASH,
 };
+pub use archive_import::{
+    ArchiveImport, FILE_IMPORT_BATCH, ImportBatches, ImportPipeline, REQUEST_IMPORT_BATCH,
+};
 pub use challenges::{CHALLENGE_LIFETIME, ChallengeAccepted, ChallengeView, NewChallenge};
 pub use check::{CheckReport, check_game};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use feed::{EventView, EventsRead, MAX_EVENTS, MAX_WAIT};
 pub use hooks::{HookCreated, HookEvent, HookView, MAX_HOOKS};
-pub use import::{ImportOutcome, ImportPipeline, PreparedImports};
+pub use import::{ImportOutcome, PreparedImports};
 pub use invitations::Invitee;
 pub use lobby::{NewGame, SeatRequest};
 pub use messages::{

@@ -119,6 +119,9 @@ pub struct ImportPermit {
 pub struct WorkTime(Option<Instant>);
 
 impl WorkTime {
+    /// No working time: never up.
+    pub const UNLIMITED: WorkTime = WorkTime(None);
+
     /// A working time of `length` from now (none when `length` is zero).
     fn from_now(length: Duration) -> WorkTime {
         WorkTime((!length.is_zero()).then(|| Instant::now() + length))
@@ -131,6 +134,11 @@ impl WorkTime {
 }
 
 impl ImportPermit {
+    /// The player importing.
+    pub fn player(&self) -> &str {
+        &self.player
+    }
+
     /// When the import's working time is up.
     pub fn time(&self) -> WorkTime {
         self.time
