@@ -108,6 +108,8 @@ mod rules;
 #[cfg(feature = "openapi")]
 pub mod schema;
 mod service;
+mod tournament_organiser;
+mod tournament_start;
 mod tournaments;
 mod vacation;
 mod vacation_log;

@@ -7,35 +7,22 @@
 //! The crosstable is computed from the games' heads whenever it is read, so it never
 //! disagrees with them.
 
-use std::time::Instant;
-
-use missive_domain::{Cursor, EndRule, Ending, GameEvent, Page, Period, SeatResult};
+use missive_domain::{Cursor, EndRule, Page};
 use missive_domain::{
-    GameId, Head, SeatDoc, StartJob, Status, TimeControl, Tournament, TournamentGame, TournamentId,
-    TournamentStart, TournamentState, Withdrawal, WithdrawalScoring,
+    GameId, Head, Status, TimeControl, Tournament, TournamentGame, TournamentId, TournamentStart,
+    TournamentState, Withdrawal, WithdrawalScoring,
 };
 use missive_store::StoreError;
 use missive_tournament::pairing::{round_robin, tables_of_three};
-use missive_tournament::score::{SeatCount, game_points};
+use missive_tournament::score::SeatCount;
 use missive_tournament::standings::{self, GameState, Standings};
 use serde::{Deserialize, Serialize};
 
-use crate::lobby::{NewGame, check_time_control};
-use crate::service::Access;
-use crate::timing::joined;
+use crate::lobby::check_time_control;
 use crate::{GameService, ServiceError};
 
 /// The longest tournament name.
 pub const MAX_TOURNAMENT_NAME: usize = 80;
-
-/// The longest extension of a game's deadline, in days.
-pub const MAX_EXTENSION_DAYS: u16 = 60;
-
-/// How far ahead a pause still going is taken to end (it ends when resumed).
-const FOREVER_DAYS: i64 = 100 * 365;
-
-/// The longest reason of an adjudication.
-pub const MAX_ADJUDICATION_REASON: usize = 200;
 
 /// Tries of a change to a tournament that others' changes made stale.
 const TOURNAMENT_TRIES: usize = 5;
@@ -197,50 +184,6 @@ impl GameService {
         }
     }
 
-    /// What the sweep calls when the wake-up of tournament `id` is due: an open one whose
-    /// start date has come starts with the players it has, if a round robin can be made of
-    /// them; a starting one goes on creating its games where its start stopped (unless a
-    /// start is at it). `true` when this made it running; `false` otherwise: not open nor
-    /// starting, not yet due, too few players (then it stays due, and the next sweep looks
-    /// at it again), or games left to create (due again at once).
-    pub async fn start_due_tournament(&self, id: &TournamentId) -> Result<bool, ServiceError> {
-        let tournament = self.tournament(id).await?;
-        if tournament.state == TournamentState::Starting {
-            return self.resume_start(id).await;
-        }
-        if tournament.starts_at().is_none_or(|at| at > self.now()) {
-            return Ok(false);
-        }
-        let seats = (self.catalog)(&tournament.variant)?.seat_names().len();
-        if pairings(seats, tournament.players.len(), tournament.double).is_err() {
-            return Ok(false);
-        }
-        match self.begin(tournament).await {
-            Ok(started) => Ok(started.state != TournamentState::Starting),
-            Err(ServiceError::TournamentState(_)) => Ok(false),
-            Err(error) => Err(error),
-        }
-    }
-
-    /// Starts the open tournament `id` for `by`, its organiser, with the players it has
-    /// (at least as many as a round robin needs): its games (who sits where) are recorded
-    /// and it is starting, then they are created for the start's working time; it runs
-    /// once all exist, else it is left starting and the sweep creates the rest. A starting
-    /// tournament is given as it is (its start goes on in the sweep).
-    pub async fn start_tournament(
-        &self,
-        id: &TournamentId,
-        by: &str,
-    ) -> Result<Tournament, ServiceError> {
-        let tournament = self.tournament(id).await?;
-        require_organiser(&tournament, by)?;
-        if tournament.state == TournamentState::Starting {
-            return Ok(tournament);
-        }
-        require_state(&tournament, &[TournamentState::Open])?;
-        self.begin(tournament).await
-    }
-
     /// Withdraws `player` from the tournament `id`. Before it starts they just leave it
     /// (their place is free again); once it runs the withdrawal is recorded, then each of
     /// their games still being played is resigned on their behalf (the crosstable scores
@@ -358,187 +301,6 @@ impl GameService {
         Ok(())
     }
 
-    /// Ends tournament game `game` with `results` (one per seat, a game's result: one
-    /// point in all) for `reason`, as `by`, the tournament's organiser, decides: recorded
-    /// in the game's log (`adjudicated`), its ending rule `adjudication`. A game `by` may
-    /// not see (private, not theirs) is `GameNotFound`, as a missing one.
-    pub async fn adjudicate(
-        &self,
-        game: &GameId,
-        by: &str,
-        results: Vec<SeatResult>,
-        reason: &str,
-    ) -> Result<Ending, ServiceError> {
-        let head = self.head_for(game, by).await?;
-        let Some(id) = &head.doc.tournament else {
-            return Err(ServiceError::refused(
-                "only a tournament's games are adjudicated",
-            ));
-        };
-        require_organiser(&self.tournament(id).await?, by)?;
-        let reason = reason.trim();
-        if reason.is_empty() || reason.chars().count() > MAX_ADJUDICATION_REASON {
-            return Err(ServiceError::TooLong {
-                what: "an adjudication's reason (not empty)",
-                limit: MAX_ADJUDICATION_REASON,
-            });
-        }
-        if results.len() != head.doc.seats.len() {
-            return Err(ServiceError::refused("one result per seat"));
-        }
-        game_points(&results).map_err(|e| ServiceError::refused(e.to_string()))?;
-        let event = GameEvent::Adjudicated {
-            by: by.to_string(),
-            reason: reason.to_string(),
-        };
-        self.change(game, Access::Service, |draft| {
-            draft.require_active()?;
-            draft.record(event.clone(), None);
-            Ok(draft.adjudicate(results.clone()))
-        })
-        .await
-    }
-
-    /// Pauses the running tournament `id` for `by`, its organiser: every clock of its games
-    /// being played stops from now (moves are still taken) until it is resumed. Each game
-    /// records `paused`.
-    pub async fn pause_tournament(
-        &self,
-        id: &TournamentId,
-        by: &str,
-    ) -> Result<Tournament, ServiceError> {
-        let now = self.now();
-        let paused = self
-            .organiser_change(id, by, |tournament| {
-                require_state(tournament, &[TournamentState::Running])?;
-                tournament.state = TournamentState::Paused;
-                tournament.paused_at = Some(now);
-                Ok(())
-            })
-            .await?;
-        let stop = Period {
-            start: now,
-            end: now + chrono::Duration::days(FOREVER_DAYS),
-        };
-        self.each_active_game(&paused, GameEvent::Paused, |pauses| {
-            *pauses = joined(pauses, &[stop]);
-        })
-        .await?;
-        Ok(paused)
-    }
-
-    /// Resumes the paused tournament `id` for `by`, its organiser: the clocks run again
-    /// from now, every turn's deadline later by the pause's length. Each game records
-    /// `resumed`.
-    pub async fn resume_tournament(
-        &self,
-        id: &TournamentId,
-        by: &str,
-    ) -> Result<Tournament, ServiceError> {
-        let now = self.now();
-        let resumed = self
-            .organiser_change(id, by, |tournament| {
-                require_state(tournament, &[TournamentState::Paused])?;
-                tournament.state = TournamentState::Running;
-                tournament.paused_at = None;
-                Ok(())
-            })
-            .await?;
-        self.each_active_game(&resumed, GameEvent::Resumed, |pauses| {
-            for pause in pauses.iter_mut().filter(|p| p.end > now) {
-                pause.end = now.max(pause.start);
-            }
-        })
-        .await?;
-        Ok(resumed)
-    }
-
-    /// Stops the clocks of tournament game `game` for `days` days from now, as `by`, its
-    /// tournament's organiser, decides: the current turn's deadline moves that much later
-    /// (a move made meanwhile starts the next turn inside the same stop). Recorded in the
-    /// game's log (`deadline-extended`). A game `by` may not see is `GameNotFound`, as a missing
-    /// one.
-    pub async fn extend_deadline(
-        &self,
-        game: &GameId,
-        by: &str,
-        days: u16,
-    ) -> Result<(), ServiceError> {
-        if !(1..=MAX_EXTENSION_DAYS).contains(&days) {
-            return Err(ServiceError::refused(format!(
-                "an extension is 1 to {MAX_EXTENSION_DAYS} days"
-            )));
-        }
-        let head = self.head_for(game, by).await?;
-        let Some(id) = &head.doc.tournament else {
-            return Err(ServiceError::refused(
-                "only a tournament's games are extended",
-            ));
-        };
-        require_organiser(&self.tournament(id).await?, by)?;
-        let now = self.now();
-        let stop = Period {
-            start: now,
-            end: now + chrono::Duration::days(days.into()),
-        };
-        let event = GameEvent::DeadlineExtended {
-            by: by.to_string(),
-            days,
-        };
-        self.stop_clocks(game, event, |pauses| *pauses = joined(pauses, &[stop]))
-            .await
-    }
-
-    /// Records `event` in every game of `tournament` being played, its pauses changed by
-    /// `change`.
-    async fn each_active_game(
-        &self,
-        tournament: &Tournament,
-        event: GameEvent,
-        change: impl Fn(&mut Vec<Period>) + Copy,
-    ) -> Result<(), ServiceError> {
-        for head in self.tournament_heads(tournament).await? {
-            if head.doc.status == Status::Active {
-                self.stop_clocks(&head.id, event.clone(), change).await?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Records `event` in active game `game` with its pauses changed by `change`.
-    async fn stop_clocks(
-        &self,
-        game: &GameId,
-        event: GameEvent,
-        change: impl Fn(&mut Vec<Period>),
-    ) -> Result<(), ServiceError> {
-        let done = self
-            .change(game, Access::Service, |draft| {
-                if draft.doc().status != Status::Active {
-                    return Ok(false);
-                }
-                change(&mut draft.doc_mut().pauses);
-                draft.record(event.clone(), None);
-                Ok(true)
-            })
-            .await;
-        match done {
-            Ok(_) | Err(ServiceError::NotActive(_)) => Ok(()),
-            Err(error) => Err(error),
-        }
-    }
-
-    /// [`GameService::change_tournament`] by `by`, who must be its organiser.
-    async fn organiser_change(
-        &self,
-        id: &TournamentId,
-        by: &str,
-        change: impl FnMut(&mut Tournament) -> Result<(), ServiceError>,
-    ) -> Result<Tournament, ServiceError> {
-        require_organiser(&self.tournament(id).await?, by)?;
-        self.change_tournament(id, change).await
-    }
-
     /// Records `player`'s withdrawal for `reason` and resigns their games being played.
     async fn withdraw(
         &self,
@@ -584,189 +346,12 @@ impl GameService {
         Ok(tournament)
     }
 
-    /// Starts the open `tournament`: records its pairings as its games and makes it
-    /// starting, then creates its games (see [`GameService::create_games`]).
-    async fn begin(&self, tournament: Tournament) -> Result<Tournament, ServiceError> {
-        let variant = (self.catalog)(&tournament.variant)?;
-        let seats = variant.seat_names().len();
-        let tables = pairings(seats, tournament.players.len(), tournament.double)?;
-        let mut games = Vec::with_capacity(tables.len());
-        for (index, (round, seated)) in tables.into_iter().enumerate() {
-            games.push(TournamentGame {
-                game: game_id(&tournament.id, index + 1)?,
-                players: seated
-                    .iter()
-                    .map(|p| tournament.players[*p].clone())
-                    .collect(),
-                round,
-            });
-        }
-        let now = self.now();
-        let job = self.start_lease(0);
-        let starting = self
-            .change_tournament(&tournament.id, |tournament| {
-                require_state(tournament, &[TournamentState::Open])?;
-                tournament.games = games.clone();
-                tournament.state = TournamentState::Starting;
-                tournament.started_at = Some(now);
-                tournament.start_job = Some(job);
-                Ok(())
-            })
-            .await?;
-        self.create_games(starting).await
-    }
-
-    /// Takes up the creation of the starting tournament `id`'s games where it stopped,
-    /// unless another start is at it (its job not due yet): `true` if this made it
-    /// running.
-    async fn resume_start(&self, id: &TournamentId) -> Result<bool, ServiceError> {
-        let now = self.now();
-        let taken = self
-            .change_tournament(id, |tournament| {
-                require_state(tournament, &[TournamentState::Starting])?;
-                let created = match tournament.start_job {
-                    Some(job) if job.due > now => {
-                        return Err(ServiceError::TournamentState(TournamentState::Starting));
-                    }
-                    Some(job) => job.created,
-                    None => 0,
-                };
-                tournament.start_job = Some(self.start_lease(created));
-                Ok(())
-            })
-            .await;
-        let taken = match taken {
-            Ok(taken) => taken,
-            Err(ServiceError::TournamentState(_)) => return Ok(false),
-            Err(error) => return Err(error),
-        };
-        let after = self.create_games(taken).await?;
-        Ok(after.state != TournamentState::Starting)
-    }
-
-    /// A start job at `created` games that the sweep leaves alone for as long as one start
-    /// works on it.
-    fn start_lease(&self, created: usize) -> StartJob {
-        let time = chrono::Duration::from_std(self.config.quotas.start_time)
-            .unwrap_or(chrono::Duration::MAX);
-        StartJob {
-            created,
-            due: self.now() + time,
-        }
-    }
-
-    /// Creates the games of the starting `tournament` from where its job stopped, a batch
-    /// at a time ([`Quotas::start_batch`](crate::Quotas)), for the start's working time
-    /// ([`Quotas::start_time`](crate::Quotas); one batch at least). A game that exists
-    /// already (created by a start that died before it counted it) is a conflict skipped:
-    /// every game is created once. Once every game exists the tournament runs; otherwise
-    /// the job records how far it came, due now, and the sweep goes on from there. The
-    /// tournament as this leaves it.
-    async fn create_games(&self, tournament: Tournament) -> Result<Tournament, ServiceError> {
-        let limits = self.config.quotas;
-        let deadline = Instant::now() + limits.start_time;
-        let batch = usize::try_from(limits.start_batch.max(1)).unwrap_or(usize::MAX);
-        let mut created = tournament.start_job.map_or(0, |job| job.created);
-        while created < tournament.games.len() {
-            let end = (created + batch).min(tournament.games.len());
-            let starts = tournament.games[created..end]
-                .iter()
-                .map(|g| self.tournament_start(&tournament, &g.game, &g.players))
-                .collect::<Result<Vec<_>, _>>()?;
-            for answer in self.store.create_started(&starts).await {
-                match answer {
-                    Ok(()) | Err(StoreError::Conflict) => {}
-                    Err(error) => return Err(error.into()),
-                }
-            }
-            for start in &starts {
-                self.changed(&start.head.id);
-            }
-            created = end;
-            if Instant::now() >= deadline {
-                break;
-            }
-        }
-        match created < tournament.games.len() {
-            true => self.stop_start(&tournament.id, created).await,
-            false => self.run(&tournament).await,
-        }
-    }
-
-    /// Records that the start of tournament `id` has created its first `created` games
-    /// and stopped: due now in the sweep's index.
-    async fn stop_start(
-        &self,
-        id: &TournamentId,
-        created: usize,
-    ) -> Result<Tournament, ServiceError> {
-        let now = self.now();
-        self.change_tournament(id, |tournament| {
-            if tournament.state != TournamentState::Starting {
-                return Ok(());
-            }
-            let counted = tournament.start_job.map_or(0, |job| job.created);
-            tournament.start_job = Some(StartJob {
-                created: created.max(counted),
-                due: now,
-            });
-            Ok(())
-        })
-        .await
-    }
-
-    /// Makes the starting `tournament`, every game of which exists, running (once: a start
-    /// that finds it running already changes nothing), then has its first game attended
-    /// again now, so its start mails go out with the first game's turn.
-    async fn run(&self, tournament: &Tournament) -> Result<Tournament, ServiceError> {
-        let running = self
-            .change_tournament(&tournament.id, |tournament| {
-                if tournament.state == TournamentState::Starting {
-                    tournament.state = TournamentState::Running;
-                    tournament.start_job = None;
-                }
-                Ok(())
-            })
-            .await?;
-        if let Some(first) = running.games.first() {
-            self.store.hasten_wake(&first.game, self.now()).await?;
-            self.changed(&first.game);
-        }
-        Ok(running)
-    }
-
-    /// The commit that starts tournament game `game` of `players` (by seat).
-    fn tournament_start(
-        &self,
-        tournament: &Tournament,
-        game: &GameId,
-        players: &[String],
-    ) -> Result<missive_domain::Commit, ServiceError> {
-        let new = NewGame {
-            creator: tournament.organiser.clone(),
-            variant: tournament.variant.clone(),
-            options: tournament.options.clone(),
-            start_position: None,
-            seats: Vec::new(),
-            time_control: tournament.time_control,
-            rated: tournament.rated,
-            private: false,
-        };
-        let seats = players
-            .iter()
-            .map(|player| SeatDoc::Taken {
-                player: player.clone(),
-            })
-            .collect();
-        let mut head = self.new_head(&new, seats)?;
-        head.id = game.clone();
-        head.doc.tournament = Some(tournament.id.clone());
-        self.start_commit(head)
-    }
-
     /// The heads of every game of `tournament`, in its order (while it is starting, of
     /// those created so far).
-    async fn tournament_heads(&self, tournament: &Tournament) -> Result<Vec<Head>, ServiceError> {
+    pub(crate) async fn tournament_heads(
+        &self,
+        tournament: &Tournament,
+    ) -> Result<Vec<Head>, ServiceError> {
         let ids: Vec<GameId> = tournament.games.iter().map(|g| g.game.clone()).collect();
         let heads = self.store.heads(&ids).await?;
         if heads.len() != ids.len() && tournament.state != TournamentState::Starting {
@@ -780,7 +365,7 @@ impl GameService {
 
     /// Applies `change` to tournament `id` and stores it over its revision, reading it
     /// again when another change came first.
-    async fn change_tournament(
+    pub(crate) async fn change_tournament(
         &self,
         id: &TournamentId,
         mut change: impl FnMut(&mut Tournament) -> Result<(), ServiceError>,
@@ -815,20 +400,9 @@ fn with_comment(text: &str, comment: &str) -> String {
     }
 }
 
-/// The id of game `n` (from 1) of tournament `id`: a ULID with the tournament's time and
-/// its random part plus `n`, so that a start tried again names the same games.
-fn game_id(id: &TournamentId, n: usize) -> Result<GameId, ServiceError> {
-    let tournament = ulid::Ulid::from_string(&id.0)
-        .map_err(|_| ServiceError::refused(format!("tournament id {id} is not a ULID")))?;
-    let random = tournament.random().wrapping_add(n as u128) & ((1u128 << 80) - 1);
-    Ok(GameId(
-        ulid::Ulid::from_parts(tournament.timestamp_ms(), random).to_string(),
-    ))
-}
-
 /// The games of a round robin of `players` in a variant of `seats` seats: each one's round
 /// and its players' indices by seat. Refused when the variant or the size does not allow one.
-fn pairings(
+pub(crate) fn pairings(
     seats: usize,
     players: usize,
     double: bool,
@@ -852,14 +426,17 @@ fn pairings(
     }
 }
 
-fn require_state(tournament: &Tournament, allowed: &[TournamentState]) -> Result<(), ServiceError> {
+pub(crate) fn require_state(
+    tournament: &Tournament,
+    allowed: &[TournamentState],
+) -> Result<(), ServiceError> {
     match allowed.contains(&tournament.state) {
         true => Ok(()),
         false => Err(ServiceError::TournamentState(tournament.state)),
     }
 }
 
-fn require_organiser(tournament: &Tournament, player: &str) -> Result<(), ServiceError> {
+pub(crate) fn require_organiser(tournament: &Tournament, player: &str) -> Result<(), ServiceError> {
     match tournament.organiser == player {
         true => Ok(()),
         false => Err(ServiceError::NotOrganiser),

@@ -255,3 +255,19 @@ impl Position for Trio {
 }
 
 static TRIO: registry::Entry<Trio> = registry::entry();
+
+/// The kinds of the events of `game`'s log, with their seats.
+pub async fn logged_events(s: &Setup, game: &GameId) -> Vec<(String, u8)> {
+    let stored = s.test.store.load(game).await.unwrap().unwrap();
+    stored
+        .events
+        .iter()
+        .map(|record| {
+            let kind = serde_json::to_value(&record.event).unwrap()["kind"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            (kind, record.seat.map_or(99, |seat| seat.0))
+        })
+        .collect()
+}
