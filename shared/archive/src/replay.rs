@@ -26,6 +26,10 @@ pub struct Imported {
     /// The rules game at the record's end, every move replayed: what a store's import
     /// takes the moves' notations and the final position from without replaying again.
     pub game: ReplayedGame,
+    /// The seats each move put out of a game of more than two seats, as the rules say: the
+    /// move's index among the record's moves (from 0) and the seat, in the order of play
+    /// (empty for a two-seat game).
+    pub eliminations: Vec<(usize, Seat)>,
 }
 
 /// A rules game as a record's replay left it. Two are equal when they are of the same
@@ -74,7 +78,7 @@ pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> 
     let fail = |place: Place, reason: Reason| raw.error(place, reason);
     let value = |name: &str| raw.tag(name).map(|tag| tag.value.as_str());
     let (mut game, start) = setup(&raw, rules)?;
-    let entries = replay_items(&raw, game.as_mut())?;
+    let (entries, eliminations) = replay_items(&raw, game.as_mut())?;
     let result_place = raw
         .termination
         .as_ref()
@@ -109,6 +113,7 @@ pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> 
         places,
         record,
         game: ReplayedGame(game),
+        eliminations,
     })
 }
 
@@ -151,9 +156,15 @@ fn setup(
     Ok((game, start))
 }
 
-/// Plays the moves and reads the events of the main line, whose times must not go back.
-fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Vec<Entry>, ImportError> {
+/// The entries of a replayed game, and the seats each of its moves put out of the game.
+type Replayed = (Vec<Entry>, Vec<(usize, Seat)>);
+
+/// Plays the moves and reads the events of the main line, whose times must not go back;
+/// with the seats each move put out of a game of more than two seats.
+fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Replayed, ImportError> {
     let mut entries = Vec::with_capacity(raw.items.len());
+    let mut eliminations = Vec::new();
+    let seats = game.seat_names().len();
     game.reserve(raw.items.len());
     let mut ply = 0;
     let mut latest = None;
@@ -166,9 +177,12 @@ fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Vec<Entry>, Imp
                 place,
             } => {
                 ply += 1;
+                let playing = playing_seats(game, seats);
                 let long = game
                     .play_long(raw.move_text(text))
                     .map_err(|error| raw.error(*place, Reason::Move { ply, error }))?;
+                let out = playing.into_iter().filter(|seat| !game.is_playing(*seat));
+                eliminations.extend(out.map(|seat| (ply - 1, seat)));
                 Entry::Move(MoveEntry {
                     text: long,
                     received: *received,
@@ -189,7 +203,19 @@ fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Vec<Entry>, Imp
         latest = in_order(latest, &entry).map_err(|reason| raw.error(item.place(), reason))?;
         entries.push(entry);
     }
-    Ok(entries)
+    Ok((entries, eliminations))
+}
+
+/// The seats still in a game of `seats` seats when it has more than two (none for two: a
+/// two-seat game has no eliminations).
+fn playing_seats(game: &dyn AnyGame, seats: usize) -> Vec<Seat> {
+    if seats <= 2 {
+        return Vec::new();
+    }
+    (0..seats as u8)
+        .map(Seat)
+        .filter(|seat| game.is_playing(*seat))
+        .collect()
 }
 
 /// The latest time once `entry` is read after entries whose latest time is `latest`;

@@ -493,7 +493,7 @@ impl Game {
 }
 
 /// The seats of `playing` that `rules` has put out of the game.
-pub fn eliminated(playing: &[Seat], rules: &dyn AnyGame) -> Vec<Seat> {
+fn eliminated(playing: &[Seat], rules: &dyn AnyGame) -> Vec<Seat> {
     playing
         .iter()
         .copied()

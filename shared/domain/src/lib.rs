@@ -39,7 +39,7 @@ mod told;
 mod tournament;
 
 pub use challenge::{Challenge, ChallengeFilter, ChallengeId, ChallengeState};
-pub use change::{ADJUDICATION, Game, GameError, clocks_of, eliminated};
+pub use change::{ADJUDICATION, Game, GameError, clocks_of};
 pub use feed::{FEED_RETENTION, FeedEntry, FeedEvent, FeedItem, FeedPage};
 pub use game::{
     ConditionalLine, Ending, GameDoc, Head, Reason, Resume, SeatClock, SeatDoc, Status,

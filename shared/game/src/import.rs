@@ -22,10 +22,10 @@ use missive_archive::{
 };
 use missive_domain::{
     EndRule, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MoveRecord, Reason, Seat,
-    SeatDoc, Status, StoredGame, TimeControl, clocks_of, eliminated,
+    SeatDoc, Status, StoredGame, TimeControl, clocks_of,
 };
+use missive_rules::PlayedMove;
 use missive_rules::registry::EDITION;
-use missive_rules::{AnyGame, PlayedMove};
 use serde::Serialize;
 
 use crate::{GameService, ServiceError};
@@ -222,9 +222,9 @@ impl GameService {
         Ok(check_seal(imported, &keys)? == Sealed::Signed)
     }
 
-    /// The stored form of `imported`'s record, finished, under a new id. A two-seat game's
-    /// moves are taken from the reader's replay; a three-seat game is replayed again, so
-    /// that every elimination is recorded with the move that caused it.
+    /// The stored form of `imported`'s record, finished, under a new id: its moves, its final
+    /// position and the eliminations of a three-seat game taken from the reader's replay
+    /// (nothing is played again).
     fn imported_game(
         &self,
         importer: Option<&str>,
@@ -237,21 +237,8 @@ impl GameService {
         })?;
         let now = self.now();
         let id = GameId(ulid::Ulid::new().to_string());
-        let replayed = imported.game.0.as_ref();
-        let mut fresh = None;
-        let (log, game): (Log, &dyn AnyGame) = match replayed.seat_names().len() {
-            2 => (
-                Log::of_played(&id, replayed, &record.entries, now)?,
-                replayed,
-            ),
-            _ => {
-                let variant = (self.catalog)(&record.variant)?;
-                let game =
-                    fresh.insert(variant.new_game(&record.options, record.start.as_deref())?);
-                let log = Log::replayed(&id, game.as_mut(), &record.entries, now)?;
-                (log, &**game)
-            }
-        };
+        let game = imported.game.0.as_ref();
+        let log = Log::of_played(&id, imported, now)?;
         if let Some(outcome) = game.outcome()
             && outcome.rule.as_str() != result.rule
         {
@@ -320,48 +307,19 @@ struct Log {
 }
 
 impl Log {
-    /// Plays the record's entries: each move at the time it was received (`now` if
-    /// unknown), with the draw offer its seat made with it and the eliminations it caused;
-    /// each other event as the log event it records.
-    fn replayed(
-        id: &GameId,
-        game: &mut dyn AnyGame,
-        entries: &[Entry],
-        now: DateTime<Utc>,
-    ) -> Result<Log, ServiceError> {
-        let mut log = Log::empty(id, now);
-        let mut entries = entries.iter().peekable();
-        while let Some(entry) = entries.next() {
-            match entry {
-                Entry::Move(mv) => {
-                    let received = mv.received.unwrap_or(now);
-                    let mover = game.to_move();
-                    let offer = entries
-                        .next_if(|next| offered_with(next, mover, received))
-                        .is_some();
-                    log.play(game, &mv.text, received, offer, mv.conditional)?;
-                }
-                Entry::Event(event) => log.record(event)?,
-                // An imported game has no messages (docs/archive.md): readers drop them.
-                Entry::Message(_) => {}
-            }
-        }
-        Ok(log)
-    }
-
-    /// The log of the record's `entries` whose moves `game` (of two seats, at the record's
-    /// end) played: each move as the game wrote it, at the time it was received (`now` if
-    /// unknown), with the draw offer its seat made with it; each other event as the log
-    /// event it records.
+    /// The log of the record's entries as the reader's replay played them: each move as the
+    /// rules wrote it, at the time it was received (`now` if unknown), with the draw offer
+    /// its seat made with it and the eliminations it caused (the seats put out pass their
+    /// army to the mover); each other event as the log event it records.
     fn of_played(
         id: &GameId,
-        game: &dyn AnyGame,
-        entries: &[Entry],
+        imported: &Imported,
         now: DateTime<Utc>,
     ) -> Result<Log, ServiceError> {
         let mut log = Log::empty(id, now);
-        let mut played = game.played().into_iter();
-        let mut entries = entries.iter().peekable();
+        let mut played = imported.game.0.played().into_iter();
+        let mut eliminations = imported.eliminations.iter().peekable();
+        let mut entries = imported.record.entries.iter().peekable();
         while let Some(entry) = entries.next() {
             match entry {
                 Entry::Move(mv) => {
@@ -372,7 +330,11 @@ impl Log {
                     let offer = entries
                         .next_if(|next| offered_with(next, Some(played.seat), received))
                         .is_some();
+                    let (ply, mover) = (log.moves.len(), played.seat);
                     log.push_move(played, received, offer, mv.conditional);
+                    while let Some((_, seat)) = eliminations.next_if(|(at, _)| *at == ply) {
+                        log.push_event(GameEvent::Eliminated { heir: mover }, *seat, received);
+                    }
                 }
                 Entry::Event(event) => log.record(event)?,
                 Entry::Message(_) => {}
@@ -391,30 +353,6 @@ impl Log {
             latest: None,
             now,
         }
-    }
-
-    /// Plays a move and records the eliminations it caused.
-    fn play(
-        &mut self,
-        game: &mut dyn AnyGame,
-        text: &str,
-        at: DateTime<Utc>,
-        draw_offer: bool,
-        conditional: bool,
-    ) -> Result<(), ServiceError> {
-        let seats = game.seat_names().len() as u8;
-        let playing: Vec<Seat> = (0..seats)
-            .map(Seat)
-            .filter(|s| game.is_playing(*s))
-            .collect();
-        let played = game.play(text)?;
-        let mover = played.seat;
-        self.push_move(played, at, draw_offer, conditional);
-        for seat in eliminated(&playing, game) {
-            let heir = GameEvent::Eliminated { heir: mover };
-            self.push_event(heir, seat, at);
-        }
-        Ok(())
     }
 
     /// Appends `played`, received `at`, to the log.

@@ -166,7 +166,50 @@ async fn an_elimination_is_logged_and_the_game_drawn_after_it_exports(kind: Kind
     s.assert_consistent().await;
 }
 
+/// An archive of a three-seat game that leaves out its elimination (an unsealed text
+/// whose `%eliminated` comment was taken away) still imports it: eliminations are the
+/// rules', as the reader's replay found them, with the move that caused them.
+async fn an_import_logs_the_eliminations_the_rules_give(kind: Kind) {
+    let s = setup(kind).await;
+    let id = s
+        .service
+        .create_game(NewGame {
+            creator: "shu".into(),
+            variant: "sanguo".into(),
+            start_position: Some(WU_STUCK.into()),
+            ..chess_game(vec![SeatRequest::Creator, invite("wu"), invite("wei")])
+        })
+        .await
+        .unwrap();
+    s.service.join(&id, "wu", None).await.unwrap();
+    s.service.join(&id, "wei", None).await.unwrap();
+    s.play(&id, "shu", "Rwu:e3").await;
+    s.service.resign(&id, "wei").await.unwrap();
+    let text = s.service.archive_text(&id, None).await.unwrap();
+    let start = text
+        .find("{[%eliminated")
+        .expect("the elimination is written");
+    let end = start + text[start..].find('}').unwrap() + 1;
+    let bare: String = format!("{}{}", &text[..start], &text[end..])
+        .lines()
+        .filter(|line| !line.starts_with("[Digest ") && !line.starts_with("[Signature "))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert!(!bare.contains("%eliminated"), "{bare}");
+    let read = missive_archive::read(bare.as_bytes()).next().unwrap();
+    let outcome = s.service.import_game(None, read).await;
+    let copy = outcome.id.clone().unwrap_or_else(|| panic!("{outcome}"));
+    assert_eq!(logged_events(&s, &copy).await, logged_events(&s, &id).await);
+    let stored = s.test.store.load(&copy).await.unwrap().unwrap();
+    assert_eq!(
+        (stored.events[0].ply, &stored.events[0].event),
+        (1, &missive_domain::GameEvent::Eliminated { heir: Seat(0) })
+    );
+    s.assert_consistent().await;
+}
+
 contract_tests!(
+    an_import_logs_the_eliminations_the_rules_give,
     three_seat_games_take_turns_and_end,
     a_nation_already_out_has_no_say,
     an_elimination_is_logged_and_the_game_drawn_after_it_exports,
