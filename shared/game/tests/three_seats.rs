@@ -81,19 +81,7 @@ const WU_OUT: &str = "9/Pr1Pr1Pr1Pr1Pr/1Cr1Fr1Fr1Cr1/9/RrHrErArKrArErHrRr|\
     9/Pb1Pb1Pb1Pb1Pb/1Cb1Fb1Fb1Cb1/9/RbHbEbAbKbAbEbHbRb wei wu 0 10";
 
 async fn a_nation_already_out_has_no_say(kind: Kind) {
-    let s = setup(kind).await;
-    let id = s
-        .service
-        .create_game(NewGame {
-            creator: "shu".into(),
-            variant: "sanguo".into(),
-            start_position: Some(WU_OUT.into()),
-            ..chess_game(vec![SeatRequest::Creator, invite("wu"), invite("wei")])
-        })
-        .await
-        .unwrap();
-    s.service.join(&id, "wu", None).await.unwrap();
-    s.service.join(&id, "wei", None).await.unwrap();
+    let (s, id) = three_kingdoms(kind, WU_OUT).await;
     for refused in [
         s.service.resign(&id, "wu").await.map(|_| ()),
         s.service.offer_draw(&id, "wu").await.map(|_| ()),
@@ -122,21 +110,35 @@ async fn a_nation_already_out_has_no_say(kind: Kind) {
 /// out and its army passes to Shu.
 const WU_STUCK: &str = "9/9/9/9/5Kr3|9/Pg4Rr3/Rr8/3Pr5/4Kg4|9/9/9/9/5Kb3 shu - 0 0";
 
-async fn an_elimination_is_logged_and_the_game_drawn_after_it_exports(kind: Kind) {
+/// A game of Three Kingdoms Xiangqi from `start` on a fresh store of `kind`, every seat
+/// taken (shu, wu, wei).
+async fn three_kingdoms(kind: Kind, start: &str) -> (common::Setup, missive_domain::GameId) {
     let s = setup(kind).await;
     let id = s
         .service
         .create_game(NewGame {
             creator: "shu".into(),
             variant: "sanguo".into(),
-            start_position: Some(WU_STUCK.into()),
+            start_position: Some(start.into()),
             ..chess_game(vec![SeatRequest::Creator, invite("wu"), invite("wei")])
         })
         .await
         .unwrap();
     s.service.join(&id, "wu", None).await.unwrap();
     s.service.join(&id, "wei", None).await.unwrap();
+    (s, id)
+}
+
+/// A game of Three Kingdoms Xiangqi on a fresh store of `kind` whose first move, Shu's
+/// `Rwu:e3`, has put Wu out of the game.
+async fn wu_out(kind: Kind) -> (common::Setup, missive_domain::GameId) {
+    let (s, id) = three_kingdoms(kind, WU_STUCK).await;
     s.play(&id, "shu", "Rwu:e3").await;
+    (s, id)
+}
+
+async fn an_elimination_is_logged_and_the_game_drawn_after_it_exports(kind: Kind) {
+    let (s, id) = wu_out(kind).await;
     assert_eq!(logged_events(&s, &id).await, [("eliminated".into(), 1)]);
     let stored = s.test.store.load(&id).await.unwrap().unwrap();
     assert_eq!(
@@ -170,20 +172,7 @@ async fn an_elimination_is_logged_and_the_game_drawn_after_it_exports(kind: Kind
 /// whose `%eliminated` comment was taken away) still imports it: eliminations are the
 /// rules', as the reader's replay found them, with the move that caused them.
 async fn an_import_logs_the_eliminations_the_rules_give(kind: Kind) {
-    let s = setup(kind).await;
-    let id = s
-        .service
-        .create_game(NewGame {
-            creator: "shu".into(),
-            variant: "sanguo".into(),
-            start_position: Some(WU_STUCK.into()),
-            ..chess_game(vec![SeatRequest::Creator, invite("wu"), invite("wei")])
-        })
-        .await
-        .unwrap();
-    s.service.join(&id, "wu", None).await.unwrap();
-    s.service.join(&id, "wei", None).await.unwrap();
-    s.play(&id, "shu", "Rwu:e3").await;
+    let (s, id) = wu_out(kind).await;
     s.service.resign(&id, "wei").await.unwrap();
     let text = s.service.archive_text(&id, None).await.unwrap();
     let start = text
