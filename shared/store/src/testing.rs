@@ -14,7 +14,7 @@ use missive_domain::{
     WithdrawalScoring,
 };
 
-use crate::{DynamoStore, SqliteStore, Store};
+use crate::{DynamoDbStore, SqliteStore, Store};
 
 /// The kinds of store the contract suite runs against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub struct TestStore {
     /// The store.
     pub store: Arc<dyn Store>,
     file: Option<PathBuf>,
-    dynamo: Option<Arc<DynamoStore>>,
+    dynamo: Option<Arc<DynamoDbStore>>,
 }
 
 impl Drop for TestStore {
@@ -255,19 +255,19 @@ pub fn open_tournament(id: &str, created_at: DateTime<Utc>, revision: u64) -> To
 }
 
 /// A store over a fresh table in DynamoDB Local.
-pub async fn dynamo_table() -> DynamoStore {
+pub async fn dynamo_table() -> DynamoDbStore {
     dynamo_table_named(&unique_name("missive")).await
 }
 
 /// A store over a fresh table named `name` in DynamoDB Local (for a test that hands the
 /// name to another process).
-pub async fn dynamo_table_named(name: &str) -> DynamoStore {
+pub async fn dynamo_table_named(name: &str) -> DynamoDbStore {
     assert!(
         std::env::var_os("AWS_ENDPOINT_URL_DYNAMODB").is_some(),
         "DynamoDB tests need DynamoDB Local: run them through infra/test.sh \
          (or set AWS_ENDPOINT_URL_DYNAMODB to `infra/dynamodb-local.sh start`'s endpoint)"
     );
-    let store = DynamoStore::connect(name).await;
+    let store = DynamoDbStore::connect(name).await;
     store.create_table().await.expect("create a test table");
     store
 }
