@@ -38,31 +38,23 @@ pub use ratings::RatingStore;
 pub use tournaments::TournamentStore;
 pub use wakes::{Wake, WakeStore, WakeSubject};
 
-/// Storage of games as heads with append-only logs, plus the records and indexes the read
-/// models, the notifier and the sign-in need: every port at once. Every adapter that
-/// implements all the ports is a `Store` (the blanket implementation below), and every one
-/// passes the same contract tests, port by port.
-pub trait Store:
-    GameStore
-    + GameListStore
-    + WakeStore
-    + PlayerStore
-    + CredentialStore
-    + MailStore
-    + ChallengeStore
-    + FeedStore
-    + HookStore
-    + TournamentStore
-    + RatingStore
-    + CounterStore
-    + OperatorStore
-    + Send
-    + Sync
-{
+/// Declares [`Store`] as every port at once, and makes every type that implements them all
+/// a `Store`: the list of ports is written once.
+macro_rules! every_port {
+    ($(#[$doc:meta])* pub trait Store: $first:ident $(+ $port:ident)*;) => {
+        $(#[$doc])*
+        pub trait Store: $first $(+ $port)* + Send + Sync {}
+
+        impl<T> Store for T where T: $first $(+ $port)* + Send + Sync {}
+    };
 }
 
-impl<T> Store for T where
-    T: GameStore
+every_port! {
+    /// Storage of games as heads with append-only logs, plus the records and indexes the
+    /// read models, the notifier and the sign-in need: every port at once. Every adapter
+    /// that implements all the ports is a `Store`, and every one passes the same contract
+    /// tests, port by port.
+    pub trait Store: GameStore
         + GameListStore
         + WakeStore
         + PlayerStore
@@ -74,8 +66,5 @@ impl<T> Store for T where
         + TournamentStore
         + RatingStore
         + CounterStore
-        + OperatorStore
-        + Send
-        + Sync
-{
+        + OperatorStore;
 }
