@@ -4,10 +4,11 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use missive_domain::AppPassword;
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, Row, params};
 
+use super::read::{Tally, millis, rows, text};
 use super::write::Write;
-use super::{SqliteStore, backend, conflict_or_backend, read};
+use super::{SqliteStore, backend, conflict_or_backend};
 use crate::{CredentialStore, StoreError};
 
 #[async_trait]
@@ -38,14 +39,14 @@ impl CredentialStore for SqliteStore {
     ) -> Result<Option<AppPassword>, StoreError> {
         let (player, id) = (player.to_string(), id.to_string());
         let found = self
-            .read(move |conn, tally| read::app_passwords(conn, &player, Some(&id), tally))
+            .read(move |conn, tally| app_passwords(conn, &player, Some(&id), tally))
             .await?;
         Ok(found.into_iter().next())
     }
 
     async fn app_passwords_of(&self, player: &str) -> Result<Vec<AppPassword>, StoreError> {
         let player = player.to_string();
-        self.read(move |conn, tally| read::app_passwords(conn, &player, None, tally))
+        self.read(move |conn, tally| app_passwords(conn, &player, None, tally))
             .await
     }
 
@@ -140,4 +141,43 @@ pub(super) fn revoke_app_password(
         0 => Err(StoreError::Conflict),
         _ => Ok(()),
     }
+}
+
+/// The application passwords of `player` (only `id` if given), oldest first.
+fn app_passwords(
+    conn: &Connection,
+    player: &str,
+    id: Option<&str>,
+    tally: &mut Tally,
+) -> Result<Vec<AppPassword>, StoreError> {
+    rows(
+        conn,
+        "SELECT player, id, label, hash, created_at, last_used FROM app_passwords
+         WHERE player = ?1 AND (?2 IS NULL OR id = ?2) ORDER BY created_at, id",
+        params![player, id],
+        tally,
+        read_app_password,
+    )
+}
+
+fn read_app_password(row: &Row) -> Result<(AppPassword, usize), StoreError> {
+    let last_used: Option<i64> = row.get(5).map_err(backend)?;
+    let password = AppPassword {
+        player: text(row, 0)?,
+        id: text(row, 1)?,
+        label: text(row, 2)?,
+        hash: text(row, 3)?,
+        created_at: millis(row.get(4).map_err(backend)?)?,
+        last_used: last_used.map(millis).transpose()?,
+    };
+    let size = [
+        &password.player,
+        &password.id,
+        &password.label,
+        &password.hash,
+    ]
+    .iter()
+    .map(|text| text.len())
+    .sum::<usize>();
+    Ok((password, size + 16))
 }

@@ -3,13 +3,13 @@
 
 use async_trait::async_trait;
 use missive_domain::{
-    Commit, EventRecord, FeedItem, GameId, Head, MoveRecord, Status, StoredGame, WakeChange,
+    Commit, EventRecord, FeedItem, GameId, Head, MoveRecord, Seat, Status, StoredGame, WakeChange,
 };
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use super::read::{head_row, rows};
+use super::read::{Tally, head_row, millis, rows, text};
 use super::write::Write;
-use super::{SqliteStore, backend, conflict_or_backend, read};
+use super::{SqliteStore, backend, conflict_or_backend};
 use crate::{GameStore, StoreError};
 
 #[async_trait]
@@ -21,13 +21,13 @@ impl GameStore for SqliteStore {
 
     async fn head(&self, id: &GameId) -> Result<Option<Head>, StoreError> {
         let id = id.clone();
-        self.read(move |conn, tally| read::head(conn, &id, tally))
+        self.read(move |conn, tally| read_head(conn, &id, tally))
             .await
     }
 
     async fn load(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
         let id = id.clone();
-        self.read(move |conn, tally| read::load(conn, &id, tally))
+        self.read(move |conn, tally| read_game(conn, &id, tally))
             .await
     }
 
@@ -356,4 +356,116 @@ pub(super) fn waiting_columns(head: &Head) -> (Option<&str>, Option<i64>) {
 pub(super) fn create(conn: &Connection, head: &Head, feed: &[FeedItem]) -> Result<(), StoreError> {
     insert_head(conn, head, None)?;
     append_feed(conn, feed)
+}
+
+/// The head of game `id`, read on `conn`.
+fn read_head(
+    conn: &Connection,
+    id: &GameId,
+    tally: &mut Tally,
+) -> Result<Option<Head>, StoreError> {
+    let body: Option<String> = conn
+        .query_row("SELECT body FROM games WHERE id = ?1", [&id.0], |row| {
+            row.get(0)
+        })
+        .optional()
+        .map_err(backend)?;
+    body.map(|body| {
+        tally.row(body.len());
+        serde_json::from_str(&body).map_err(StoreError::from)
+    })
+    .transpose()
+}
+
+/// The head and the whole log of game `id`, in one read transaction.
+fn read_game(
+    conn: &mut Connection,
+    id: &GameId,
+    tally: &mut Tally,
+) -> Result<Option<StoredGame>, StoreError> {
+    let tx = conn.transaction().map_err(backend)?;
+    let Some(head) = read_head(&tx, id, tally)? else {
+        return Ok(None);
+    };
+    let events = rows(
+        &tx,
+        "SELECT seq, ply, seat, at, event, prev_hash, hash
+         FROM events WHERE game = ?1 ORDER BY seq",
+        [&id.0],
+        tally,
+        read_event,
+    )?;
+    let closed = match head.doc.imported {
+        true => closed_log(&tx, id, &events, tally)?,
+        false => None,
+    };
+    let moves = match closed {
+        Some(moves) => moves,
+        None => rows(
+            &tx,
+            "SELECT ply, seat, long, short, at, key, draw_offer, prev_hash, hash, conditional
+             FROM moves WHERE game = ?1 ORDER BY ply",
+            [&id.0],
+            tally,
+            read_move,
+        )?,
+    };
+    Ok(Some(StoredGame {
+        head,
+        moves,
+        events,
+    }))
+}
+
+/// The moves of game `id` kept in one row (an imported game that is over), if they are,
+/// their hashes chained through the game's `events`.
+fn closed_log(
+    conn: &Connection,
+    id: &GameId,
+    events: &[EventRecord],
+    tally: &mut Tally,
+) -> Result<Option<Vec<MoveRecord>>, StoreError> {
+    let moves: Option<String> = conn
+        .prepare_cached("SELECT moves FROM closed_logs WHERE game = ?1")
+        .and_then(|mut select| select.query_row([&id.0], |row| row.get(0)).optional())
+        .map_err(backend)?;
+    moves
+        .map(|moves| {
+            tally.row(moves.len());
+            super::closed_log::decode(id, &moves, events)
+        })
+        .transpose()
+}
+
+fn read_move(row: &Row) -> Result<(MoveRecord, usize), StoreError> {
+    let mv = MoveRecord {
+        ply: row.get(0).map_err(backend)?,
+        seat: Seat(row.get(1).map_err(backend)?),
+        long: text(row, 2)?,
+        short: text(row, 3)?,
+        at: millis(row.get(4).map_err(backend)?)?,
+        key: row.get(5).map_err(backend)?,
+        draw_offer: row.get(6).map_err(backend)?,
+        prev_hash: text(row, 7)?,
+        hash: text(row, 8)?,
+        conditional: row.get(9).map_err(backend)?,
+    };
+    let size = mv.long.len() + mv.short.len() + mv.hash.len() * 2 + 24;
+    let size = size + mv.key.as_ref().map_or(0, String::len);
+    Ok((mv, size))
+}
+
+fn read_event(row: &Row) -> Result<(EventRecord, usize), StoreError> {
+    let body = text(row, 4)?;
+    let event = EventRecord {
+        seq: row.get(0).map_err(backend)?,
+        ply: row.get(1).map_err(backend)?,
+        seat: row.get::<_, Option<u8>>(2).map_err(backend)?.map(Seat),
+        at: millis(row.get(3).map_err(backend)?)?,
+        event: serde_json::from_str(&body)?,
+        prev_hash: text(row, 5)?,
+        hash: text(row, 6)?,
+    };
+    let size = body.len() + event.hash.len() * 2 + 16;
+    Ok((event, size))
 }
