@@ -23,8 +23,9 @@ pub trait TournamentStore: Send + Sync {
     ) -> Result<Page<Tournament>, StoreError>;
 
     /// Creates the games that `starts` begin (each a commit from revision 0 without
-    /// entries, as [`crate::ChallengeStore::put_challenge`] takes): each game in one atomic write of its
-    /// own (its head only if its id is new, its members' list items, its wake-up and feed
-    /// items), a conflict for a game whose id is taken. One answer per game, in order.
+    /// entries, as [`crate::ChallengeStore::put_challenge`] takes): each game in one atomic
+    /// write of its own (its head only if its id is new, its members' list items, its
+    /// wake-up and feed items), a conflict for a game whose id is taken. One answer per
+    /// game, in order.
     async fn create_started(&self, starts: &[Commit]) -> Vec<Result<(), StoreError>>;
 }
