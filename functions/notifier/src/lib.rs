@@ -27,7 +27,7 @@ use aws_lambda_events::dynamodb::{Event, EventRecord};
 use aws_lambda_events::streams::{DynamoDbBatchItemFailure, DynamoDbEventResponse};
 use missive_domain::GameId;
 use missive_notify::Notifier;
-use missive_store::dynamo::keys;
+use missive_store::dynamodb::keys;
 use serde::Deserialize;
 
 /// The parts of a head item the handler reads.

@@ -1,11 +1,12 @@
 //! Players' webhooks on DynamoDB: one item each in the player's partition, a wake-up in the
 //! sweep's queue (the shard of its id, at its due time) while active and due.
 
+use async_trait::async_trait;
 use missive_domain::{Hook, HookId, HookState};
 
 use super::items::{Item, n, read_body, s};
-use super::{DynamoStore, keys, sdk};
-use crate::StoreError;
+use super::{DynamoDbStore, keys, sdk};
+use crate::{HookStore, StoreError};
 
 /// The item of `hook`.
 fn hook_item(hook: &Hook) -> Result<Item, StoreError> {
@@ -25,15 +26,14 @@ fn hook_item(hook: &Hook) -> Result<Item, StoreError> {
     Ok(item)
 }
 
-impl DynamoStore {
-    /// [`crate::Store::put_hook`] on DynamoDB.
-    pub(super) async fn write_hook(&self, hook: &Hook) -> Result<(), StoreError> {
+#[async_trait]
+impl HookStore for DynamoDbStore {
+    async fn put_hook(&self, hook: &Hook) -> Result<(), StoreError> {
         self.versioned_put(hook_item(hook)?, hook.revision, "a hook")
             .await
     }
 
-    /// [`crate::Store::hooks_of`] on DynamoDB.
-    pub(super) async fn read_hooks(&self, player: &str) -> Result<Vec<Hook>, StoreError> {
+    async fn hooks_of(&self, player: &str) -> Result<Vec<Hook>, StoreError> {
         let query = self.partition_query(&keys::player_pk(player), Some(keys::HOOK_FROM));
         self.every_page(query)
             .await?
@@ -42,8 +42,7 @@ impl DynamoStore {
             .collect()
     }
 
-    /// [`crate::Store::delete_hook`] on DynamoDB.
-    pub(super) async fn remove_hook(&self, player: &str, id: &HookId) -> Result<(), StoreError> {
+    async fn delete_hook(&self, player: &str, id: &HookId) -> Result<(), StoreError> {
         self.count_write();
         self.client
             .delete_item()

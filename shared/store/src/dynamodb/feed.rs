@@ -6,14 +6,16 @@
 //! than a minute after its time is given once, whatever came between. Every write lands
 //! within the API's 30 s limit of the time it took, so none lands later.
 
+use async_trait::async_trait;
 use aws_sdk_dynamodb::types::TransactWriteItem;
+use chrono::{DateTime, Utc};
 use missive_domain::{Cursor, FeedEntry, FeedItem, FeedPage, GameId, hex_sha256};
 use serde::{Deserialize, Serialize};
 
 use super::items::{Item, get_s, n, read_body, s};
-use super::{DynamoStore, keys};
-use crate::StoreError;
-use crate::cursor::{decode, encode};
+use super::{DynamoDbStore, keys};
+use crate::cursor::{decode, encode, page_size};
+use crate::{FeedStore, StoreError};
 
 /// How far before its watermark a reader looks for items that landed late.
 pub(super) const LOOKBACK_MS: i64 = 60_000;
@@ -76,7 +78,7 @@ fn feed_item(
     ]))
 }
 
-impl DynamoStore {
+impl DynamoDbStore {
     /// The transaction items that append `feed`, written by the change that took `game` to
     /// `revision`.
     pub(super) fn feed_puts(
@@ -92,15 +94,18 @@ impl DynamoStore {
             })
             .collect()
     }
+}
 
-    /// [`crate::Store::feed`] on DynamoDB.
-    pub(super) async fn read_feed(
+#[async_trait]
+impl FeedStore for DynamoDbStore {
+    async fn feed(
         &self,
         player: &str,
         after: Option<&str>,
-        since_ms: i64,
+        since: DateTime<Utc>,
         limit: usize,
     ) -> Result<FeedPage, StoreError> {
+        let (since_ms, limit) = (since.timestamp_millis(), page_size(limit));
         let mut position = Position::read(after)?;
         // Items at the look-back's start were forgotten already (see [`Position::give`]).
         let from = (position.w - LOOKBACK_MS + 1).max(since_ms);
