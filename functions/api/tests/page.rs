@@ -12,8 +12,8 @@ use common::links::{
     form_target, get, hidden, link, link_to_move, offered_moves, play_through, submit,
 };
 use common::{Player, Server, seat_count, start_game};
-use missive_auth::{Authority, Grant, Purpose, SigningKey};
-use missive_notify::links::MOVE_LINK_GRACE;
+use missive_auth::{Authority, MOVE_LINK_GRACE, MoveLink, SigningKey};
+use missive_domain::{GameId, Seat};
 use missive_rules::registry;
 use missive_store::testing::Kind;
 use rand::SeedableRng;
@@ -175,16 +175,14 @@ async fn refused_links(kind: Kind) {
     tampered[at] = if tampered[at] == b'A' { b'B' } else { b'A' };
     let tampered = String::from_utf8(tampered).unwrap();
     let foreign = Authority::new(&SigningKey::generate(), common::ISSUER, common::ISSUER).unwrap();
-    let grant = Grant {
-        purpose: Purpose::MoveLink,
-        subject: players[0].handle.clone(),
-        lifetime: 3600,
-        move_link: Some((id.clone(), 0, 0)),
+    let forgery = MoveLink {
+        handle: players[0].handle.clone(),
+        game: GameId(id.clone()),
+        seat: Seat(0),
+        ply: 0,
     };
-    let forged = format!(
-        "/play/{}",
-        foreign.mint(&grant, server.clock_seconds()).unwrap()
-    );
+    let now = server.app.clock.now();
+    let forged = format!("/play/{}", forgery.token(&foreign, now, now).unwrap());
     let cases = [
         (tampered, StatusCode::UNAUTHORIZED, "not valid"),
         (forged, StatusCode::UNAUTHORIZED, "not valid"),
