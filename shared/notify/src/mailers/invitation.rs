@@ -100,6 +100,7 @@ impl Scheduler {
         Ok(true)
     }
 
+    /// The invitation link for `invitee` to `seat` of `head`'s game, minted at `now`.
     fn invitation(
         &self,
         head: &Head,
