@@ -149,8 +149,8 @@ impl App {
 
     /// The notifier over this application's service, authority, mailer, clock and public
     /// URL: what sends the mails a request itself causes (invitations, a declined one).
-    pub fn notifier(&self) -> missive_notify::Notifier {
-        missive_notify::Notifier::new(
+    pub fn notifier(&self) -> missive_notify::Scheduler {
+        missive_notify::Scheduler::new(
             self.service.clone(),
             Arc::clone(&self.authority),
             Arc::clone(&self.mailer),

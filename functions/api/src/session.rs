@@ -82,7 +82,6 @@ pub fn access_token(app: &App, handle: &str) -> Result<String, ApiError> {
         purpose: Purpose::Access,
         subject: handle.to_string(),
         lifetime: ACCESS_LIFETIME,
-        move_link: None,
     };
     Ok(app.authority.mint(&grant, app.now_seconds())?)
 }
@@ -179,7 +178,6 @@ pub(crate) fn sign_in_mail(
         purpose: Purpose::SignIn,
         subject: player.handle.clone(),
         lifetime: SIGN_IN_LIFETIME,
-        move_link: None,
     };
     let token = app.authority.mint(&grant, app.now_seconds())?;
     let text = format!(

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::Args;
 use missive_game::{Clock, Config};
-use missive_notify::Notifier;
+use missive_notify::Scheduler;
 use missive_settings::{Opening, SettingsError};
 
 use crate::limits::{Rate, RateLimiter, TrustedProxies, TrustedProxy};
@@ -104,7 +104,7 @@ impl Settings {
 
     /// The notifier of `app`'s games: its service, authority, mailer, clock and public URL
     /// (which `missive serve` may have set from the address it listens on).
-    pub fn notifier(&self, app: &App) -> Result<Notifier, missive_settings::SettingsError> {
+    pub fn notifier(&self, app: &App) -> Result<Scheduler, missive_settings::SettingsError> {
         let base = missive_settings::Settings {
             public_url: app.public_url.clone(),
             ..self.base.clone()

@@ -5,8 +5,10 @@
 
 mod common;
 
+use chrono::DateTime;
 use common::{ISSUER, Server, start_game};
-use missive_auth::{Authority, Grant, Purpose, SigningKey};
+use missive_auth::{Authority, Grant, MoveLink, Purpose, SigningKey};
+use missive_domain::{GameId, Seat};
 use missive_store::testing::Kind;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -150,18 +152,23 @@ async fn tokens_are_checked(kind: Kind) {
     let ann = server.player("ann").await;
     let now = server.clock_seconds();
     let mint = |key: &SigningKey, issuer: &str, purpose: Purpose, at: i64| {
-        Authority::new(key, issuer, issuer)
-            .unwrap()
-            .mint(
-                &Grant {
-                    purpose,
-                    subject: "ann".into(),
-                    lifetime: 600,
-                    move_link: (purpose == Purpose::MoveLink).then(|| ("G".into(), 0, 0)),
-                },
-                at,
-            )
-            .unwrap()
+        let authority = Authority::new(key, issuer, issuer).unwrap();
+        if purpose == Purpose::MoveLink {
+            let link = MoveLink {
+                handle: "ann".into(),
+                game: GameId("G".into()),
+                seat: Seat(0),
+                ply: 0,
+            };
+            let at = DateTime::from_timestamp(at, 0).unwrap();
+            return link.token(&authority, at, at).unwrap();
+        }
+        let grant = Grant {
+            purpose,
+            subject: "ann".into(),
+            lifetime: 600,
+        };
+        authority.mint(&grant, at).unwrap()
     };
     let new_game = json!({"variant": "chess", "seats": [{"kind":"creator"},{"kind":"open"}], "time_control": {"kind":"days-per-move","days":3}});
     let mut forged = ann.token.clone();

@@ -18,7 +18,7 @@ use common::{Player, Server, hook_sender};
 use hmac::{Hmac, Mac};
 use missive_game::Config;
 use missive_notify::reach::Names;
-use missive_notify::{Notifier, Reach};
+use missive_notify::{Reach, Scheduler};
 use missive_store::testing::Kind;
 use serde_json::{Value, json};
 use sha2::Sha256;
@@ -265,7 +265,7 @@ async fn a_webhook_gets_every_event_of_a_game_as_the_feed_did(kind: Kind) {
 
 /// One sweep of `notifier` (which sends to webhooks), its webhook deliveries done: how many
 /// hooks it had attended.
-async fn swept(notifier: &Notifier) -> usize {
+async fn swept(notifier: &Scheduler) -> usize {
     let hooks = notifier.sweep().await.unwrap().hooks;
     assert!(notifier.hooks_settled(Duration::from_secs(60)).await);
     hooks

@@ -32,7 +32,6 @@ fn token(server: &Server, handle: &str) -> String {
                 purpose: Purpose::Access,
                 subject: handle.into(),
                 lifetime: 600,
-                move_link: None,
             },
             server.clock_seconds(),
         )

@@ -180,7 +180,6 @@ fn bad_tokens(server: &Server, good: &str) -> Vec<(&'static str, String)> {
         purpose: Purpose::Access,
         subject: "ann".into(),
         lifetime: 600,
-        move_link: None,
     };
     let now = server.clock_seconds();
     let mut flipped = good.to_string();
@@ -266,7 +265,6 @@ async fn tokens_say_only_what_is_wrong_in_a_word(kind: Kind) {
             purpose: Purpose::Access,
             subject: "ann".into(),
             lifetime: 60,
-            move_link: None,
         };
         server
             .app

@@ -1,8 +1,9 @@
 //! The move page and move links over real HTTP, on every store: each variant's page (board,
 //! move list, legal moves, buttons) and a short game of each played only through links, each
 //! move named, shown and then confirmed; illegal moves, reused, tampered, forged, expired,
-//! wrong-purpose and wrong-seat links; draws and resignation through the form; conditional
-//! lines set, refused and deleted from the page; the read-only game page.
+//! wrong-purpose and wrong-seat links; a confirmation sent twice answered like the first;
+//! draws and resignation through the form; conditional lines set, refused and deleted from
+//! the page; the read-only game page.
 
 mod common;
 
@@ -11,8 +12,8 @@ use common::links::{
     form_target, get, hidden, link, link_to_move, offered_moves, play_through, submit,
 };
 use common::{Player, Server, seat_count, start_game};
-use missive_auth::{Authority, Grant, Purpose, SigningKey};
-use missive_notify::links::MOVE_LINK_GRACE;
+use missive_auth::{Authority, MOVE_LINK_GRACE, MoveLink, SigningKey};
+use missive_domain::{GameId, Seat};
 use missive_rules::registry;
 use missive_store::testing::Kind;
 use rand::SeedableRng;
@@ -174,16 +175,14 @@ async fn refused_links(kind: Kind) {
     tampered[at] = if tampered[at] == b'A' { b'B' } else { b'A' };
     let tampered = String::from_utf8(tampered).unwrap();
     let foreign = Authority::new(&SigningKey::generate(), common::ISSUER, common::ISSUER).unwrap();
-    let grant = Grant {
-        purpose: Purpose::MoveLink,
-        subject: players[0].handle.clone(),
-        lifetime: 3600,
-        move_link: Some((id.clone(), 0, 0)),
+    let forgery = MoveLink {
+        handle: players[0].handle.clone(),
+        game: GameId(id.clone()),
+        seat: Seat(0),
+        ply: 0,
     };
-    let forged = format!(
-        "/play/{}",
-        foreign.mint(&grant, server.clock_seconds()).unwrap()
-    );
+    let now = server.app.clock.now();
+    let forged = format!("/play/{}", forgery.token(&foreign, now, now).unwrap());
     let cases = [
         (tampered, StatusCode::UNAUTHORIZED, "not valid"),
         (forged, StatusCode::UNAUTHORIZED, "not valid"),
@@ -315,8 +314,14 @@ async fn a_move_waits_for_its_confirmation(kind: Kind) {
     assert!(done.contains("data-code=\"done\"") && done.contains("Nf3 is in"));
     assert!(done.contains("Conditional moves") && done.contains("id=\"lines\""));
     assert_eq!(players[0].game(&id).await["ply"], 1);
-    let (status, _) = submit(&server, &path, &confirmed).await;
-    assert_eq!(status, StatusCode::CONFLICT, "the link played its move");
+    let (status, again) = submit(&server, &path, &confirmed).await;
+    assert_eq!(status, StatusCode::OK, "the first answer again: {again}");
+    assert!(again.contains("Nf3 is in"), "{again}");
+    assert_eq!(
+        players[0].game(&id).await["ply"],
+        1,
+        "the link played its move"
+    );
     let next = form_target(&done, &path);
     let (status, waiting) = get(&server, &next).await;
     assert_eq!(status, StatusCode::OK, "{waiting}");
@@ -384,6 +389,32 @@ async fn conditional_lines_from_the_page(kind: Kind) {
     assert_eq!(get(&server, &lines).await.0, StatusCode::CONFLICT);
 }
 
+/// A confirmation sent twice (a double click, a reload that posts again) is answered like
+/// the first, "Move played", and plays nothing more; so is one of a move that ended the
+/// game.
+async fn a_confirmation_sent_twice(kind: Kind) {
+    let server = Server::start(kind).await;
+    let (players, id) = game_of(&server, "chess").await;
+    let mut ply = 0;
+    for (seat, text) in [(0, "f2f3"), (1, "e7e5"), (0, "g2g4"), (1, "d8h4")] {
+        let path = link(&server, &players[seat].handle, &id, seat as u8, ply);
+        let (status, first) = play_through(&server, &path, text, &[]).await;
+        assert_eq!(status, StatusCode::OK, "{text}: {first}");
+        let confirmed = [("action", "move"), ("move", text), ("confirm", "yes")];
+        let (status, again) = submit(&server, &path, &confirmed).await;
+        assert_eq!(status, StatusCode::OK, "{text}: {again}");
+        for page in [&first, &again] {
+            assert!(
+                page.contains("Move played") && page.contains("the opponent has been told"),
+                "{text}: {page}"
+            );
+        }
+        ply += 1;
+        assert_eq!(players[0].game(&id).await["ply"], ply, "{text}");
+    }
+    assert_eq!(players[0].game(&id).await["ending"]["rule"], "checkmate");
+}
+
 /// The read-only page of a game that does not exist is a 404 page.
 async fn unknown_game_page(kind: Kind) {
     let server = Server::start(kind).await;
@@ -398,6 +429,7 @@ per_store!(
     refused_links,
     draws_through_links,
     a_move_waits_for_its_confirmation,
+    a_confirmation_sent_twice,
     conditional_lines_from_the_page,
     unknown_game_page,
 );

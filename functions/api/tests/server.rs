@@ -67,7 +67,7 @@ async fn health_and_readiness_dynamo() {
 async fn not_ready_while_the_store_fails() {
     let server = Server::start(Kind::Sqlite).await;
     let mut app = server.app.clone();
-    let missing = missive_store::DynamoStore::connect("missive-no-such-table").await;
+    let missing = missive_store::DynamoDbStore::connect("missive-no-such-table").await;
     app.service = missive_game::GameService::new(Arc::new(missing), server.clock.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

@@ -9,7 +9,7 @@ use missive_domain::{GameId, TimeControl};
 use missive_game::{GameService, MoveRequest, NewGame, SeatRequest, SystemClock};
 use missive_rules::{Notation, registry};
 use missive_settings::Opening;
-use missive_store::{DynamoStore, StoreSetting, Usage};
+use missive_store::{DynamoDbStore, StoreSetting, Usage};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tokio::sync::Mutex;
@@ -63,7 +63,7 @@ pub fn table(command: &TableCommand) -> Result<(), String> {
         return Err("table create is for dynamodb:TABLE stores (SQLite creates its own)".into());
     };
     runtime()?.block_on(async {
-        let store = DynamoStore::connect(table).await;
+        let store = DynamoDbStore::connect(table).await;
         let created = store.create_table().await.map_err(|e| e.to_string())?;
         println!(
             "table {table} {}",

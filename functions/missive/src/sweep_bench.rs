@@ -11,7 +11,7 @@ use missive_auth::{Authority, SigningKey};
 use missive_domain::TimeControl;
 use missive_game::{GameService, ManualClock};
 use missive_mail::{Mail, MailError, Mailer};
-use missive_notify::{Notifier, SweepReport};
+use missive_notify::{Scheduler, SweepReport};
 use missive_store::Usage;
 
 use missive_settings::Opening;
@@ -60,7 +60,7 @@ pub fn sweep_bench(args: &SweepBenchArgs) -> Result<(), String> {
         let authority = Authority::new(&SigningKey::generate(), "missive", "missive")
             .map_err(|e| e.to_string())?;
         let mailer = Arc::new(Counting::default());
-        let notifier = Notifier::new(
+        let notifier = Scheduler::new(
             service.clone(),
             Arc::new(authority),
             mailer.clone(),
@@ -120,7 +120,7 @@ impl std::fmt::Display for Measured {
 
 /// Runs one sweep at `at` and measures it.
 async fn measured(
-    notifier: &Notifier,
+    notifier: &Scheduler,
     store: &Arc<dyn missive_store::Store>,
     clock: &ManualClock,
     at: DateTime<Utc>,

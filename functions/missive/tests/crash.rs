@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use missive_domain::GameId;
 use missive_game::{GameService, SystemClock};
+use missive_store::SqliteStore;
+use missive_store::prelude::*;
 use missive_store::testing::temp_db_path;
-use missive_store::{SqliteStore, Store};
 
 /// Acknowledgements to wait for before the kill.
 const ACKS_BEFORE_KILL: usize = 400;

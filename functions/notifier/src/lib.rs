@@ -1,5 +1,5 @@
 //! The notifier function's handler: DynamoDB stream records of the game table in, turn
-//! mails out (through [`Notifier::game_changed`]), batch item failures back.
+//! mails out (through [`Scheduler::game_changed`]), batch item failures back.
 //!
 //! Only head records matter: every commit replaces the game's head, so the head's record
 //! carries each change, including the moves appended with it and the start of a game.
@@ -26,8 +26,8 @@ use std::time::Duration;
 use aws_lambda_events::dynamodb::{Event, EventRecord};
 use aws_lambda_events::streams::{DynamoDbBatchItemFailure, DynamoDbEventResponse};
 use missive_domain::GameId;
-use missive_notify::Notifier;
-use missive_store::dynamo::keys;
+use missive_notify::Scheduler;
+use missive_store::dynamodb::keys;
 use serde::Deserialize;
 
 /// The parts of a head item the handler reads.
@@ -59,7 +59,7 @@ pub const HOOKS_WAIT: Duration = Duration::from_secs(40);
 
 /// Handles one batch of stream records, then waits for the webhook deliveries it handed
 /// over (at most [`HOOKS_WAIT`]); the answer lists the first record that failed.
-pub async fn handle(notifier: &Notifier, event: Event) -> DynamoDbEventResponse {
+pub async fn handle(notifier: &Scheduler, event: Event) -> DynamoDbEventResponse {
     let mut handled: HashSet<GameId> = HashSet::new();
     let mut batch_item_failures = Vec::new();
     for record in &event.records {

@@ -1,5 +1,5 @@
 //! The sweeper Lambda function, run by an EventBridge schedule: one
-//! [`missive_notify::Notifier::sweep`] per invocation (time-outs, reminders, daily
+//! [`missive_notify::Scheduler::sweep`] per invocation (time-outs, reminders, daily
 //! digests, turn mails never sent), configured from the environment like the API; then it
 //! waits (at most [`HOOKS_WAIT`]) for the webhook deliveries the sweep handed over, since
 //! the function is frozen once it answered. The

@@ -4,17 +4,23 @@
 //! Validation pins everything: the algorithm of the configured key, the issuer, the
 //! audience, an expiry (checked against the caller's clock, so tests can move time), and the
 //! purpose the caller expects: a sign-in link's token is no access token and a move link's
-//! token is good for nothing but that one move. Move-link tokens carry the game, seat and
-//! ply they were minted for in [`Claims::game`], [`Claims::seat`] and [`Claims::ply`];
-//! invitation tokens the game and seat.
-//! sign-up tokens the address they confirm in [`Claims::email`].
+//! token is good for nothing but that one move. A move link is one type, [`MoveLink`]
+//! (player, game, seat, ply), minted and verified in [`move_link`]; its token carries the
+//! game, seat and ply in [`Claims::game`], [`Claims::seat`] and [`Claims::ply`]. Invitation
+//! tokens ([`Authority::mint_invitation`]) carry the game and seat the same way, and sign-up
+//! tokens the address they confirm in [`Claims::email`].
 //!
 //! Keys are written as text: `hs256:<base64 secret of at least 32 bytes>` or
 //! `ed25519:<base64 32-byte seed>` ([`SigningKey::generate`] makes an HS256 one).
 
+pub mod move_link;
+
+pub use move_link::{MOVE_LINK_GRACE, MoveLink};
+
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use missive_domain::{GameId, Seat};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -73,7 +79,18 @@ pub struct Claims {
     pub email: Option<String>,
 }
 
-/// What a token is minted for: a purpose, a player and (for move links) a game, seat, ply.
+impl Claims {
+    /// Binds the token to `seat` of `game` at `ply` (the claims' wire form: three fields).
+    fn place(&mut self, game: &GameId, seat: Seat, ply: u32) {
+        self.game = Some(game.0.clone());
+        self.seat = Some(seat.0);
+        self.ply = Some(ply);
+    }
+}
+
+/// What a token is minted for: a purpose, a player, and how long it lives. Move links,
+/// invitations and sign-ups, which carry more, are minted by [`MoveLink::token`],
+/// [`Authority::mint_invitation`] and [`Authority::mint_sign_up`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Grant {
     /// The purpose.
@@ -82,8 +99,6 @@ pub struct Grant {
     pub subject: String,
     /// Seconds the token lives.
     pub lifetime: i64,
-    /// For move links: game, seat and ply; for invitations: game, seat and 0.
-    pub move_link: Option<(String, u8, u32)>,
 }
 
 /// Why a key or a token was refused.
@@ -236,38 +251,53 @@ impl Authority {
             purpose: Purpose::SignUp,
             subject: handle.to_string(),
             lifetime,
-            move_link: None,
         };
-        self.mint_claims(&grant, Some(email.to_string()), now)
+        self.mint_with(&grant, now, |claims| claims.email = Some(email.to_string()))
+    }
+
+    /// An invitation token for `invitee` (a handle, or the address invited) to `seat` of
+    /// `game`, living `lifetime` seconds from `now`; its ply is 0, as it always was.
+    pub fn mint_invitation(
+        &self,
+        invitee: &str,
+        game: &GameId,
+        seat: Seat,
+        lifetime: i64,
+        now: i64,
+    ) -> Result<String, AuthError> {
+        let grant = Grant {
+            purpose: Purpose::Invitation,
+            subject: invitee.to_string(),
+            lifetime,
+        };
+        self.mint_with(&grant, now, |claims| claims.place(game, seat, 0))
     }
 
     /// A token for `grant`, issued at `now` (seconds since the epoch).
     pub fn mint(&self, grant: &Grant, now: i64) -> Result<String, AuthError> {
-        self.mint_claims(grant, None, now)
+        self.mint_with(grant, now, |_| {})
     }
 
-    fn mint_claims(
+    /// A token for `grant` issued at `now`, its claims completed by `fill`.
+    fn mint_with(
         &self,
         grant: &Grant,
-        email: Option<String>,
         now: i64,
+        fill: impl FnOnce(&mut Claims),
     ) -> Result<String, AuthError> {
-        let (game, seat, ply) = match &grant.move_link {
-            Some((game, seat, ply)) => (Some(game.clone()), Some(*seat), Some(*ply)),
-            None => (None, None, None),
-        };
-        let claims = Claims {
+        let mut claims = Claims {
             iss: self.issuer.clone(),
             aud: self.audience.clone(),
             sub: grant.subject.clone(),
             iat: now,
             exp: now + grant.lifetime,
             purpose: grant.purpose,
-            game,
-            seat,
-            ply,
-            email,
+            game: None,
+            seat: None,
+            ply: None,
+            email: None,
         };
+        fill(&mut claims);
         jsonwebtoken::encode(&self.header, &claims, &self.encoding)
             .map_err(|e| AuthError::Key(e.to_string()))
     }
@@ -309,7 +339,6 @@ mod tests {
             purpose,
             subject: "ann".into(),
             lifetime: 600,
-            move_link: (purpose == Purpose::MoveLink).then(|| ("G1".to_string(), 1, 7)),
         }
     }
 
@@ -373,14 +402,22 @@ mod tests {
     }
 
     #[test]
-    fn move_links_bind_game_seat_and_ply() {
+    fn invitations_bind_game_and_seat() {
         let authority = Authority::new(&SigningKey::generate(), "missive", "api").unwrap();
-        let token = authority.mint(&grant(Purpose::MoveLink), NOW).unwrap();
-        let claims = authority.verify(&token, Purpose::MoveLink, NOW).unwrap();
+        let token = authority
+            .mint_invitation("ann@example.org", &GameId("G1".into()), Seat(2), 600, NOW)
+            .unwrap();
+        let claims = authority.verify(&token, Purpose::Invitation, NOW).unwrap();
         assert_eq!(
-            (claims.game.as_deref(), claims.seat, claims.ply),
-            (Some("G1"), Some(1), Some(7))
+            (
+                claims.sub.as_str(),
+                claims.game.as_deref(),
+                claims.seat,
+                claims.ply
+            ),
+            ("ann@example.org", Some("G1"), Some(2), Some(0))
         );
+        assert_eq!(claims.exp, NOW + 600);
     }
 
     #[test]

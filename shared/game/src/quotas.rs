@@ -4,8 +4,8 @@
 //! time per request) and the games one start of a tournament creates (a batch at a time,
 //! for a working time).
 //!
-//! Every count is the store's ([`missive_store::Store::count_up`]), so a limit holds across
-//! processes, Lambda instances and restarts. Mail counts live in fixed windows of
+//! Every count is the store's ([`missive_store::CounterStore::count_up`]), so a limit holds
+//! across processes, Lambda instances and restarts. Mail counts live in fixed windows of
 //! [`Quotas::mail_window`] seconds (a counter per window, named by its start); import counts
 //! per UTC day. An import at once is a lease: a counter of limit one per slot, dropped when
 //! the import ends and expiring by itself should its process die first.

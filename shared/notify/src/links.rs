@@ -1,60 +1,27 @@
 //! The links mailed to players, minted in one place: move links (`/play/{token}`),
-//! unsubscribe links (`/unsubscribe/{token}`) and invitations (`/invitations/{token}`). The
-//! pages behind them verify tokens, and hand on fresh move-link tokens minted here for the
-//! ply an act left the game at.
+//! unsubscribe links (`/unsubscribe/{token}`) and invitations (`/invitations/{token}`). A
+//! move link is [`missive_auth::MoveLink`], whose token is minted and verified in
+//! `missive-auth`; here it becomes the address a mail carries. The pages behind the links
+//! verify their tokens.
 
-use chrono::{DateTime, Duration, Utc};
-use missive_auth::{AuthError, Authority, Grant, Purpose};
+use chrono::{DateTime, Utc};
+use missive_auth::{AuthError, Authority, Grant, MoveLink, Purpose};
 use missive_domain::{GameId, Seat};
-
-/// How long a move link outlives the deadline of the turn it was minted for.
-pub const MOVE_LINK_GRACE: Duration = Duration::days(7);
 
 /// How long an unsubscribe link works, in seconds (a year).
 pub const UNSUBSCRIBE_LIFETIME: i64 = 365 * 24 * 3600;
 
-/// The move being asked for: which game, seat and ply, and until when the turn runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveLinkFor<'a> {
-    /// The player sitting in the seat.
-    pub handle: &'a str,
-    /// The game.
-    pub game: &'a GameId,
-    /// The seat to move.
-    pub seat: Seat,
-    /// The head's ply when it became the seat's turn: the ply the move will have.
-    pub ply: u32,
-    /// The turn's deadline; the link works until [`MOVE_LINK_GRACE`] after it.
-    pub deadline: DateTime<Utc>,
-}
-
-/// `{public_url}/play/{token}`: a [`Purpose::MoveLink`] token for exactly that game, seat
-/// and ply, minted at `now`, for the player.
+/// `{public_url}/play/{token}`: the token of `link` ([`MoveLink::token`]) minted at `now`,
+/// good until a week after `deadline`, the turn's.
 pub fn move_link(
     authority: &Authority,
     public_url: &str,
-    target: &MoveLinkFor<'_>,
+    link: &MoveLink,
+    deadline: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> Result<String, AuthError> {
-    let token = move_link_token(authority, target, now)?;
+    let token = link.token(authority, deadline, now)?;
     Ok(format!("{}/play/{token}", public_url.trim_end_matches('/')))
-}
-
-/// The token of [`move_link`]: for exactly that game, seat and ply, minted at `now`, good
-/// until [`MOVE_LINK_GRACE`] after the turn's deadline.
-pub fn move_link_token(
-    authority: &Authority,
-    target: &MoveLinkFor<'_>,
-    now: DateTime<Utc>,
-) -> Result<String, AuthError> {
-    let expires = target.deadline.max(now) + MOVE_LINK_GRACE;
-    let grant = Grant {
-        purpose: Purpose::MoveLink,
-        subject: target.handle.to_string(),
-        lifetime: (expires - now).num_seconds(),
-        move_link: Some((target.game.0.clone(), target.seat.0, target.ply)),
-    };
-    authority.mint(&grant, now.timestamp())
 }
 
 /// `{public_url}/unsubscribe/{token}`: a [`Purpose::Unsubscribe`] token for the player,
@@ -69,7 +36,6 @@ pub fn unsubscribe_link(
         purpose: Purpose::Unsubscribe,
         subject: handle.to_string(),
         lifetime: UNSUBSCRIBE_LIFETIME,
-        move_link: None,
     };
     let token = authority.mint(&grant, now.timestamp())?;
     Ok(format!(
@@ -102,13 +68,13 @@ pub fn invitation_link(
     target: &InvitationFor<'_>,
     now: DateTime<Utc>,
 ) -> Result<String, AuthError> {
-    let grant = Grant {
-        purpose: Purpose::Invitation,
-        subject: target.invitee.to_string(),
-        lifetime: INVITATION_LIFETIME,
-        move_link: Some((target.game.0.clone(), target.seat.0, 0)),
-    };
-    let token = authority.mint(&grant, now.timestamp())?;
+    let token = authority.mint_invitation(
+        target.invitee,
+        target.game,
+        target.seat,
+        INVITATION_LIFETIME,
+        now.timestamp(),
+    )?;
     Ok(format!(
         "{}/invitations/{token}",
         public_url.trim_end_matches('/')
@@ -121,32 +87,21 @@ mod tests {
     use missive_auth::SigningKey;
 
     #[test]
-    fn move_links_carry_game_seat_and_ply_until_a_week_past_the_deadline() {
+    fn move_links_are_play_pages_of_their_token() {
         let authority = Authority::new(&SigningKey::generate(), "m", "m").unwrap();
         let now = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
-        let game = GameId("G1".into());
-        let target = MoveLinkFor {
-            handle: "ann",
-            game: &game,
+        let link = MoveLink {
+            handle: "ann".into(),
+            game: GameId("G1".into()),
             seat: Seat(1),
             ply: 7,
-            deadline: now + Duration::days(3),
         };
-        let link = move_link(&authority, "https://m.example/", &target, now).unwrap();
-        let token = link.strip_prefix("https://m.example/play/").unwrap();
-        let claims = authority
-            .verify(token, Purpose::MoveLink, now.timestamp())
-            .unwrap();
+        let url = move_link(&authority, "https://m.example/", &link, now, now).unwrap();
+        let token = url.strip_prefix("https://m.example/play/").unwrap();
         assert_eq!(
-            (
-                claims.sub.as_str(),
-                claims.game.as_deref(),
-                claims.seat,
-                claims.ply
-            ),
-            ("ann", Some("G1"), Some(1), Some(7))
+            MoveLink::verify(&authority, token, now.timestamp()),
+            Ok(link)
         );
-        assert_eq!(claims.exp, (now + Duration::days(10)).timestamp());
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! A notifier over a fresh store for tests (feature `testing`): the game service with a
+//! A scheduler over a fresh store for tests (feature `testing`): the game service with a
 //! hand-driven clock, a known token authority, a real outbox in the temporary folder, and
 //! two registered players, ann and bob.
 
@@ -13,7 +13,7 @@ use missive_game::{GameService, ManualClock, MoveRequest, NewGame, SeatRequest};
 use missive_mail::Outbox;
 use missive_store::testing::{Kind, TestStore, unique_name};
 
-use crate::Notifier;
+use crate::Scheduler;
 
 /// The public URL links are minted for.
 pub const URL: &str = "http://missive.test";
@@ -26,8 +26,8 @@ pub struct Setup {
     pub clock: Arc<ManualClock>,
     /// Mints and checks the mailed tokens.
     pub authority: Arc<Authority>,
-    /// The notifier under test.
-    pub notifier: Notifier,
+    /// The scheduler under test.
+    pub notifier: Scheduler,
     /// Where mail is written.
     pub outbox: PathBuf,
     _test: TestStore,
@@ -129,7 +129,7 @@ impl Setup {
         let authority =
             Arc::new(Authority::new(&SigningKey::generate(), "m", "m").expect("a fresh key"));
         let outbox = std::env::temp_dir().join(unique_name("missive-notify"));
-        let notifier = Notifier::new(
+        let notifier = Scheduler::new(
             service.clone(),
             authority.clone(),
             Arc::new(Outbox::new(&outbox, "missive@example.org")),

@@ -4,12 +4,11 @@
 use std::sync::Arc;
 
 use chrono::Duration;
-use missive_auth::Purpose;
+use missive_auth::{MOVE_LINK_GRACE, Purpose};
 use missive_domain::{EndRule, GameId, MailPreference, Reason, Status, TimeControl};
 use missive_game::{NewGame, SeatRequest};
 use missive_mail::Outbox;
-use missive_notify::Notifier;
-use missive_notify::links::MOVE_LINK_GRACE;
+use missive_notify::Scheduler;
 use missive_notify::testing::{Sent, Setup, URL, start};
 use missive_rules::{Notation, Variant, registry};
 use missive_store::contract_tests;
@@ -290,7 +289,7 @@ async fn a_mail_that_fails_is_claimed_again(kind: Kind) {
     // An outbox whose folder is a file cannot take mail.
     let blocked = s.outbox.with_extension("file");
     std::fs::write(&blocked, "").unwrap();
-    let failing = Notifier::new(
+    let failing = Scheduler::new(
         s.service.clone(),
         s.authority.clone(),
         Arc::new(Outbox::new(&blocked, "missive@example.org")),

@@ -17,7 +17,7 @@ use missive_archive::KeyPair;
 use missive_auth::{Authority, SigningKey};
 use missive_game::{Clock, GameService};
 use missive_mail::{Mailer, Outbox, Ses, Smtp};
-use missive_notify::{HookSender, Notifier, NotifyConfig, Reach};
+use missive_notify::{HookSender, NotifyConfig, Reach, Scheduler};
 use missive_store::{Store, StoreError, StoreSetting};
 use thiserror::Error;
 
@@ -266,7 +266,7 @@ impl Settings {
         authority: Arc<Authority>,
         mailer: Arc<dyn Mailer>,
         clock: Arc<dyn Clock>,
-    ) -> Result<Notifier, SettingsError> {
+    ) -> Result<Scheduler, SettingsError> {
         let timeout = std::time::Duration::from_secs(self.hook_timeout);
         let reach = Reach::system(self.local_hooks);
         let hooks = HookSender::new(service.clone(), Arc::clone(&clock), timeout, reach)
@@ -275,7 +275,7 @@ impl Settings {
             digest_hour: self.digest_hour,
         };
         Ok(
-            Notifier::new(service, authority, mailer, clock, &self.public_base())
+            Scheduler::new(service, authority, mailer, clock, &self.public_base())
                 .with_config(config)
                 .with_hooks(hooks),
         )
@@ -284,7 +284,7 @@ impl Settings {
     /// The notifier of a Lambda function: settings from the environment, logs set up as
     /// [`logging::init`] with JSON by default, the store and key opened (never created),
     /// the system clock.
-    pub async fn lambda_notifier(name: &str) -> Result<Notifier, SettingsError> {
+    pub async fn lambda_notifier(name: &str) -> Result<Scheduler, SettingsError> {
         let settings = Settings::from_env(name);
         logging::init(settings.log_format.unwrap_or(LogFormat::Json));
         let clock: Arc<dyn Clock> = Arc::new(missive_game::SystemClock);

@@ -28,7 +28,7 @@ impl StoreSetting {
             #[cfg(feature = "sqlite")]
             StoreSetting::Sqlite(path) => Ok(Arc::new(crate::SqliteStore::open(path)?)),
             #[cfg(feature = "dynamodb")]
-            StoreSetting::Dynamo(table) => Ok(Arc::new(crate::DynamoStore::connect(table).await)),
+            StoreSetting::Dynamo(table) => Ok(Arc::new(crate::DynamoDbStore::connect(table).await)),
             #[allow(unreachable_patterns)]
             _ => Err(StoreError::Setting {
                 setting: self.to_string(),

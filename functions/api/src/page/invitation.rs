@@ -8,9 +8,10 @@ use axum::extract::rejection::FormRejection;
 use axum::extract::{Form, Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use missive_auth::MoveLink;
 use missive_domain::Status;
 use missive_game::{GameView, Invitee, ServiceError};
-use missive_notify::links::{MoveLinkFor, move_link};
+use missive_notify::links::move_link;
 use serde::Deserialize;
 
 use super::html::{escape, respond};
@@ -146,15 +147,20 @@ async fn joined(app: &App, invitation: &Invitation, taker: &str) -> Result<Respo
     let said = match (&head.waiting, head.to_move) {
         (Some(waiting), Some(seat)) if waiting.player == taker => {
             let now = app.clock.now();
-            let target = MoveLinkFor {
-                handle: taker,
-                game: &head.id,
+            let target = MoveLink {
+                handle: taker.to_string(),
+                game: head.id.clone(),
                 seat,
                 ply: head.ply,
-                deadline: waiting.deadline,
             };
-            let link =
-                move_link(&app.authority, &app.public_url, &target, now).map_err(ApiError::from)?;
+            let link = move_link(
+                &app.authority,
+                &app.public_url,
+                &target,
+                waiting.deadline,
+                now,
+            )
+            .map_err(ApiError::from)?;
             format!(
                 "<p>The game has begun, and you move first.</p><p><a class=\"button\" \
                  id=\"first-move\" href=\"{}\">Make your move</a></p>",
@@ -232,7 +238,7 @@ fn invitation_body(heading: &str, view: &GameView, notice: &str, form: &str) -> 
          <ul class=\"players\">{seats}</ul>{form}</section>",
         escape(heading),
         escape(&view.variant),
-        escape(&missive_notify::invitations::time_control_words(
+        escape(&missive_notify::compose::time_control_words(
             view.time_control
         )),
         if view.rated { "rated" } else { "unrated" },

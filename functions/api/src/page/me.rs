@@ -33,7 +33,6 @@ pub(super) fn session(app: &App, handle: &str) -> Result<String, ApiError> {
         purpose: Purpose::Session,
         subject: handle.to_string(),
         lifetime: SESSION_LIFETIME,
-        move_link: None,
     };
     Ok(app.authority.mint(&grant, app.now_seconds())?)
 }

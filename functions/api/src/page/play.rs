@@ -49,6 +49,13 @@ pub(crate) struct PlayForm {
     pub line: String,
 }
 
+impl PlayForm {
+    /// Whether it confirms a move (the second step of playing one).
+    fn is_confirmed_move(&self) -> bool {
+        self.action == "move" && self.confirm == "yes"
+    }
+}
+
 /// `GET /play/{token}`: the move page (or, while another seat is to move, the conditional
 /// lines page), or the page saying why the link cannot be used.
 pub(crate) async fn show(
@@ -68,7 +75,10 @@ pub(crate) async fn act(
     Path(token): Path<String>,
     form: Result<Form<PlayForm>, FormRejection>,
 ) -> Result<Response, Problem> {
-    let (link, shown) = open(&app, &token).await?;
+    let (link, shown) = match open(&app, &token).await {
+        Ok(opened) => opened,
+        Err(problem) => return resubmitted(&app, &token, form.ok(), problem).await,
+    };
     let Ok(Form(form)) = form else {
         return Err(Problem::with(
             ApiError::bad_request("the form was not sent as a form"),
@@ -85,7 +95,7 @@ pub(crate) async fn act(
         return Err(Problem::with(ServiceError::NotYourTurn.into(), shown));
     }
     match form.action.as_str() {
-        "move" if form.confirm == "yes" => play(&app, &link, shown, &form).await,
+        "move" if form.is_confirmed_move() => play(&app, &link, shown, &form).await,
         "move" => Ok(confirm_move(&link, &shown, &form)),
         "draw-offer" => {
             let ending = app.service.offer_draw(&link.game, &link.handle).await;
@@ -144,6 +154,31 @@ async fn open(app: &App, token: &str) -> Result<(MoveLink, Shown), Problem> {
         return Err(Problem::with(ApiError::from(error), shown));
     }
     Ok((link, shown))
+}
+
+/// The answer to a form sent through a link that can no longer act (`problem` says why):
+/// a confirmed move the link's player already played at the link's ply (the form sent
+/// twice) gets the first answer again, anything else `problem`.
+async fn resubmitted(
+    app: &App,
+    token: &str,
+    form: Option<Form<PlayForm>>,
+    problem: Problem,
+) -> Result<Response, Problem> {
+    let Some(Form(form)) = form.filter(|Form(form)| form.is_confirmed_move()) else {
+        return Err(problem);
+    };
+    let Ok(link) = link::read(app, token) else {
+        return Err(problem);
+    };
+    match app
+        .service
+        .submit_move(&link.game, &move_request(&link, &form))
+        .await
+    {
+        Ok(accepted) => played(app, &link, &accepted).await,
+        Err(_) => Err(problem),
+    }
 }
 
 /// The link's game as it stands now, seen from the link's seat.
@@ -211,13 +246,7 @@ async fn play(
     shown: Shown,
     form: &PlayForm,
 ) -> Result<Response, Problem> {
-    let request = MoveRequest {
-        player: link.handle.clone(),
-        expected_ply: link.ply,
-        key: ulid::Ulid::new().to_string(),
-        text: form.text.trim().to_string(),
-        offer_draw: form.offer_draw == "yes",
-    };
+    let request = move_request(link, form);
     match app.service.submit_move(&link.game, &request).await {
         Ok(accepted) => played(app, link, &accepted).await,
         Err(ServiceError::Move(error)) => {
@@ -228,6 +257,21 @@ async fn play(
             let shown = reload(app, link).await?;
             Err(Problem::with(ApiError::from(error), shown))
         }
+    }
+}
+
+/// The confirmed move of `form` through `link`, keyed by what it asks for (the link's ply,
+/// the draw offer, the move as sent), so the same form sent again gets the first answer
+/// back from the service instead of a stale ply.
+fn move_request(link: &MoveLink, form: &PlayForm) -> MoveRequest {
+    let text = form.text.trim().to_string();
+    let offer_draw = form.offer_draw == "yes";
+    MoveRequest {
+        player: link.handle.clone(),
+        expected_ply: link.ply,
+        key: format!("play-{}-{offer_draw}-{text}", link.ply),
+        text,
+        offer_draw,
     }
 }
 

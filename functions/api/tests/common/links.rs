@@ -1,8 +1,9 @@
 //! Move links as the mail would carry them, and a browser's way with the pages behind them:
 //! GET a page, POST its form, read the legal moves it offers, play a move in its two steps.
 
+use missive_auth::MoveLink;
 use missive_domain::{GameId, Seat};
-use missive_notify::links::{MoveLinkFor, move_link};
+use missive_notify::links::move_link;
 use reqwest::StatusCode;
 
 use super::{Player, Server};
@@ -10,16 +11,15 @@ use super::{Player, Server};
 /// The path of a fresh move link for `handle` in `game`, `seat`, `ply`, minted as the mail
 /// mints it (for a turn whose deadline is now).
 pub fn link(server: &Server, handle: &str, game: &str, seat: u8, ply: u32) -> String {
-    let game = GameId(game.into());
     let now = server.app.clock.now();
-    let target = MoveLinkFor {
-        handle,
-        game: &game,
+    let target = MoveLink {
+        handle: handle.into(),
+        game: GameId(game.into()),
         seat: Seat(seat),
         ply,
-        deadline: now,
     };
-    let url = move_link(&server.app.authority, &server.app.public_url, &target, now).unwrap();
+    let app = &server.app;
+    let url = move_link(&app.authority, &app.public_url, &target, now, now).unwrap();
     let path = url.strip_prefix(&server.app.public_url).unwrap();
     assert!(path.starts_with("/play/"), "{url}");
     path.to_string()

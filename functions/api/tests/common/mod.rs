@@ -17,7 +17,7 @@ use missive_api::{App, Limits, RateLimiter, TrustedProxies};
 use missive_auth::{Authority, SigningKey};
 use missive_game::{Config, GameService, ManualClock, Quotas};
 use missive_mail::Outbox;
-use missive_notify::Notifier;
+use missive_notify::Scheduler;
 use missive_store::testing::{Kind, TestStore, unique_name};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -331,8 +331,8 @@ pub fn test_limits() -> Quotas {
 /// `app` with a notifier following its service's changes, as `missive serve` runs it.
 /// A notifier of `app`'s games, as `missive serve` runs one (its webhooks aside): what
 /// a test sweeps with.
-pub fn notifier(app: &App) -> Notifier {
-    Notifier::new(
+pub fn notifier(app: &App) -> Scheduler {
+    Scheduler::new(
         app.service.clone(),
         Arc::clone(&app.authority),
         Arc::clone(&app.mailer),

@@ -1,0 +1,155 @@
+//! Players' feeds on DynamoDB: items sort by the time of the change that wrote them
+//! ([`keys::feed_sk`]), and the changes of different games commit in any order, so an item
+//! may become visible after a later one. A reader's position therefore remembers, besides
+//! the latest time it was given (its watermark), the items it was given in the
+//! [`LOOKBACK_MS`] before it, and each read looks back that far: an item that lands less
+//! than a minute after its time is given once, whatever came between. Every write lands
+//! within the API's 30 s limit of the time it took, so none lands later.
+
+use async_trait::async_trait;
+use aws_sdk_dynamodb::types::TransactWriteItem;
+use chrono::{DateTime, Utc};
+use missive_domain::{Cursor, FeedEntry, FeedItem, FeedPage, GameId, hex_sha256};
+use serde::{Deserialize, Serialize};
+
+use super::items::{Item, get_s, n, read_body, s};
+use super::{DynamoDbStore, keys};
+use crate::cursor::{decode, encode, page_size};
+use crate::{FeedStore, StoreError};
+
+/// How far before its watermark a reader looks for items that landed late.
+pub(super) const LOOKBACK_MS: i64 = 60_000;
+/// Most items a position remembers; beyond, the oldest are forgotten (and would be given
+/// again if they were still within the look-back).
+const SEEN_CAP: usize = 100;
+
+/// A reader's position: its watermark and the items given within the look-back before it
+/// (their times and a digest of their sort keys).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Position {
+    w: i64,
+    s: Vec<(i64, String)>,
+}
+
+impl Position {
+    fn read(text: Option<&str>) -> Result<Position, StoreError> {
+        text.map_or(Ok(Position::default()), |text| {
+            decode("feed", &Cursor(text.to_string()))
+        })
+    }
+
+    fn text(&self) -> Result<String, StoreError> {
+        encode("feed", self).map(|cursor| cursor.0)
+    }
+
+    fn has_seen(&self, digest: &str) -> bool {
+        self.s.iter().any(|(_, seen)| seen == digest)
+    }
+
+    /// The position after the item written at `ms` with this digest was given.
+    fn give(&mut self, ms: i64, digest: String) {
+        self.w = self.w.max(ms);
+        self.s.push((ms, digest));
+        let from = self.w - LOOKBACK_MS;
+        self.s.retain(|(at, _)| *at > from);
+        let excess = self.s.len().saturating_sub(SEEN_CAP);
+        self.s.drain(..excess);
+    }
+}
+
+/// A digest of a feed item's sort key, short enough for positions.
+fn digest(sk: &str) -> String {
+    hex_sha256(sk)[..16].to_string()
+}
+
+/// The feed item of `item`, the `n`th of the change that took `game` to `revision`.
+fn feed_item(
+    item: &FeedItem,
+    game: &GameId,
+    revision: u64,
+    n_th: usize,
+) -> Result<Item, StoreError> {
+    let sk = keys::feed_sk(item.at.timestamp_millis(), game, revision, n_th);
+    Ok(Item::from([
+        ("PK".into(), s(&keys::player_pk(&item.recipient))),
+        ("SK".into(), s(&sk)),
+        ("body".into(), s(&serde_json::to_string(item)?)),
+        ("expires_at".into(), n(item.expires_at().timestamp())),
+    ]))
+}
+
+impl DynamoDbStore {
+    /// The transaction items that append `feed`, written by the change that took `game` to
+    /// `revision`.
+    pub(super) fn feed_puts(
+        &self,
+        feed: &[FeedItem],
+        game: &GameId,
+        revision: u64,
+    ) -> Result<Vec<TransactWriteItem>, StoreError> {
+        feed.iter()
+            .enumerate()
+            .map(|(n_th, item)| {
+                self.transact_put(feed_item(item, game, revision, n_th)?, None, None)
+            })
+            .collect()
+    }
+}
+
+#[async_trait]
+impl FeedStore for DynamoDbStore {
+    async fn feed(
+        &self,
+        player: &str,
+        after: Option<&str>,
+        since: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<FeedPage, StoreError> {
+        let (since_ms, limit) = (since.timestamp_millis(), page_size(limit));
+        let mut position = Position::read(after)?;
+        // Items at the look-back's start were forgotten already (see [`Position::give`]).
+        let from = (position.w - LOOKBACK_MS + 1).max(since_ms);
+        let from = format!("{}{}", keys::FEED_FROM, keys::feed_time(from));
+        let query = self.range_query(&keys::player_pk(player), &from, keys::FEED_TO);
+        let mut entries = Vec::new();
+        let mut start = None;
+        loop {
+            let page = query
+                .clone()
+                .limit((limit + position.s.len()).min(1000) as i32)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(super::sdk)?;
+            let found = page.items.unwrap_or_default();
+            self.count_read(&found);
+            for item in &found {
+                let sk = get_s(item, "SK")?;
+                let key = digest(&sk);
+                if position.has_seen(&key) {
+                    continue;
+                }
+                let item: FeedItem = read_body(item)?;
+                position.give(item.at.timestamp_millis(), key);
+                entries.push(FeedEntry {
+                    id: sk[keys::FEED_FROM.len()..].to_string(),
+                    position: position.text()?,
+                    item,
+                });
+                if entries.len() == limit {
+                    return Ok(FeedPage {
+                        entries,
+                        position: position.text()?,
+                    });
+                }
+            }
+            start = page.last_evaluated_key;
+            if start.is_none() {
+                return Ok(FeedPage {
+                    entries,
+                    position: position.text()?,
+                });
+            }
+        }
+    }
+}

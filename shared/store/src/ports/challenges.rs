@@ -1,0 +1,37 @@
+//! Challenges: open invitations to a game, listed while open.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use missive_domain::{Challenge, ChallengeFilter, ChallengeId, Commit, Cursor, Page};
+
+use crate::StoreError;
+
+/// Challenges: invitations to a game, each versioned, listed while open, and the game the
+/// last seat taken creates in the same write.
+#[async_trait]
+pub trait ChallengeStore: Send + Sync {
+    /// Stores `challenge`: revision 1 only if no challenge has its id, revision `n` only
+    /// over revision `n - 1`; it is listed among the open challenges while its state is
+    /// open. With `start` (a commit from revision 0 without entries: a game that does not
+    /// exist yet), creates that game in the same atomic write: its head only if the id is
+    /// new, its members' list items and its wake-up. A conflict otherwise, and nothing
+    /// written; invalid if `start` is not such a commit.
+    async fn put_challenge(
+        &self,
+        challenge: &Challenge,
+        start: Option<&Commit>,
+    ) -> Result<(), StoreError>;
+
+    /// The challenge with this id, if any (whatever its state).
+    async fn challenge(&self, id: &ChallengeId) -> Result<Option<Challenge>, StoreError>;
+
+    /// The challenges open and not expired at `now` that `filter` lets through, newest
+    /// first. A cursor goes on only in the list of the same filter.
+    async fn open_challenges(
+        &self,
+        filter: &ChallengeFilter,
+        now: DateTime<Utc>,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Challenge>, StoreError>;
+}

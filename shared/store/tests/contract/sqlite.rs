@@ -1,0 +1,58 @@
+//! What only the SQLite adapter keeps: its own rows.
+
+use missive_store::testing::TestStore;
+
+use crate::fixtures::whole_game;
+
+/// On SQLite, the moves of an imported game that is over take one row of `closed_logs`
+/// (none of `moves`), which can be neither changed nor deleted; the game loads whole, its
+/// hashes computed again, so a move changed behind the triggers' back breaks the chain.
+#[tokio::test]
+async fn a_finished_import_is_one_append_only_row_on_sqlite() {
+    let file = missive_store::testing::temp_db_path();
+    let test = TestStore::sqlite_at(file.clone());
+    let game = whole_game("one-row", 40);
+    test.store.import_game(&game).await.unwrap();
+    assert_eq!(
+        test.store.load(&game.head.id).await.unwrap(),
+        Some(game.clone())
+    );
+    let conn = rusqlite::Connection::open(&file).unwrap();
+    let count = |table: &str| -> i64 {
+        conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |row| {
+            row.get(0)
+        })
+        .unwrap()
+    };
+    assert_eq!((count("moves"), count("closed_logs")), (0, 1));
+    for change in [
+        "UPDATE closed_logs SET moves = '[]'",
+        "DELETE FROM closed_logs",
+    ] {
+        let refused = conn.execute(change, []).unwrap_err().to_string();
+        assert!(refused.contains("append-only"), "{change}: {refused}");
+    }
+    let row: String = conn
+        .query_row("SELECT moves FROM closed_logs", [], |row| row.get(0))
+        .unwrap();
+    assert!(
+        !row.contains(&game.moves[0].hash),
+        "the row keeps no hash: {row}"
+    );
+    let altered = row.replacen(&format!("\"{}\"", game.moves[3].long), "\"a1a2\"", 1);
+    conn.execute_batch("DROP TRIGGER closed_logs_no_update")
+        .unwrap();
+    conn.execute("UPDATE closed_logs SET moves = ?1", [&altered])
+        .unwrap();
+    let loaded = test.store.load(&game.head.id).await.unwrap().unwrap();
+    assert_eq!(loaded.moves[3].long, "a1a2");
+    let entries = loaded.entries();
+    let chained = entries
+        .windows(2)
+        .all(|pair| pair[1].prev_hash() == pair[0].hash());
+    let ends_at_head = entries.last().map(|entry| entry.hash()) == Some(&loaded.head.last_hash);
+    assert!(
+        !(chained && ends_at_head),
+        "a changed move breaks the chain"
+    );
+}
