@@ -271,12 +271,14 @@ pub(crate) async fn view(
         .service
         .game_view(&GameId(id), viewer.as_deref())
         .await?;
-    let body = serde_json::to_vec(&view).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let body = serde_json::to_vec(&view)
+        .map_err(|e| ApiError::internal("the game could not be written", e))?;
     let tag = format!(
         "\"{}\"",
         URL_SAFE_NO_PAD.encode(&Sha256::digest(&body)[..16])
     );
-    let etag = HeaderValue::from_str(&tag).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let etag = HeaderValue::from_str(&tag)
+        .map_err(|e| ApiError::internal("the tag could not be written", e))?;
     let matches = headers
         .get(IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
