@@ -14,8 +14,8 @@ use missive_domain::AppPassword;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::caller::Caller;
 use crate::error::ErrorBody;
-use crate::session::Caller;
 use crate::{ApiError, App, JsonBody};
 
 pub(crate) fn routes() -> Router<App> {

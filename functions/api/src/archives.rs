@@ -28,9 +28,9 @@ use missive_game::{GameService, ImportOutcome, ImportPermit, ImportPipeline};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::description::Binary;
+use crate::caller::Caller;
 use crate::error::ErrorBody;
-use crate::session::Caller;
+use crate::wire::Binary;
 use crate::{ApiError, App};
 
 /// Largest archive accepted by `POST /v1/archive` by default, in bytes.

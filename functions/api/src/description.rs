@@ -12,12 +12,12 @@ use axum::http::header::{CONTENT_TYPE, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use utoipa::openapi::path::{Operation, ParameterIn};
 use utoipa::openapi::response::ResponseBuilder;
-use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+use utoipa::openapi::schema::{ObjectBuilder, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{
     ContentBuilder, Header, HeaderBuilder, OpenApi as Document, Ref, RefOr, Response as Answer,
 };
-use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
+use utoipa::{Modify, OpenApi};
 
 use crate::{
     app_passwords, archives, challenges, events, games, health, hooks, messages, players, rules,
@@ -51,21 +51,21 @@ use crate::{
         app_passwords::revoke,
         session::login,
         session::exchange,
-        games::create,
-        games::list,
-        games::view,
-        games::board,
-        games::board_png,
-        games::archive,
-        games::join,
-        games::decline,
-        games::play,
-        games::moves,
-        games::draw,
-        games::claim,
-        games::resign,
-        games::abort,
-        games::conditional,
+        games::setup::create,
+        games::reading::list,
+        games::reading::view,
+        games::board::board,
+        games::board::board_png,
+        games::reading::archive,
+        games::setup::join,
+        games::setup::decline,
+        games::moves::play,
+        games::moves::moves,
+        games::ends::draw,
+        games::ends::claim,
+        games::ends::resign,
+        games::setup::abort,
+        games::moves::conditional,
         challenges::publish,
         challenges::list,
         challenges::view,
@@ -125,22 +125,6 @@ pub(crate) async fn openapi_json() -> Response {
     )
         .into_response()
 }
-
-/// Binary content (a PNG image), for the description.
-pub(crate) struct Binary;
-
-impl PartialSchema for Binary {
-    fn schema() -> RefOr<utoipa::openapi::Schema> {
-        RefOr::T(
-            ObjectBuilder::new()
-                .schema_type(Type::String)
-                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
-                .into(),
-        )
-    }
-}
-
-impl ToSchema for Binary {}
 
 /// Declares the bearer access token scheme.
 struct BearerAuth;

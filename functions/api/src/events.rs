@@ -12,8 +12,8 @@ use missive_game::{EventView, MAX_EVENTS, MAX_WAIT};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use crate::caller::Caller;
 use crate::error::ErrorBody;
-use crate::session::Caller;
 use crate::{ApiError, App};
 
 /// The media type of the feed: one JSON object per line.

@@ -23,10 +23,12 @@
 
 mod app_passwords;
 pub mod archives;
+pub mod caller;
 mod challenges;
 pub mod description;
 pub mod error;
 pub mod events;
+mod extract;
 mod games;
 pub mod health;
 mod hooks;
@@ -34,6 +36,7 @@ pub mod invitations;
 pub mod limits;
 mod messages;
 pub mod page;
+mod paging;
 mod players;
 pub mod polls;
 pub mod quotas;
@@ -43,6 +46,7 @@ pub mod session;
 pub mod settings;
 mod tournaments;
 mod unsubscribe;
+mod wire;
 pub mod xfcc;
 
 use std::sync::Arc;
@@ -66,10 +70,11 @@ use tower_http::request_id::{
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
+pub use caller::Caller;
 pub use description::{ApiDoc, openapi_text};
 pub use error::ApiError;
 pub use limits::{Rate, RateLimiter, TrustedProxies, TrustedProxy};
-pub use session::{Caller, access_token};
+pub use session::access_token;
 pub use settings::Settings;
 
 /// Largest request body accepted, in bytes.

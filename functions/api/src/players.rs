@@ -19,10 +19,11 @@ use missive_mail::Mail;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::caller::Caller;
 use crate::error::ErrorBody;
 use crate::limits::ClientAddress;
-use crate::session::{self, Caller, MailSent};
-use crate::tournaments::RatingView;
+use crate::session::{self, MailSent};
+use crate::wire::RatingView;
 use crate::{ApiError, App, JsonBody};
 
 pub(crate) fn routes() -> Router<App> {

@@ -8,18 +8,19 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use missive_domain::{
-    Cursor, GameId, RatingChange, RatingRecord, SeatResult, TimeControl, Tournament,
-    TournamentGame, TournamentId, TournamentStart, TournamentState, Withdrawal, WithdrawalScoring,
+    Cursor, GameId, SeatResult, TimeControl, Tournament, TournamentGame, TournamentId,
+    TournamentStart, TournamentState, Withdrawal, WithdrawalScoring,
 };
 use missive_game::{NewTournament, TournamentStandings};
-use missive_tournament::rating::{PROVISIONAL_GAMES, Rating};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::archives::archive_response;
+use crate::caller::Caller;
 use crate::error::ErrorBody;
-use crate::games::{Ended, MAX_PAGE, PAGE, Page};
-use crate::session::Caller;
+use crate::extract::IdPath;
+use crate::paging::{PAGE, Page, PageSize};
+use crate::wire::{Ended, RatingView};
 use crate::{ApiError, App, JsonBody};
 
 pub(crate) fn routes() -> Router<App> {
@@ -212,8 +213,6 @@ impl From<Tournament> for TournamentView {
     }
 }
 
-const ID: &str = "The tournament id (a ULID)";
-
 /// Create a round robin
 ///
 /// Open for players until full; it starts when full (or when its organiser starts it), every game at once. Each invited player is mailed an invitation.
@@ -258,8 +257,9 @@ pub(crate) async fn create(
 #[into_params(parameter_in = Query)]
 pub(crate) struct ListQuery {
     /// Tournaments per page, 1 to 200 (50 if absent).
-    #[param(minimum = 1, maximum = 200)]
-    limit: Option<usize>,
+    #[serde(default)]
+    #[param(value_type = Option<usize>, minimum = 1, maximum = 200)]
+    limit: PageSize,
     /// The `next_cursor` of the page before.
     cursor: Option<String>,
 }
@@ -275,37 +275,31 @@ pub(crate) async fn list(
     State(app): State<App>,
     Query(query): Query<ListQuery>,
 ) -> Result<Json<Page<TournamentView>>, ApiError> {
-    let limit = query.limit.unwrap_or(PAGE).clamp(1, MAX_PAGE);
+    let limit = query.limit.or(PAGE);
     let cursor = query.cursor.map(Cursor);
     let page = app.service.tournaments(cursor.as_ref(), limit).await?;
-    Ok(Json(
-        missive_domain::Page {
-            items: page.items.into_iter().map(TournamentView::from).collect(),
-            next: page.next,
-        }
-        .into(),
-    ))
+    Ok(Json(Page::from(page).map(TournamentView::from)))
 }
 
 /// Read a tournament
 ///
 /// With its standings and crosstable as of its games now (once started).
-#[utoipa::path(get, path = "/v1/tournaments/{id}", tag = "tournaments", operation_id = "get_tournament", security(()), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(get, path = "/v1/tournaments/{id}", tag = "tournaments", operation_id = "get_tournament", security(()), params(IdPath<TournamentId>), responses(
     (status = 200, description = "The tournament", body = TournamentView),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
 ))]
 pub(crate) async fn view(
     State(app): State<App>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<Json<TournamentView>, ApiError> {
-    let read = app.service.tournament_standings(&TournamentId(id)).await?;
+    let read = app.service.tournament_standings(&id).await?;
     Ok(Json(read.into()))
 }
 
 /// Join a tournament
 ///
 /// Takes a place; the last place taken starts a tournament that starts when full (see starting a tournament: 202 while its games are still being created).
-#[utoipa::path(post, path = "/v1/tournaments/{id}/join", tag = "tournaments", operation_id = "join_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(post, path = "/v1/tournaments/{id}/join", tag = "tournaments", operation_id = "join_tournament", security(("bearer" = [])), params(IdPath<TournamentId>), responses(
     (status = 200, description = "Joined (running, with its games, if that filled it)", body = TournamentView),
     (status = 202, description = "Joined, and that filled it: starting, its games known and still being created (the sweep creates the rest, then it runs)", body = TournamentView),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
@@ -314,9 +308,8 @@ pub(crate) async fn view(
 pub(crate) async fn join(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<(StatusCode, Json<TournamentView>), ApiError> {
-    let id = TournamentId(id);
     app.service.join_tournament(&id, &me).await?;
     started_view(&app, &id).await
 }
@@ -324,7 +317,7 @@ pub(crate) async fn join(
 /// Start a tournament
 ///
 /// Its organiser starts it with the players it has: its games (who sits where) are recorded at once and the tournament is `starting`; the games are then created in batches for a working time (10 s by default). If all exist by then it is `running` (200); otherwise the answer is 202 with the tournament `starting` and the sweep creates the rest within minutes, then makes it `running`. Games already created are played as usual meanwhile. Starting a tournament that is `starting` answers 202 with it as it is.
-#[utoipa::path(post, path = "/v1/tournaments/{id}/start", tag = "tournaments", operation_id = "start_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(post, path = "/v1/tournaments/{id}/start", tag = "tournaments", operation_id = "start_tournament", security(("bearer" = [])), params(IdPath<TournamentId>), responses(
     (status = 200, description = "Started: running, with its games", body = TournamentView),
     (status = 202, description = "Accepted: starting, its games known and still being created (the sweep creates the rest, then it runs)", body = TournamentView),
     (status = 403, description = "Not its organiser (`not-organiser`)", body = ErrorBody),
@@ -335,9 +328,8 @@ pub(crate) async fn join(
 pub(crate) async fn start(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<(StatusCode, Json<TournamentView>), ApiError> {
-    let id = TournamentId(id);
     app.service.start_tournament(&id, &me).await?;
     started_view(&app, &id).await
 }
@@ -358,7 +350,7 @@ async fn started_view(
 /// Withdraw from a tournament
 ///
 /// Before the start you just leave it. While it is starting you cannot (409 until it runs). Once it runs, your games still being played are resigned; the crosstable scores them as the organiser chose (forfeit or annulled).
-#[utoipa::path(post, path = "/v1/tournaments/{id}/withdraw", tag = "tournaments", operation_id = "withdraw_from_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(post, path = "/v1/tournaments/{id}/withdraw", tag = "tournaments", operation_id = "withdraw_from_tournament", security(("bearer" = [])), params(IdPath<TournamentId>), responses(
     (status = 200, description = "Withdrawn", body = TournamentView),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
     (status = 409, description = "Withdrawn already (`taken`), or starting (until it runs) or finished (`tournament-state`)", body = ErrorBody),
@@ -367,35 +359,31 @@ async fn started_view(
 pub(crate) async fn withdraw(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<Json<TournamentView>, ApiError> {
-    let id = TournamentId(id);
     app.service.withdraw_from_tournament(&id, &me).await?;
-    view(State(app), Path(id.0)).await
+    view(State(app), IdPath(id)).await
 }
 
 /// Export a tournament
 ///
 /// Every game as one archive text (docs/archive.md), each signed and tagged with the tournament (`Event`, `EventId`, `Round`) and its players' ratings before it; the crosstable opens the first game's moves as a comment.
-#[utoipa::path(get, path = "/v1/tournaments/{id}/archive", tag = "tournaments", operation_id = "get_tournament_archive", security(()), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(get, path = "/v1/tournaments/{id}/archive", tag = "tournaments", operation_id = "get_tournament_archive", security(()), params(IdPath<TournamentId>), responses(
     (status = 200, description = "The archive text", content_type = "application/x-chess-pgn", body = String),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
 ))]
 pub(crate) async fn archive(
     State(app): State<App>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<Response, ApiError> {
-    let text = app
-        .service
-        .tournament_archive_text(&TournamentId(id))
-        .await?;
+    let text = app.service.tournament_archive_text(&id).await?;
     Ok(archive_response(text))
 }
 
 /// Pause a tournament
 ///
 /// Its organiser stops every clock of its games being played (moves are still taken) until it is resumed.
-#[utoipa::path(post, path = "/v1/tournaments/{id}/pause", tag = "tournaments", operation_id = "pause_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(post, path = "/v1/tournaments/{id}/pause", tag = "tournaments", operation_id = "pause_tournament", security(("bearer" = [])), params(IdPath<TournamentId>), responses(
     (status = 200, description = "Paused", body = TournamentView),
     (status = 403, description = "Not its organiser (`not-organiser`)", body = ErrorBody),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
@@ -404,17 +392,16 @@ pub(crate) async fn archive(
 pub(crate) async fn pause(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<Json<TournamentView>, ApiError> {
-    let id = TournamentId(id);
     app.service.pause_tournament(&id, &me).await?;
-    view(State(app), Path(id.0)).await
+    view(State(app), IdPath(id)).await
 }
 
 /// Resume a tournament
 ///
 /// Its organiser lets the clocks run again: every turn's deadline moves later by the pause's length.
-#[utoipa::path(post, path = "/v1/tournaments/{id}/resume", tag = "tournaments", operation_id = "resume_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(post, path = "/v1/tournaments/{id}/resume", tag = "tournaments", operation_id = "resume_tournament", security(("bearer" = [])), params(IdPath<TournamentId>), responses(
     (status = 200, description = "Running again", body = TournamentView),
     (status = 403, description = "Not its organiser (`not-organiser`)", body = ErrorBody),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
@@ -423,11 +410,10 @@ pub(crate) async fn pause(
 pub(crate) async fn resume(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<Json<TournamentView>, ApiError> {
-    let id = TournamentId(id);
     app.service.resume_tournament(&id, &me).await?;
-    view(State(app), Path(id.0)).await
+    view(State(app), IdPath(id)).await
 }
 
 /// An extension of a game's deadline.
@@ -441,7 +427,7 @@ pub(crate) struct Extend {
 /// Extend a game's deadline
 ///
 /// The organiser of the game's tournament stops its clocks for some days from now: the turn's deadline moves that much later. Recorded in its log.
-#[utoipa::path(post, path = "/v1/games/{id}/extend", tag = "tournaments", operation_id = "extend_deadline", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body = Extend, responses(
+#[utoipa::path(post, path = "/v1/games/{id}/extend", tag = "tournaments", operation_id = "extend_deadline", security(("bearer" = [])), params(IdPath<GameId>), request_body = Extend, responses(
     (status = 204, description = "Extended"),
     (status = 403, description = "Not the organiser of its tournament (`not-organiser`)", body = ErrorBody),
     (status = 404, description = "No such game (`game-not-found`)", body = ErrorBody),
@@ -450,12 +436,10 @@ pub(crate) struct Extend {
 pub(crate) async fn extend(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<GameId>,
     JsonBody(request): JsonBody<Extend>,
 ) -> Result<StatusCode, ApiError> {
-    app.service
-        .extend_deadline(&GameId(id), &me, request.days)
-        .await?;
+    app.service.extend_deadline(&id, &me, request.days).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -472,7 +456,7 @@ pub(crate) struct Adjudicate {
 /// Adjudicate a game
 ///
 /// The organiser of the game's tournament ends it with a result; recorded in its log, its ending rule `adjudication`.
-#[utoipa::path(post, path = "/v1/games/{id}/adjudicate", tag = "tournaments", operation_id = "adjudicate", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body = Adjudicate, responses(
+#[utoipa::path(post, path = "/v1/games/{id}/adjudicate", tag = "tournaments", operation_id = "adjudicate", security(("bearer" = [])), params(IdPath<GameId>), request_body = Adjudicate, responses(
     (status = 200, description = "The ending", body = Ended),
     (status = 403, description = "Not the organiser of its tournament (`not-organiser`)", body = ErrorBody),
     (status = 404, description = "No such game (`game-not-found`)", body = ErrorBody),
@@ -482,7 +466,7 @@ pub(crate) struct Adjudicate {
 pub(crate) async fn adjudicate(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<GameId>,
     JsonBody(request): JsonBody<Adjudicate>,
 ) -> Result<Json<Ended>, ApiError> {
     let results = request
@@ -495,46 +479,9 @@ pub(crate) async fn adjudicate(
         .collect::<Result<Vec<_>, _>>()?;
     let ending = app
         .service
-        .adjudicate(&GameId(id), &me, results, &request.reason)
+        .adjudicate(&id, &me, results, &request.reason)
         .await?;
     Ok(Ended::with(Some(ending)))
-}
-
-/// A player's rating in one variant.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct RatingView {
-    player: String,
-    variant: String,
-    /// The Glicko-2 rating, rounded.
-    rating: i64,
-    /// The rating deviation, rounded.
-    deviation: i64,
-    /// Rated games played.
-    games: u32,
-    /// Whether it rests on fewer rated games than the provisional limit (10).
-    provisional: bool,
-    /// Every rated game's change, oldest first.
-    history: Vec<RatingChange>,
-}
-
-impl From<RatingRecord> for RatingView {
-    fn from(record: RatingRecord) -> RatingView {
-        let rating = Rating {
-            rating: record.rating,
-            deviation: record.deviation,
-            volatility: record.volatility,
-            games: record.games,
-        };
-        RatingView {
-            player: record.player,
-            variant: record.variant,
-            rating: rating.rounded(),
-            deviation: record.deviation.round() as i64,
-            games: record.games,
-            provisional: record.games < PROVISIONAL_GAMES,
-            history: record.history,
-        }
-    }
 }
 
 /// A player's ratings
