@@ -15,18 +15,20 @@
 
 use std::io::Cursor as ByteCursor;
 
+use axum::Json;
 use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use missive_archive::{ImportError, Imported, Reader, Registry};
 use missive_domain::{Cursor, GameId};
 use missive_game::{GameService, ImportOutcome, ImportPermit, ImportPipeline};
 use serde::Serialize;
 use utoipa::ToSchema;
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::caller::Caller;
 use crate::error::ErrorBody;
@@ -49,14 +51,14 @@ const ARCHIVE_PAGE: usize = 100;
 pub const ARCHIVE_TYPE: &str = "application/x-chess-pgn; charset=utf-8";
 
 /// The archive routes, imports limited to `import_limit` bytes.
-pub(crate) fn routes(import_limit: usize) -> Router<App> {
-    Router::new()
-        .route("/v1/players/{handle}/archive", get(player_archive))
-        .route("/v1/archive/key", get(archive_key))
-        .route(
-            "/v1/archive",
-            post(import).layer(DefaultBodyLimit::max(import_limit)),
-        )
+pub(crate) fn routes(import_limit: usize) -> OpenApiRouter<App> {
+    let import = OpenApiRouter::new()
+        .routes(routes!(import))
+        .layer(DefaultBodyLimit::max(import_limit));
+    OpenApiRouter::new()
+        .routes(routes!(player_archive))
+        .routes(routes!(archive_key))
+        .merge(import)
 }
 
 /// An answer of archive text.

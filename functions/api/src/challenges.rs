@@ -2,26 +2,29 @@
 //! first), read one, accept it (seat by seat; the last seat taken starts the game), withdraw
 //! it.
 
+use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use missive_domain::{ChallengeFilter, ChallengeId, Cursor, Seat, TimeControl};
+use missive_domain::{ChallengeFilter, ChallengeId, Cursor, Seat};
 use missive_game::{ChallengeAccepted, ChallengeView, NewChallenge};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::caller::Caller;
 use crate::error::ErrorBody;
 use crate::extract::{IdPath, OptionalJson};
 use crate::paging::{PAGE, Page, PageSize};
+use crate::wire::TimeControl;
 use crate::{ApiError, App, JsonBody};
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/challenges", post(publish).get(list))
-        .route("/v1/challenges/{id}", get(view).delete(withdraw))
-        .route("/v1/challenges/{id}/accept", post(accept))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(publish, list))
+        .routes(routes!(view, withdraw))
+        .routes(routes!(accept))
 }
 
 /// A challenge to publish.
@@ -63,7 +66,7 @@ pub(crate) async fn publish(
             creator: me,
             variant: request.variant,
             options: request.options,
-            time_control: request.time_control,
+            time_control: request.time_control.into(),
             rated: request.rated,
             seat: request.seat.map(Seat),
             min_rating: request.min_rating,
@@ -106,7 +109,7 @@ pub(crate) async fn list(
         .time_control
         .as_deref()
         .map(|text| {
-            TimeControl::parse_key(text).ok_or_else(|| {
+            missive_domain::TimeControl::parse_key(text).ok_or_else(|| {
                 ApiError::bad_request(format!(
                     "time_control `{text}`: expected days-per-move:D or iccf:N/D"
                 ))

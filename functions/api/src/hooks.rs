@@ -1,24 +1,26 @@
 //! The caller's webhooks: register, list, read a hook's delivery log, remove.
 
+use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::{delete, get};
-use axum::{Json, Router};
 use missive_domain::{DeliveryAttempt, HookId};
 use missive_game::{HookCreated, HookView};
 use serde::Deserialize;
 use utoipa::ToSchema;
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::caller::Caller;
 use crate::error::ErrorBody;
 use crate::extract::IdPath;
 use crate::{ApiError, App, JsonBody};
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/players/me/hooks", get(list).post(register))
-        .route("/v1/players/me/hooks/{id}", delete(remove))
-        .route("/v1/players/me/hooks/{id}/deliveries", get(deliveries))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(list, register))
+        .routes(routes!(remove))
+        .routes(routes!(deliveries))
 }
 
 /// A webhook to register.

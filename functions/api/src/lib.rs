@@ -69,6 +69,9 @@ use tower_http::request_id::{
 };
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 pub use caller::Caller;
 pub use description::{ApiDoc, openapi_text};
@@ -170,26 +173,8 @@ impl App {
         let request_id = HeaderName::from_static(REQUEST_ID);
         let throttle = axum::middleware::from_fn_with_state(self.clone(), limits::throttle);
         let limits = self.limits;
-        Router::new()
-            .merge(players::routes())
-            .merge(app_passwords::routes())
-            .merge(session::routes())
-            .merge(games::routes())
-            .merge(rules::routes())
-            .merge(page::routes())
-            .merge(unsubscribe::routes())
-            .merge(archives::routes(limits.archive_body))
-            .merge(health::routes())
-            .merge(challenges::routes())
-            .merge(messages::routes())
-            .merge(xfcc::routes())
-            .merge(events::routes())
-            .merge(hooks::routes())
-            .merge(tournaments::routes())
-            .route(
-                "/v1/openapi.json",
-                axum::routing::get(description::openapi_json),
-            )
+        let (routes, _) = routes(limits.archive_body).split_for_parts();
+        routes
             .fallback(|| async { ApiError::not_found("no such resource") })
             .with_state(self)
             .layer(throttle)
@@ -214,6 +199,28 @@ impl App {
             )
             .layer(SetRequestIdLayer::new(request_id, UlidRequestId))
     }
+}
+
+/// Every route of the API, with the description of those it documents (the router and
+/// [`description`] are made from it alone); `archive_body` bounds `POST /v1/archive`.
+pub(crate) fn routes(archive_body: usize) -> OpenApiRouter<App> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(players::routes())
+        .merge(app_passwords::routes())
+        .merge(session::routes())
+        .merge(games::routes())
+        .merge(rules::routes())
+        .merge(page::routes().into())
+        .merge(unsubscribe::routes().into())
+        .merge(archives::routes(archive_body))
+        .merge(health::routes())
+        .merge(challenges::routes())
+        .merge(messages::routes())
+        .merge(xfcc::routes().into())
+        .merge(events::routes())
+        .merge(hooks::routes())
+        .merge(tournaments::routes())
+        .routes(routes!(description::openapi_json))
 }
 
 /// The span every log line of a request is in: method, matched route (never the raw path,

@@ -1,14 +1,16 @@
 //! Messages between a game's players: write one, read them (the game's seated players
 //! only), and choose when they are mailed.
 
+use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use axum::routing::{get, put};
-use axum::{Json, Router};
 use missive_domain::{GameId, MessageMail};
 use missive_game::MessageView;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::caller::Caller;
 use crate::error::ErrorBody;
@@ -16,13 +18,10 @@ use crate::extract::IdPath;
 use crate::paging::{MAX_PAGE, Page, PageSize, page, read_cursor};
 use crate::{ApiError, App, JsonBody};
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/games/{id}/messages", get(list).post(write))
-        .route(
-            "/v1/players/me/message-mail",
-            put(set_delivery).get(delivery),
-        )
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(list, write))
+        .routes(routes!(set_delivery, delivery))
 }
 
 /// A message to write.

@@ -9,16 +9,18 @@
 //! the token's use is recorded in the store until it expires, and a second exchange is
 //! refused (401).
 
+use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::routing::post;
-use axum::{Json, Router};
 use chrono::DateTime;
 use missive_auth::{Claims, Grant, Purpose};
 use missive_domain::Player;
 use missive_mail::Mail;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::ErrorBody;
 use crate::limits::ClientAddress;
@@ -42,10 +44,10 @@ pub fn access_token(app: &App, handle: &str) -> Result<String, ApiError> {
     Ok(app.authority.mint(&grant, app.now_seconds())?)
 }
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/auth/login", post(login))
-        .route("/v1/auth/token", post(exchange))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(login))
+        .routes(routes!(exchange))
 }
 
 /// The answer to a request that mails a link: what is on its way, in words.

@@ -1,42 +1,42 @@
 //! Tournaments and ratings: create a round robin, list and read tournaments (with the
 //! crosstable), join, start, withdraw; a player's ratings and a variant's leaderboard.
 
+use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use chrono::{DateTime, Utc};
-use missive_domain::{
-    Cursor, GameId, SeatResult, TimeControl, Tournament, TournamentGame, TournamentId,
-    TournamentStart, TournamentState, Withdrawal, WithdrawalScoring,
-};
-use missive_game::{NewTournament, TournamentStandings};
-use serde::{Deserialize, Serialize};
+use missive_domain::{Cursor, GameId, SeatResult, TournamentId};
+use missive_game::NewTournament;
+use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::archives::archive_response;
 use crate::caller::Caller;
 use crate::error::ErrorBody;
 use crate::extract::IdPath;
 use crate::paging::{PAGE, Page, PageSize};
-use crate::wire::{Ended, RatingView};
+use crate::wire::{
+    Ended, RatingView, TimeControl, TournamentStart, TournamentView, WithdrawalScoring,
+};
 use crate::{ApiError, App, JsonBody};
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/tournaments", post(create).get(list))
-        .route("/v1/tournaments/{id}", get(view))
-        .route("/v1/tournaments/{id}/join", post(join))
-        .route("/v1/tournaments/{id}/start", post(start))
-        .route("/v1/tournaments/{id}/withdraw", post(withdraw))
-        .route("/v1/tournaments/{id}/archive", get(archive))
-        .route("/v1/tournaments/{id}/pause", post(pause))
-        .route("/v1/tournaments/{id}/resume", post(resume))
-        .route("/v1/games/{id}/adjudicate", post(adjudicate))
-        .route("/v1/games/{id}/extend", post(extend))
-        .route("/v1/players/{handle}/ratings", get(ratings))
-        .route("/v1/ratings/{variant}", get(leaderboard))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(create, list))
+        .routes(routes!(view))
+        .routes(routes!(join))
+        .routes(routes!(start))
+        .routes(routes!(withdraw))
+        .routes(routes!(archive))
+        .routes(routes!(pause))
+        .routes(routes!(resume))
+        .routes(routes!(adjudicate))
+        .routes(routes!(extend))
+        .routes(routes!(ratings))
+        .routes(routes!(leaderboard))
 }
 
 /// A round robin to create.
@@ -72,147 +72,6 @@ pub(crate) struct Create {
     plays: Option<bool>,
 }
 
-/// A tournament, with its standings once started.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct TournamentView {
-    id: TournamentId,
-    name: String,
-    organiser: String,
-    variant: String,
-    options: String,
-    time_control: TimeControl,
-    rated: bool,
-    /// How many players it takes.
-    size: u8,
-    double: bool,
-    /// When its games start.
-    starts: TournamentStart,
-    withdrawal: WithdrawalScoring,
-    timeouts_to_withdraw: Option<u8>,
-    invited: Vec<String>,
-    /// The players, in the order they joined.
-    players: Vec<String>,
-    withdrawn: Vec<Withdrawal>,
-    state: TournamentState,
-    created_at: DateTime<Utc>,
-    started_at: Option<DateTime<Utc>>,
-    finished_at: Option<DateTime<Utc>>,
-    /// Every game: who sits where, and its round.
-    games: Vec<TournamentGame>,
-    /// The standings, best first (absent until it runs).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    standings: Option<Vec<StandingRow>>,
-    /// The crosstable as text (absent until it runs).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    crosstable: Option<String>,
-}
-
-/// One player's line of the standings.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct StandingRow {
-    /// The rank from 1; players level on every tiebreak share one.
-    rank: u32,
-    player: String,
-    /// Points, as a decimal (`2.5`, `1.33`).
-    points: String,
-    /// Sonneborn-Berger, to two decimals.
-    sonneborn_berger: String,
-    /// Outright wins (forfeits included).
-    wins: u32,
-    /// Points among the players level on points, Sonneborn-Berger and wins, when any are.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    head_to_head: Option<String>,
-    /// Games that count.
-    played: u32,
-    /// Games still being played.
-    left: u32,
-    withdrawn: bool,
-}
-
-impl From<TournamentStandings> for TournamentView {
-    fn from(read: TournamentStandings) -> TournamentView {
-        let TournamentStandings {
-            tournament,
-            standings,
-        } = read;
-        let rows = standings.as_ref().map(|standings| {
-            standings
-                .rows
-                .iter()
-                .map(|row| StandingRow {
-                    rank: row.rank,
-                    player: tournament.players[row.player].clone(),
-                    points: row.points.to_string(),
-                    sonneborn_berger: row.sonneborn_berger.to_string(),
-                    wins: row.wins,
-                    head_to_head: row.head_to_head.map(|p| p.to_string()),
-                    played: row.played,
-                    left: row.left,
-                    withdrawn: row.withdrawn,
-                })
-                .collect()
-        });
-        let crosstable = standings.map(|s| s.render_text(&tournament.players));
-        let Tournament {
-            id,
-            name,
-            organiser,
-            variant,
-            options,
-            time_control,
-            rated,
-            size,
-            double,
-            start,
-            withdrawal,
-            timeouts_to_withdraw,
-            invited,
-            players,
-            withdrawn,
-            games,
-            state,
-            created_at,
-            started_at,
-            finished_at,
-            ..
-        } = tournament;
-        TournamentView {
-            id,
-            name,
-            organiser,
-            variant,
-            options,
-            time_control,
-            rated,
-            size,
-            double,
-            starts: start,
-            withdrawal,
-            timeouts_to_withdraw,
-            invited,
-            players,
-            withdrawn,
-            state,
-            created_at,
-            started_at,
-            finished_at,
-            games,
-            standings: rows,
-            crosstable,
-        }
-    }
-}
-
-impl From<Tournament> for TournamentView {
-    fn from(tournament: Tournament) -> TournamentView {
-        TournamentStandings {
-            tournament,
-            standings: None,
-        }
-        .into()
-    }
-}
-
 /// Create a round robin
 ///
 /// Open for players until full; it starts when full (or when its organiser starts it), every game at once. Each invited player is mailed an invitation.
@@ -235,12 +94,16 @@ pub(crate) async fn create(
             name: request.name,
             variant: request.variant,
             options: request.options,
-            time_control: request.time_control,
+            time_control: request.time_control.into(),
             rated: request.rated,
             size: request.players,
             double: request.double,
-            start: request.starts.unwrap_or(TournamentStart::WhenFull),
-            withdrawal: request.withdrawal.unwrap_or(WithdrawalScoring::Forfeit),
+            start: request
+                .starts
+                .map_or(missive_domain::TournamentStart::WhenFull, Into::into),
+            withdrawal: request
+                .withdrawal
+                .map_or(missive_domain::WithdrawalScoring::Forfeit, Into::into),
             timeouts_to_withdraw: request.timeouts_to_withdraw,
             invited: request.invite,
             plays: request.plays.unwrap_or(true),
@@ -341,7 +204,7 @@ async fn started_view(
 ) -> Result<(StatusCode, Json<TournamentView>), ApiError> {
     let read = app.service.tournament_standings(id).await?;
     let status = match read.tournament.state {
-        TournamentState::Starting => StatusCode::ACCEPTED,
+        missive_domain::TournamentState::Starting => StatusCode::ACCEPTED,
         _ => StatusCode::OK,
     };
     Ok((status, Json(read.into())))

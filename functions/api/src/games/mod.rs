@@ -7,29 +7,24 @@ pub(crate) mod moves;
 pub(crate) mod reading;
 pub(crate) mod setup;
 
-use axum::Router;
-use axum::routing::{get, post, put};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use self::board::{board, board_png};
-use self::ends::{claim, draw, resign};
-use self::moves::{conditional, moves, play};
-use self::reading::{archive, list, view};
-use self::setup::{abort, create, decline, join};
 use crate::App;
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/games", post(create).get(list))
-        .route("/v1/games/{id}", get(view))
-        .route("/v1/games/{id}/board.svg", get(board))
-        .route("/v1/games/{id}/board.png", get(board_png))
-        .route("/v1/games/{id}/archive", get(archive))
-        .route("/v1/games/{id}/join", post(join))
-        .route("/v1/games/{id}/decline", post(decline))
-        .route("/v1/games/{id}/moves", post(play).get(moves))
-        .route("/v1/games/{id}/draw", post(draw))
-        .route("/v1/games/{id}/claim", post(claim))
-        .route("/v1/games/{id}/resign", post(resign))
-        .route("/v1/games/{id}/abort", post(abort))
-        .route("/v1/games/{id}/conditional-moves", put(conditional))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(setup::create, reading::list))
+        .routes(routes!(reading::view))
+        .routes(routes!(board::board))
+        .routes(routes!(board::board_png))
+        .routes(routes!(reading::archive))
+        .routes(routes!(setup::join))
+        .routes(routes!(setup::decline))
+        .routes(routes!(moves::play, moves::moves))
+        .routes(routes!(ends::draw))
+        .routes(routes!(ends::claim))
+        .routes(routes!(ends::resign))
+        .routes(routes!(setup::abort))
+        .routes(routes!(moves::conditional))
 }

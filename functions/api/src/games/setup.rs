@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use missive_domain::{GameId, Seat, TimeControl};
+use missive_domain::{GameId, Seat};
 use missive_game::{NewGame, SeatRequest};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 use crate::caller::Caller;
 use crate::error::ErrorBody;
 use crate::extract::{IdPath, OptionalJson};
+use crate::wire::TimeControl;
 use crate::{ApiError, App, JsonBody};
 
 /// A game to create.
@@ -75,7 +76,7 @@ pub(crate) async fn create(
             options: request.options,
             start_position: request.start_position,
             seats: request.seats,
-            time_control: request.time_control,
+            time_control: request.time_control.into(),
             rated: request.rated,
             private: request.private,
         })

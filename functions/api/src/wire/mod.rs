@@ -4,9 +4,13 @@
 
 mod ending;
 mod ratings;
+mod time_control;
+mod tournaments;
 
 pub(crate) use ending::Ended;
 pub(crate) use ratings::RatingView;
+pub(crate) use time_control::TimeControl;
+pub(crate) use tournaments::{TournamentStart, TournamentView, WithdrawalScoring};
 
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};

@@ -1,6 +1,7 @@
 //! A player's rating in a variant, as the ratings and leaderboard routes answer it.
 
-use missive_domain::{RatingChange, RatingRecord};
+use chrono::{DateTime, Utc};
+use missive_domain::{GameId, RatingRecord};
 use missive_tournament::rating::{PROVISIONAL_GAMES, Rating};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -37,7 +38,39 @@ impl From<RatingRecord> for RatingView {
             deviation: record.deviation.round() as i64,
             games: record.games,
             provisional: record.games < PROVISIONAL_GAMES,
-            history: record.history,
+            history: record.history.into_iter().map(RatingChange::from).collect(),
+        }
+    }
+}
+
+/// One rated game's change to a rating.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct RatingChange {
+    /// The game.
+    game: GameId,
+    /// When it ended.
+    at: DateTime<Utc>,
+    /// The rating before it.
+    before: f64,
+    /// The rating after it.
+    after: f64,
+    /// The rating deviation before it.
+    #[serde(default)]
+    deviation_before: f64,
+    /// The volatility before it.
+    #[serde(default)]
+    volatility_before: f64,
+}
+
+impl From<missive_domain::RatingChange> for RatingChange {
+    fn from(change: missive_domain::RatingChange) -> RatingChange {
+        RatingChange {
+            game: change.game,
+            at: change.at,
+            before: change.before,
+            after: change.after,
+            deviation_before: change.deviation_before,
+            volatility_before: change.volatility_before,
         }
     }
 }
