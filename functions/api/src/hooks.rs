@@ -3,7 +3,7 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use missive_domain::{DeliveryAttempt, HookId};
+use missive_domain::HookId;
 use missive_game::{HookCreated, HookView};
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -14,6 +14,7 @@ use utoipa_axum::routes;
 use crate::caller::Caller;
 use crate::error::ErrorBody;
 use crate::extract::IdPath;
+use crate::wire::DeliveryAttempt;
 use crate::{ApiError, App, JsonBody};
 
 pub(crate) fn routes() -> OpenApiRouter<App> {
@@ -84,5 +85,8 @@ pub(crate) async fn deliveries(
     Caller(me): Caller,
     IdPath(id): IdPath<HookId>,
 ) -> Result<Json<Vec<DeliveryAttempt>>, ApiError> {
-    Ok(Json(app.service.hook_deliveries(&me, &id).await?))
+    let attempts = app.service.hook_deliveries(&me, &id).await?;
+    Ok(Json(
+        attempts.into_iter().map(DeliveryAttempt::from).collect(),
+    ))
 }

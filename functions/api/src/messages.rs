@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use missive_domain::{GameId, MessageMail};
+use missive_domain::GameId;
 use missive_game::MessageView;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -16,6 +16,7 @@ use crate::caller::Caller;
 use crate::error::ErrorBody;
 use crate::extract::IdPath;
 use crate::paging::{MAX_PAGE, Page, PageSize, page, read_cursor};
+use crate::wire::MessageMail;
 use crate::{ApiError, App, JsonBody};
 
 pub(crate) fn routes() -> OpenApiRouter<App> {
@@ -102,7 +103,7 @@ pub(crate) async fn delivery(
     State(app): State<App>,
     Caller(me): Caller,
 ) -> Result<Json<Delivery>, ApiError> {
-    let delivery = app.service.message_mail(&me).await?;
+    let delivery = app.service.message_mail(&me).await?.into();
     Ok(Json(Delivery { delivery }))
 }
 
@@ -115,6 +116,8 @@ pub(crate) async fn set_delivery(
     Caller(me): Caller,
     JsonBody(request): JsonBody<Delivery>,
 ) -> Result<Json<Delivery>, ApiError> {
-    app.service.set_message_mail(&me, request.delivery).await?;
+    app.service
+        .set_message_mail(&me, request.delivery.into())
+        .await?;
     Ok(Json(request))
 }

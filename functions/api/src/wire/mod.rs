@@ -3,11 +3,15 @@
 //! stored one) with `From`, one module per resource.
 
 mod ending;
+mod hooks;
+mod messages;
 mod ratings;
 mod time_control;
 mod tournaments;
 
 pub(crate) use ending::Ended;
+pub(crate) use hooks::DeliveryAttempt;
+pub(crate) use messages::MessageMail;
 pub(crate) use ratings::RatingView;
 pub(crate) use time_control::TimeControl;
 pub(crate) use tournaments::{TournamentStart, TournamentView, WithdrawalScoring};
