@@ -5,23 +5,25 @@
 //! once (201); `GET` lists them without their secrets; `DELETE .../{id}` revokes one at
 //! once. Only the password's argon2id hash is stored.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{delete, get};
-use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use missive_domain::AppPassword;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::caller::Caller;
 use crate::error::ErrorBody;
-use crate::session::Caller;
 use crate::{ApiError, App, JsonBody};
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/players/me/app-passwords", get(list).post(create))
-        .route("/v1/players/me/app-passwords/{id}", delete(revoke))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(revoke))
 }
 
 /// An application password to create.

@@ -13,21 +13,23 @@
 //! time after which the reader stops and games not stored yet are not imported.
 //! `GET /v1/archive/key` gives the public key that checks the server's signatures.
 
+use axum::Json;
 use axum::body::{Body, Bytes};
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use missive_domain::{Cursor, GameId};
 use missive_game::{ArchiveImport, GameService, ImportOutcome};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::description::Binary;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::caller::Caller;
 use crate::error::ErrorBody;
-use crate::session::Caller;
+use crate::wire::Binary;
 use crate::{ApiError, App};
 
 /// Largest archive accepted by `POST /v1/archive` by default, in bytes.
@@ -40,14 +42,14 @@ const ARCHIVE_PAGE: usize = 100;
 pub const ARCHIVE_TYPE: &str = "application/x-chess-pgn; charset=utf-8";
 
 /// The archive routes, imports limited to `import_limit` bytes.
-pub(crate) fn routes(import_limit: usize) -> Router<App> {
-    Router::new()
-        .route("/v1/players/{handle}/archive", get(player_archive))
-        .route("/v1/archive/key", get(archive_key))
-        .route(
-            "/v1/archive",
-            post(import).layer(DefaultBodyLimit::max(import_limit)),
-        )
+pub(crate) fn routes(import_limit: usize) -> OpenApiRouter<App> {
+    let import = OpenApiRouter::new()
+        .routes(routes!(import))
+        .layer(DefaultBodyLimit::max(import_limit));
+    OpenApiRouter::new()
+        .routes(routes!(player_archive))
+        .routes(routes!(archive_key))
+        .merge(import)
 }
 
 /// An answer of archive text.

@@ -2,25 +2,29 @@
 //! first), read one, accept it (seat by seat; the last seat taken starts the game), withdraw
 //! it.
 
-use axum::extract::{Path, Query, State};
+use axum::Json;
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use missive_domain::{ChallengeFilter, ChallengeId, Cursor, Seat, TimeControl};
+use missive_domain::{ChallengeFilter, ChallengeId, Cursor, Seat};
 use missive_game::{ChallengeAccepted, ChallengeView, NewChallenge};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::caller::Caller;
 use crate::error::ErrorBody;
-use crate::games::{MAX_PAGE, OptionalJson, PAGE, Page};
-use crate::session::Caller;
+use crate::extract::{IdPath, OptionalJson};
+use crate::paging::{PAGE, Page, PageSize};
+use crate::wire::TimeControl;
 use crate::{ApiError, App, JsonBody};
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/challenges", post(publish).get(list))
-        .route("/v1/challenges/{id}", get(view).delete(withdraw))
-        .route("/v1/challenges/{id}/accept", post(accept))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(publish, list))
+        .routes(routes!(view, withdraw))
+        .routes(routes!(accept))
 }
 
 /// A challenge to publish.
@@ -62,7 +66,7 @@ pub(crate) async fn publish(
             creator: me,
             variant: request.variant,
             options: request.options,
-            time_control: request.time_control,
+            time_control: request.time_control.into(),
             rated: request.rated,
             seat: request.seat.map(Seat),
             min_rating: request.min_rating,
@@ -83,8 +87,9 @@ pub(crate) struct ListQuery {
     #[param(pattern = "^(days-per-move:[0-9]+|iccf:[0-9]+/[0-9]+)$")]
     time_control: Option<String>,
     /// Challenges per page, 1 to 200 (50 if absent).
-    #[param(minimum = 1, maximum = 200)]
-    limit: Option<usize>,
+    #[serde(default)]
+    #[param(value_type = Option<usize>, minimum = 1, maximum = 200)]
+    limit: PageSize,
     /// The `next_cursor` of the page before.
     cursor: Option<String>,
 }
@@ -104,7 +109,7 @@ pub(crate) async fn list(
         .time_control
         .as_deref()
         .map(|text| {
-            TimeControl::parse_key(text).ok_or_else(|| {
+            missive_domain::TimeControl::parse_key(text).ok_or_else(|| {
                 ApiError::bad_request(format!(
                     "time_control `{text}`: expected days-per-move:D or iccf:N/D"
                 ))
@@ -115,7 +120,7 @@ pub(crate) async fn list(
         variant: query.variant,
         time_control,
     };
-    let limit = query.limit.unwrap_or(PAGE).clamp(1, MAX_PAGE);
+    let limit = query.limit.or(PAGE);
     let cursor = query.cursor.map(Cursor);
     let page = app
         .service
@@ -125,15 +130,15 @@ pub(crate) async fn list(
 }
 
 /// Read a challenge
-#[utoipa::path(get, path = "/v1/challenges/{id}", tag = "challenges", operation_id = "get_challenge", security(()), params(("id" = String, Path, description = "The challenge id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), responses(
+#[utoipa::path(get, path = "/v1/challenges/{id}", tag = "challenges", operation_id = "get_challenge", security(()), params(IdPath<ChallengeId>), responses(
     (status = 200, description = "The challenge: open, accepted (with its game), withdrawn or expired", body = ChallengeView),
     (status = 404, description = "No such challenge (`challenge-not-found`)", body = ErrorBody),
 ))]
 pub(crate) async fn view(
     State(app): State<App>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ChallengeId>,
 ) -> Result<Json<ChallengeView>, ApiError> {
-    Ok(Json(app.service.challenge(&ChallengeId(id)).await?))
+    Ok(Json(app.service.challenge(&id).await?))
 }
 
 /// The seat wanted (the first open one if absent).
@@ -147,7 +152,7 @@ pub(crate) struct Accept {
 /// Accept a challenge
 ///
 /// Takes a seat (the one asked for, else the first open one); the game is created when every seat is taken.
-#[utoipa::path(post, path = "/v1/challenges/{id}/accept", tag = "challenges", operation_id = "accept_challenge", security(("bearer" = [])), params(("id" = String, Path, description = "The challenge id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body(content = Accept, description = "Optional: the seat wanted"), responses(
+#[utoipa::path(post, path = "/v1/challenges/{id}/accept", tag = "challenges", operation_id = "accept_challenge", security(("bearer" = [])), params(IdPath<ChallengeId>), request_body(content = Accept, description = "Optional: the seat wanted"), responses(
     (status = 200, description = "Seated; with the game once every seat is taken", body = ChallengeAccepted),
     (status = 404, description = "No such challenge (`challenge-not-found`)", body = ErrorBody),
     (status = 409, description = "Withdrawn (`challenge-withdrawn`), every seat taken (`challenge-taken`), the seat wanted taken (`taken`)", body = ErrorBody),
@@ -157,18 +162,18 @@ pub(crate) struct Accept {
 pub(crate) async fn accept(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ChallengeId>,
     OptionalJson(request): OptionalJson<Accept>,
 ) -> Result<Json<ChallengeAccepted>, ApiError> {
     let accepted = app
         .service
-        .accept_challenge(&ChallengeId(id), &me, request.seat.map(Seat))
+        .accept_challenge(&id, &me, request.seat.map(Seat))
         .await?;
     Ok(Json(accepted))
 }
 
 /// Withdraw a challenge
-#[utoipa::path(delete, path = "/v1/challenges/{id}", tag = "challenges", operation_id = "withdraw_challenge", security(("bearer" = [])), params(("id" = String, Path, description = "The challenge id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), responses(
+#[utoipa::path(delete, path = "/v1/challenges/{id}", tag = "challenges", operation_id = "withdraw_challenge", security(("bearer" = [])), params(IdPath<ChallengeId>), responses(
     (status = 204, description = "Withdrawn"),
     (status = 403, description = "Not your challenge (`not-creator`)", body = ErrorBody),
     (status = 404, description = "No such challenge (`challenge-not-found`)", body = ErrorBody),
@@ -177,10 +182,8 @@ pub(crate) async fn accept(
 pub(crate) async fn withdraw(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<ChallengeId>,
 ) -> Result<StatusCode, ApiError> {
-    app.service
-        .withdraw_challenge(&ChallengeId(id), &me)
-        .await?;
+    app.service.withdraw_challenge(&id, &me).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -10,8 +10,12 @@ use missive_board::PngError;
 use missive_domain::ChallengeState;
 use missive_game::ServiceError;
 use missive_gate::Busy;
+use missive_rules::MoveError;
 use missive_store::StoreError;
+use missive_xfcc::{Fault, SoapVersion, fault_envelope};
 use serde_json::{Value, json};
+
+use crate::xfcc::answer::{Outcome, xml};
 
 /// An error answer: a status, a stable kebab-case code, a message, extra fields
 /// (`current_ply` for stale requests, `limit` for limits) and, for a limit, the seconds the
@@ -276,4 +280,91 @@ impl From<AuthError> for ApiError {
             ),
         }
     }
+}
+
+/// Why an Xfcc call has no answer: a SOAP fault, or the server too busy for it now (the
+/// API's 503 `busy`).
+pub(crate) enum SoapFailure {
+    /// A fault, answered with status 500 as SOAP over HTTP requires.
+    Fault(Fault),
+    /// Too busy: a `Server` (`Receiver`) fault with the error's status and `Retry-After`.
+    Busy(ApiError),
+}
+
+impl From<Fault> for SoapFailure {
+    fn from(fault: Fault) -> SoapFailure {
+        SoapFailure::Fault(fault)
+    }
+}
+
+/// The one mapping of the service's refusals and failures to SOAP faults: wrong
+/// credentials are the sender's (naming `AuthenticationFailed`), a busy server 503, anything
+/// else the server's.
+impl From<ServiceError> for SoapFailure {
+    fn from(error: ServiceError) -> SoapFailure {
+        SoapFailure::Fault(match error {
+            ServiceError::Busy(busy) => return SoapFailure::Busy(busy.into()),
+            ServiceError::BadCredentials => {
+                Fault::sender("AuthenticationFailed: unknown handle or wrong application password")
+            }
+            ServiceError::Store(StoreError::Backend(reason)) => {
+                tracing::error!(%reason, "the store failed");
+                Fault::receiver("the store is unavailable for the moment: try again")
+            }
+            error => {
+                tracing::error!(%error, "an Xfcc call failed");
+                Fault::receiver("the request could not be carried out")
+            }
+        })
+    }
+}
+
+impl SoapFailure {
+    /// The answer: the fault in the envelope of `version`.
+    pub(crate) fn into_soap(self, version: SoapVersion) -> Response {
+        match self {
+            SoapFailure::Fault(fault) => xml(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                version.content_type(),
+                fault_envelope(version, &fault),
+            ),
+            SoapFailure::Busy(busy) => {
+                let mut answer = xml(
+                    busy.status,
+                    version.content_type(),
+                    fault_envelope(version, &Fault::receiver(busy.message)),
+                );
+                if let Some(seconds) = busy.retry_after {
+                    answer
+                        .headers_mut()
+                        .insert(RETRY_AFTER, HeaderValue::from(seconds));
+                }
+                answer
+            }
+        }
+    }
+}
+
+/// The `MakeAMove` result code a refusal or failure of the service's is, or the sender's
+/// fault for one the protocol has no code for (a message too long or too frequent).
+pub(crate) fn move_outcome(error: ServiceError) -> Result<Outcome, Fault> {
+    Ok(match error {
+        ServiceError::BadCredentials => Outcome::AuthenticationFailed,
+        ServiceError::GameNotFound(_) | ServiceError::NotSeated { .. } => Outcome::InvalidGameID,
+        ServiceError::NotYourTurn | ServiceError::NotActive(_) => Outcome::NotYourTurn,
+        ServiceError::Conflict { .. } => Outcome::InvalidMoveNumber,
+        ServiceError::Move(MoveError::Ambiguous { .. }) => Outcome::MoveIsAmbiguous,
+        ServiceError::Move(_) | ServiceError::Claim(_) => Outcome::InvalidMove,
+        ServiceError::TimeExpired(_) => Outcome::LostOnTime,
+        ServiceError::Store(StoreError::Backend(ref reason)) => {
+            tracing::error!(%reason, "the store failed");
+            Outcome::ServerError
+        }
+        ServiceError::Contended => Outcome::ServerError,
+        ServiceError::Store(_) | ServiceError::Corrupt { .. } => {
+            tracing::error!(%error, "an Xfcc move could not be carried out");
+            Outcome::ServerError
+        }
+        error => return Err(Fault::sender(error.to_string())),
+    })
 }

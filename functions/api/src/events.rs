@@ -2,18 +2,19 @@
 
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::{Query, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use missive_game::{EventView, MAX_EVENTS, MAX_WAIT};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::caller::Caller;
 use crate::error::ErrorBody;
-use crate::session::Caller;
 use crate::{ApiError, App};
 
 /// The media type of the feed: one JSON object per line.
@@ -21,8 +22,8 @@ pub const JSON_LINES: &str = "application/x-ndjson";
 /// The header that carries where the feed goes on after the answer's events.
 pub const CURSOR_HEADER: &str = "event-cursor";
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new().route("/v1/events", get(events))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new().routes(routes!(events))
 }
 
 /// Where to read the feed from and how long to wait.

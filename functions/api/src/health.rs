@@ -5,12 +5,14 @@
 
 use std::time::Duration;
 
+use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::get;
-use axum::{Json, Router};
 use serde::Serialize;
 use utoipa::ToSchema;
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::ErrorBody;
 use crate::{ApiError, App};
@@ -18,10 +20,10 @@ use crate::{ApiError, App};
 /// How long readiness waits for the store.
 pub const READY_TIMEOUT: Duration = Duration::from_secs(2);
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/health", get(health))
-        .route("/v1/ready", get(ready))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(health))
+        .routes(routes!(ready))
 }
 
 /// What a health check answers.

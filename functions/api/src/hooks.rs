@@ -1,23 +1,27 @@
 //! The caller's webhooks: register, list, read a hook's delivery log, remove.
 
-use axum::extract::{Path, State};
+use axum::Json;
+use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::{delete, get};
-use axum::{Json, Router};
-use missive_domain::{DeliveryAttempt, HookId};
+use missive_domain::HookId;
 use missive_game::{HookCreated, HookView};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::caller::Caller;
 use crate::error::ErrorBody;
-use crate::session::Caller;
+use crate::extract::IdPath;
+use crate::wire::DeliveryAttempt;
 use crate::{ApiError, App, JsonBody};
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/players/me/hooks", get(list).post(register))
-        .route("/v1/players/me/hooks/{id}", delete(remove))
-        .route("/v1/players/me/hooks/{id}/deliveries", get(deliveries))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(list, register))
+        .routes(routes!(remove))
+        .routes(routes!(deliveries))
 }
 
 /// A webhook to register.
@@ -56,30 +60,33 @@ pub(crate) async fn list(
 }
 
 /// Remove a webhook
-#[utoipa::path(delete, path = "/v1/players/me/hooks/{id}", tag = "hooks", operation_id = "remove_hook", security(("bearer" = [])), params(("id" = String, Path, description = "The hook id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), responses(
+#[utoipa::path(delete, path = "/v1/players/me/hooks/{id}", tag = "hooks", operation_id = "remove_hook", security(("bearer" = [])), params(IdPath<HookId>), responses(
     (status = 204, description = "Removed: nothing more is sent to it"),
     (status = 404, description = "The caller has no such hook (`hook-not-found`)", body = ErrorBody),
 ))]
 pub(crate) async fn remove(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<HookId>,
 ) -> Result<StatusCode, ApiError> {
-    app.service.remove_hook(&me, &HookId(id)).await?;
+    app.service.remove_hook(&me, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// Read a webhook's deliveries
 ///
 /// The latest 50 attempts, newest first: the event, the attempt's number for it, the status answered or what went wrong, and how long it took.
-#[utoipa::path(get, path = "/v1/players/me/hooks/{id}/deliveries", tag = "hooks", operation_id = "list_hook_deliveries", security(("bearer" = [])), params(("id" = String, Path, description = "The hook id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), responses(
+#[utoipa::path(get, path = "/v1/players/me/hooks/{id}/deliveries", tag = "hooks", operation_id = "list_hook_deliveries", security(("bearer" = [])), params(IdPath<HookId>), responses(
     (status = 200, description = "The latest attempts, newest first", body = Vec<DeliveryAttempt>),
     (status = 404, description = "The caller has no such hook (`hook-not-found`)", body = ErrorBody),
 ))]
 pub(crate) async fn deliveries(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<HookId>,
 ) -> Result<Json<Vec<DeliveryAttempt>>, ApiError> {
-    Ok(Json(app.service.hook_deliveries(&me, &HookId(id)).await?))
+    let attempts = app.service.hook_deliveries(&me, &id).await?;
+    Ok(Json(
+        attempts.into_iter().map(DeliveryAttempt::from).collect(),
+    ))
 }

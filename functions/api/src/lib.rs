@@ -23,10 +23,12 @@
 
 mod app_passwords;
 pub mod archives;
+pub mod caller;
 mod challenges;
 pub mod description;
 pub mod error;
 pub mod events;
+mod extract;
 mod games;
 pub mod health;
 mod hooks;
@@ -34,6 +36,7 @@ pub mod invitations;
 pub mod limits;
 mod messages;
 pub mod page;
+mod paging;
 mod players;
 pub mod polls;
 pub mod quotas;
@@ -43,6 +46,7 @@ pub mod session;
 pub mod settings;
 mod tournaments;
 mod unsubscribe;
+mod wire;
 pub mod xfcc;
 
 use std::sync::Arc;
@@ -65,11 +69,15 @@ use tower_http::request_id::{
 };
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
+pub use caller::Caller;
 pub use description::{ApiDoc, openapi_text};
 pub use error::ApiError;
 pub use limits::{Rate, RateLimiter, TrustedProxies, TrustedProxy};
-pub use session::{Caller, access_token};
+pub use session::access_token;
 pub use settings::Settings;
 
 /// Largest request body accepted, in bytes.
@@ -165,26 +173,8 @@ impl App {
         let request_id = HeaderName::from_static(REQUEST_ID);
         let throttle = axum::middleware::from_fn_with_state(self.clone(), limits::throttle);
         let limits = self.limits;
-        Router::new()
-            .merge(players::routes())
-            .merge(app_passwords::routes())
-            .merge(session::routes())
-            .merge(games::routes())
-            .merge(rules::routes())
-            .merge(page::routes())
-            .merge(unsubscribe::routes())
-            .merge(archives::routes(limits.archive_body))
-            .merge(health::routes())
-            .merge(challenges::routes())
-            .merge(messages::routes())
-            .merge(xfcc::routes())
-            .merge(events::routes())
-            .merge(hooks::routes())
-            .merge(tournaments::routes())
-            .route(
-                "/v1/openapi.json",
-                axum::routing::get(description::openapi_json),
-            )
+        let (routes, _) = routes(limits.archive_body).split_for_parts();
+        routes
             .fallback(|| async { ApiError::not_found("no such resource") })
             .with_state(self)
             .layer(throttle)
@@ -209,6 +199,28 @@ impl App {
             )
             .layer(SetRequestIdLayer::new(request_id, UlidRequestId))
     }
+}
+
+/// Every route of the API, with the description of those it documents (the router and
+/// [`description`] are made from it alone); `archive_body` bounds `POST /v1/archive`.
+pub(crate) fn routes(archive_body: usize) -> OpenApiRouter<App> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(players::routes())
+        .merge(app_passwords::routes())
+        .merge(session::routes())
+        .merge(games::routes())
+        .merge(rules::routes())
+        .merge(page::routes().into())
+        .merge(unsubscribe::routes().into())
+        .merge(archives::routes(archive_body))
+        .merge(health::routes())
+        .merge(challenges::routes())
+        .merge(messages::routes())
+        .merge(xfcc::routes().into())
+        .merge(events::routes())
+        .merge(hooks::routes())
+        .merge(tournaments::routes())
+        .routes(routes!(description::openapi_json))
 }
 
 /// The span every log line of a request is in: method, matched route (never the raw path,

@@ -27,7 +27,7 @@ use governor::state::keyed::DashMapStateStore;
 use governor::{Quota, RateLimiter as Gcra};
 use ipnet::IpNet;
 
-use crate::session::Caller;
+use crate::caller::Caller;
 use crate::{ApiError, App};
 
 /// Callers remembered before those whose cells are full again are forgotten.

@@ -1,27 +1,28 @@
 //! Messages between a game's players: write one, read them (the game's seated players
 //! only), and choose when they are mailed.
 
-use axum::extract::{Path, Query, State};
+use axum::Json;
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use axum::routing::{get, put};
-use axum::{Json, Router};
-use missive_domain::{GameId, MessageMail};
+use missive_domain::GameId;
 use missive_game::MessageView;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::caller::Caller;
 use crate::error::ErrorBody;
-use crate::games::{MAX_PAGE, Page, page, read_cursor};
-use crate::session::Caller;
+use crate::extract::IdPath;
+use crate::paging::{MAX_PAGE, Page, PageSize, page, read_cursor};
+use crate::wire::MessageMail;
 use crate::{ApiError, App, JsonBody};
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/games/{id}/messages", get(list).post(write))
-        .route(
-            "/v1/players/me/message-mail",
-            put(set_delivery).get(delivery),
-        )
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(list, write))
+        .routes(routes!(set_delivery, delivery))
 }
 
 /// A message to write.
@@ -36,7 +37,7 @@ pub(crate) struct Write {
 /// Write a message to the other players
 ///
 /// Mailed to them with their next turn mail, or at once (their choice); never shown to anyone else.
-#[utoipa::path(post, path = "/v1/games/{id}/messages", tag = "messages", operation_id = "write_message", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body = Write, responses(
+#[utoipa::path(post, path = "/v1/games/{id}/messages", tag = "messages", operation_id = "write_message", security(("bearer" = [])), params(IdPath<GameId>), request_body = Write, responses(
     (status = 201, description = "Written; mailed to the other players", body = MessageView),
     (status = 403, description = "Not seated in this game (`not-seated`)", body = ErrorBody),
     (status = 404, description = "No such game, or a private one of others (`game-not-found`)", body = ErrorBody),
@@ -47,13 +48,10 @@ pub(crate) struct Write {
 pub(crate) async fn write(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<GameId>,
     JsonBody(request): JsonBody<Write>,
 ) -> Result<(StatusCode, Json<MessageView>), ApiError> {
-    let message = app
-        .service
-        .post_message(&GameId(id), &me, &request.text)
-        .await?;
+    let message = app.service.post_message(&id, &me, &request.text).await?;
     Ok((StatusCode::CREATED, Json(message)))
 }
 
@@ -64,14 +62,15 @@ pub(crate) struct ListQuery {
     /// The `next_cursor` of the page before.
     cursor: Option<String>,
     /// Messages per page, 1 to 200 (200 if absent).
-    #[param(minimum = 1, maximum = 200)]
-    limit: Option<usize>,
+    #[serde(default)]
+    #[param(value_type = Option<usize>, minimum = 1, maximum = 200)]
+    limit: PageSize,
 }
 
 /// List a game's messages
 ///
 /// Oldest first; for the game's players only.
-#[utoipa::path(get, path = "/v1/games/{id}/messages", tag = "messages", operation_id = "list_messages", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$"), ListQuery), responses(
+#[utoipa::path(get, path = "/v1/games/{id}/messages", tag = "messages", operation_id = "list_messages", security(("bearer" = [])), params(IdPath<GameId>, ListQuery), responses(
     (status = 200, description = "A page of the game's messages, oldest first", body = Page<MessageView>),
     (status = 403, description = "Not seated in this game (`not-seated`)", body = ErrorBody),
     (status = 404, description = "No such game, or a private one of others (`game-not-found`)", body = ErrorBody),
@@ -79,15 +78,12 @@ pub(crate) struct ListQuery {
 pub(crate) async fn list(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<GameId>,
     Query(query): Query<ListQuery>,
 ) -> Result<Json<Page<MessageView>>, ApiError> {
-    let limit = query.limit.unwrap_or(MAX_PAGE).clamp(1, MAX_PAGE);
-    let offset = match &query.cursor {
-        Some(cursor) => read_cursor(cursor)?,
-        None => 0,
-    };
-    let messages = app.service.messages(&GameId(id), &me).await?;
+    let limit = query.limit.or(MAX_PAGE);
+    let offset = read_cursor(query.cursor.as_deref())?;
+    let messages = app.service.messages(&id, &me).await?;
     Ok(Json(page(messages, offset, limit)))
 }
 
@@ -107,7 +103,7 @@ pub(crate) async fn delivery(
     State(app): State<App>,
     Caller(me): Caller,
 ) -> Result<Json<Delivery>, ApiError> {
-    let delivery = app.service.message_mail(&me).await?;
+    let delivery = app.service.message_mail(&me).await?.into();
     Ok(Json(Delivery { delivery }))
 }
 
@@ -120,6 +116,8 @@ pub(crate) async fn set_delivery(
     Caller(me): Caller,
     JsonBody(request): JsonBody<Delivery>,
 ) -> Result<Json<Delivery>, ApiError> {
-    app.service.set_message_mail(&me, request.delivery).await?;
+    app.service
+        .set_message_mail(&me, request.delivery.into())
+        .await?;
     Ok(Json(request))
 }

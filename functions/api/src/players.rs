@@ -8,10 +8,9 @@
 //! handle (public anyway) is refused at once. Each sign-up counts against the mails of its
 //! address and of its client, like a sign-in.
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::routing::{delete, get, post};
-use axum::{Json, Router};
 use chrono::{DateTime, Utc};
 use missive_domain::Player;
 use missive_game::{SignUpCheck, VacationBalance};
@@ -19,21 +18,22 @@ use missive_mail::Mail;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::caller::Caller;
 use crate::error::ErrorBody;
 use crate::limits::ClientAddress;
-use crate::session::{self, Caller, MailSent};
-use crate::tournaments::RatingView;
+use crate::session::{self, MailSent};
+use crate::wire::RatingView;
 use crate::{ApiError, App, JsonBody};
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/players", post(sign_up))
-        .route(
-            "/v1/players/me/vacation",
-            get(vacation_balance).put(take_vacation),
-        )
-        .route("/v1/players/me/vacation/{start}", delete(end_vacation))
-        .route("/v1/players/{handle}", get(player))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(sign_up))
+        .routes(routes!(vacation_balance, take_vacation))
+        .routes(routes!(end_vacation))
+        .routes(routes!(player))
 }
 
 /// A sign-up.

@@ -1,12 +1,14 @@
 //! The rules without a game: the variants on offer and the legal moves of any position.
 
+use axum::Json;
 use axum::extract::State;
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use missive_game::ServiceError;
 use missive_rules::{Notation, registry};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::ErrorBody;
 use crate::{ApiError, App, JsonBody};
@@ -14,10 +16,10 @@ use crate::{ApiError, App, JsonBody};
 /// Most moves an analysis request may replay.
 const MAX_ANALYSIS_MOVES: usize = 2000;
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/variants", get(variants))
-        .route("/v1/analysis/legal-moves", post(legal_moves))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(variants))
+        .routes(routes!(legal_moves))
 }
 
 #[derive(Serialize, ToSchema)]

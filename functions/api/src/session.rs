@@ -7,20 +7,20 @@
 //! `POST /v1/auth/token` exchanges the token of a sign-in link, or of a sign-up's
 //! confirmation link (which registers the player first), for an access token, once only:
 //! the token's use is recorded in the store until it expires, and a second exchange is
-//! refused (401). Routes that act for a player take a [`Caller`]: the handle of a valid
-//! access token.
+//! refused (401).
 
-use axum::extract::{FromRequestParts, State};
-use axum::http::request::Parts;
+use axum::Json;
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::routing::post;
-use axum::{Json, Router};
 use chrono::DateTime;
 use missive_auth::{Claims, Grant, Purpose};
 use missive_domain::Player;
 use missive_mail::Mail;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::ErrorBody;
 use crate::limits::ClientAddress;
@@ -33,49 +33,6 @@ pub const SIGN_UP_LIFETIME: i64 = 24 * 3600;
 /// How long an access token works, in seconds.
 pub const ACCESS_LIFETIME: i64 = 30 * 24 * 3600;
 
-/// The player a request acts for: the subject of its bearer access token (verified once per
-/// request: the rate limiter leaves the caller it verified in the request's extensions).
-#[derive(Clone, Debug)]
-pub struct Caller(pub String);
-
-impl FromRequestParts<App> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Caller, ApiError> {
-        match parts.extensions.get::<Caller>() {
-            Some(verified) => Ok(verified.clone()),
-            None => Caller::from_headers(&parts.headers, app),
-        }
-    }
-}
-
-impl Caller {
-    /// The caller named by the bearer access token in `headers`.
-    pub fn from_headers(headers: &HeaderMap, app: &App) -> Result<Caller, ApiError> {
-        let header = headers
-            .get(axum::http::header::AUTHORIZATION)
-            .ok_or_else(|| ApiError::unauthorized("an access token is required"))?;
-        let token = header
-            .to_str()
-            .ok()
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .ok_or_else(|| ApiError::unauthorized("expected `Authorization: Bearer <token>`"))?;
-        let claims = app
-            .authority
-            .verify(token.trim(), Purpose::Access, app.now_seconds())?;
-        Ok(Caller(claims.sub))
-    }
-
-    /// The caller named by a bearer access token if `headers` carry one (which must then be
-    /// valid), `None` for an anonymous request.
-    pub fn optional(headers: &HeaderMap, app: &App) -> Result<Option<String>, ApiError> {
-        if !headers.contains_key(axum::http::header::AUTHORIZATION) {
-            return Ok(None);
-        }
-        Caller::from_headers(headers, app).map(|caller| Some(caller.0))
-    }
-}
-
 /// An access token for `handle`, as `missive token` and the token route mint it.
 pub fn access_token(app: &App, handle: &str) -> Result<String, ApiError> {
     let grant = Grant {
@@ -86,10 +43,10 @@ pub fn access_token(app: &App, handle: &str) -> Result<String, ApiError> {
     Ok(app.authority.mint(&grant, app.now_seconds())?)
 }
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/auth/login", post(login))
-        .route("/v1/auth/token", post(exchange))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(login))
+        .routes(routes!(exchange))
 }
 
 /// The answer to a request that mails a link: what is on its way, in words.

@@ -1,41 +1,42 @@
 //! Tournaments and ratings: create a round robin, list and read tournaments (with the
 //! crosstable), join, start, withdraw; a player's ratings and a variant's leaderboard.
 
+use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::{get, post};
-use axum::{Json, Router};
-use chrono::{DateTime, Utc};
-use missive_domain::{
-    Cursor, GameId, RatingChange, RatingRecord, SeatResult, TimeControl, Tournament,
-    TournamentGame, TournamentId, TournamentStart, TournamentState, Withdrawal, WithdrawalScoring,
-};
-use missive_game::{NewTournament, TournamentStandings};
-use missive_tournament::rating::{PROVISIONAL_GAMES, Rating};
-use serde::{Deserialize, Serialize};
+use missive_domain::{Cursor, GameId, SeatResult, TournamentId};
+use missive_game::NewTournament;
+use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use crate::archives::archive_response;
+use crate::caller::Caller;
 use crate::error::ErrorBody;
-use crate::games::{Ended, MAX_PAGE, PAGE, Page};
-use crate::session::Caller;
+use crate::extract::IdPath;
+use crate::paging::{PAGE, Page, PageSize};
+use crate::wire::{
+    Ended, RatingView, TimeControl, TournamentStart, TournamentView, WithdrawalScoring,
+};
 use crate::{ApiError, App, JsonBody};
 
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/v1/tournaments", post(create).get(list))
-        .route("/v1/tournaments/{id}", get(view))
-        .route("/v1/tournaments/{id}/join", post(join))
-        .route("/v1/tournaments/{id}/start", post(start))
-        .route("/v1/tournaments/{id}/withdraw", post(withdraw))
-        .route("/v1/tournaments/{id}/archive", get(archive))
-        .route("/v1/tournaments/{id}/pause", post(pause))
-        .route("/v1/tournaments/{id}/resume", post(resume))
-        .route("/v1/games/{id}/adjudicate", post(adjudicate))
-        .route("/v1/games/{id}/extend", post(extend))
-        .route("/v1/players/{handle}/ratings", get(ratings))
-        .route("/v1/ratings/{variant}", get(leaderboard))
+pub(crate) fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(create, list))
+        .routes(routes!(view))
+        .routes(routes!(join))
+        .routes(routes!(start))
+        .routes(routes!(withdraw))
+        .routes(routes!(archive))
+        .routes(routes!(pause))
+        .routes(routes!(resume))
+        .routes(routes!(adjudicate))
+        .routes(routes!(extend))
+        .routes(routes!(ratings))
+        .routes(routes!(leaderboard))
 }
 
 /// A round robin to create.
@@ -71,149 +72,6 @@ pub(crate) struct Create {
     plays: Option<bool>,
 }
 
-/// A tournament, with its standings once started.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct TournamentView {
-    id: TournamentId,
-    name: String,
-    organiser: String,
-    variant: String,
-    options: String,
-    time_control: TimeControl,
-    rated: bool,
-    /// How many players it takes.
-    size: u8,
-    double: bool,
-    /// When its games start.
-    starts: TournamentStart,
-    withdrawal: WithdrawalScoring,
-    timeouts_to_withdraw: Option<u8>,
-    invited: Vec<String>,
-    /// The players, in the order they joined.
-    players: Vec<String>,
-    withdrawn: Vec<Withdrawal>,
-    state: TournamentState,
-    created_at: DateTime<Utc>,
-    started_at: Option<DateTime<Utc>>,
-    finished_at: Option<DateTime<Utc>>,
-    /// Every game: who sits where, and its round.
-    games: Vec<TournamentGame>,
-    /// The standings, best first (absent until it runs).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    standings: Option<Vec<StandingRow>>,
-    /// The crosstable as text (absent until it runs).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    crosstable: Option<String>,
-}
-
-/// One player's line of the standings.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct StandingRow {
-    /// The rank from 1; players level on every tiebreak share one.
-    rank: u32,
-    player: String,
-    /// Points, as a decimal (`2.5`, `1.33`).
-    points: String,
-    /// Sonneborn-Berger, to two decimals.
-    sonneborn_berger: String,
-    /// Outright wins (forfeits included).
-    wins: u32,
-    /// Points among the players level on points, Sonneborn-Berger and wins, when any are.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    head_to_head: Option<String>,
-    /// Games that count.
-    played: u32,
-    /// Games still being played.
-    left: u32,
-    withdrawn: bool,
-}
-
-impl From<TournamentStandings> for TournamentView {
-    fn from(read: TournamentStandings) -> TournamentView {
-        let TournamentStandings {
-            tournament,
-            standings,
-        } = read;
-        let rows = standings.as_ref().map(|standings| {
-            standings
-                .rows
-                .iter()
-                .map(|row| StandingRow {
-                    rank: row.rank,
-                    player: tournament.players[row.player].clone(),
-                    points: row.points.to_string(),
-                    sonneborn_berger: row.sonneborn_berger.to_string(),
-                    wins: row.wins,
-                    head_to_head: row.head_to_head.map(|p| p.to_string()),
-                    played: row.played,
-                    left: row.left,
-                    withdrawn: row.withdrawn,
-                })
-                .collect()
-        });
-        let crosstable = standings.map(|s| s.render_text(&tournament.players));
-        let Tournament {
-            id,
-            name,
-            organiser,
-            variant,
-            options,
-            time_control,
-            rated,
-            size,
-            double,
-            start,
-            withdrawal,
-            timeouts_to_withdraw,
-            invited,
-            players,
-            withdrawn,
-            games,
-            state,
-            created_at,
-            started_at,
-            finished_at,
-            ..
-        } = tournament;
-        TournamentView {
-            id,
-            name,
-            organiser,
-            variant,
-            options,
-            time_control,
-            rated,
-            size,
-            double,
-            starts: start,
-            withdrawal,
-            timeouts_to_withdraw,
-            invited,
-            players,
-            withdrawn,
-            state,
-            created_at,
-            started_at,
-            finished_at,
-            games,
-            standings: rows,
-            crosstable,
-        }
-    }
-}
-
-impl From<Tournament> for TournamentView {
-    fn from(tournament: Tournament) -> TournamentView {
-        TournamentStandings {
-            tournament,
-            standings: None,
-        }
-        .into()
-    }
-}
-
-const ID: &str = "The tournament id (a ULID)";
-
 /// Create a round robin
 ///
 /// Open for players until full; it starts when full (or when its organiser starts it), every game at once. Each invited player is mailed an invitation.
@@ -236,12 +94,16 @@ pub(crate) async fn create(
             name: request.name,
             variant: request.variant,
             options: request.options,
-            time_control: request.time_control,
+            time_control: request.time_control.into(),
             rated: request.rated,
             size: request.players,
             double: request.double,
-            start: request.starts.unwrap_or(TournamentStart::WhenFull),
-            withdrawal: request.withdrawal.unwrap_or(WithdrawalScoring::Forfeit),
+            start: request
+                .starts
+                .map_or(missive_domain::TournamentStart::WhenFull, Into::into),
+            withdrawal: request
+                .withdrawal
+                .map_or(missive_domain::WithdrawalScoring::Forfeit, Into::into),
             timeouts_to_withdraw: request.timeouts_to_withdraw,
             invited: request.invite,
             plays: request.plays.unwrap_or(true),
@@ -258,8 +120,9 @@ pub(crate) async fn create(
 #[into_params(parameter_in = Query)]
 pub(crate) struct ListQuery {
     /// Tournaments per page, 1 to 200 (50 if absent).
-    #[param(minimum = 1, maximum = 200)]
-    limit: Option<usize>,
+    #[serde(default)]
+    #[param(value_type = Option<usize>, minimum = 1, maximum = 200)]
+    limit: PageSize,
     /// The `next_cursor` of the page before.
     cursor: Option<String>,
 }
@@ -275,37 +138,31 @@ pub(crate) async fn list(
     State(app): State<App>,
     Query(query): Query<ListQuery>,
 ) -> Result<Json<Page<TournamentView>>, ApiError> {
-    let limit = query.limit.unwrap_or(PAGE).clamp(1, MAX_PAGE);
+    let limit = query.limit.or(PAGE);
     let cursor = query.cursor.map(Cursor);
     let page = app.service.tournaments(cursor.as_ref(), limit).await?;
-    Ok(Json(
-        missive_domain::Page {
-            items: page.items.into_iter().map(TournamentView::from).collect(),
-            next: page.next,
-        }
-        .into(),
-    ))
+    Ok(Json(Page::from(page).map(TournamentView::from)))
 }
 
 /// Read a tournament
 ///
 /// With its standings and crosstable as of its games now (once started).
-#[utoipa::path(get, path = "/v1/tournaments/{id}", tag = "tournaments", operation_id = "get_tournament", security(()), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(get, path = "/v1/tournaments/{id}", tag = "tournaments", operation_id = "get_tournament", security(()), params(IdPath<TournamentId>), responses(
     (status = 200, description = "The tournament", body = TournamentView),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
 ))]
 pub(crate) async fn view(
     State(app): State<App>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<Json<TournamentView>, ApiError> {
-    let read = app.service.tournament_standings(&TournamentId(id)).await?;
+    let read = app.service.tournament_standings(&id).await?;
     Ok(Json(read.into()))
 }
 
 /// Join a tournament
 ///
 /// Takes a place; the last place taken starts a tournament that starts when full (see starting a tournament: 202 while its games are still being created).
-#[utoipa::path(post, path = "/v1/tournaments/{id}/join", tag = "tournaments", operation_id = "join_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(post, path = "/v1/tournaments/{id}/join", tag = "tournaments", operation_id = "join_tournament", security(("bearer" = [])), params(IdPath<TournamentId>), responses(
     (status = 200, description = "Joined (running, with its games, if that filled it)", body = TournamentView),
     (status = 202, description = "Joined, and that filled it: starting, its games known and still being created (the sweep creates the rest, then it runs)", body = TournamentView),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
@@ -314,9 +171,8 @@ pub(crate) async fn view(
 pub(crate) async fn join(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<(StatusCode, Json<TournamentView>), ApiError> {
-    let id = TournamentId(id);
     app.service.join_tournament(&id, &me).await?;
     started_view(&app, &id).await
 }
@@ -324,7 +180,7 @@ pub(crate) async fn join(
 /// Start a tournament
 ///
 /// Its organiser starts it with the players it has: its games (who sits where) are recorded at once and the tournament is `starting`; the games are then created in batches for a working time (10 s by default). If all exist by then it is `running` (200); otherwise the answer is 202 with the tournament `starting` and the sweep creates the rest within minutes, then makes it `running`. Games already created are played as usual meanwhile. Starting a tournament that is `starting` answers 202 with it as it is.
-#[utoipa::path(post, path = "/v1/tournaments/{id}/start", tag = "tournaments", operation_id = "start_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(post, path = "/v1/tournaments/{id}/start", tag = "tournaments", operation_id = "start_tournament", security(("bearer" = [])), params(IdPath<TournamentId>), responses(
     (status = 200, description = "Started: running, with its games", body = TournamentView),
     (status = 202, description = "Accepted: starting, its games known and still being created (the sweep creates the rest, then it runs)", body = TournamentView),
     (status = 403, description = "Not its organiser (`not-organiser`)", body = ErrorBody),
@@ -335,9 +191,8 @@ pub(crate) async fn join(
 pub(crate) async fn start(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<(StatusCode, Json<TournamentView>), ApiError> {
-    let id = TournamentId(id);
     app.service.start_tournament(&id, &me).await?;
     started_view(&app, &id).await
 }
@@ -349,7 +204,7 @@ async fn started_view(
 ) -> Result<(StatusCode, Json<TournamentView>), ApiError> {
     let read = app.service.tournament_standings(id).await?;
     let status = match read.tournament.state {
-        TournamentState::Starting => StatusCode::ACCEPTED,
+        missive_domain::TournamentState::Starting => StatusCode::ACCEPTED,
         _ => StatusCode::OK,
     };
     Ok((status, Json(read.into())))
@@ -358,7 +213,7 @@ async fn started_view(
 /// Withdraw from a tournament
 ///
 /// Before the start you just leave it. While it is starting you cannot (409 until it runs). Once it runs, your games still being played are resigned; the crosstable scores them as the organiser chose (forfeit or annulled).
-#[utoipa::path(post, path = "/v1/tournaments/{id}/withdraw", tag = "tournaments", operation_id = "withdraw_from_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(post, path = "/v1/tournaments/{id}/withdraw", tag = "tournaments", operation_id = "withdraw_from_tournament", security(("bearer" = [])), params(IdPath<TournamentId>), responses(
     (status = 200, description = "Withdrawn", body = TournamentView),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
     (status = 409, description = "Withdrawn already (`taken`), or starting (until it runs) or finished (`tournament-state`)", body = ErrorBody),
@@ -367,35 +222,31 @@ async fn started_view(
 pub(crate) async fn withdraw(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<Json<TournamentView>, ApiError> {
-    let id = TournamentId(id);
     app.service.withdraw_from_tournament(&id, &me).await?;
-    view(State(app), Path(id.0)).await
+    view(State(app), IdPath(id)).await
 }
 
 /// Export a tournament
 ///
 /// Every game as one archive text (docs/archive.md), each signed and tagged with the tournament (`Event`, `EventId`, `Round`) and its players' ratings before it; the crosstable opens the first game's moves as a comment.
-#[utoipa::path(get, path = "/v1/tournaments/{id}/archive", tag = "tournaments", operation_id = "get_tournament_archive", security(()), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(get, path = "/v1/tournaments/{id}/archive", tag = "tournaments", operation_id = "get_tournament_archive", security(()), params(IdPath<TournamentId>), responses(
     (status = 200, description = "The archive text", content_type = "application/x-chess-pgn", body = String),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
 ))]
 pub(crate) async fn archive(
     State(app): State<App>,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<Response, ApiError> {
-    let text = app
-        .service
-        .tournament_archive_text(&TournamentId(id))
-        .await?;
+    let text = app.service.tournament_archive_text(&id).await?;
     Ok(archive_response(text))
 }
 
 /// Pause a tournament
 ///
 /// Its organiser stops every clock of its games being played (moves are still taken) until it is resumed.
-#[utoipa::path(post, path = "/v1/tournaments/{id}/pause", tag = "tournaments", operation_id = "pause_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(post, path = "/v1/tournaments/{id}/pause", tag = "tournaments", operation_id = "pause_tournament", security(("bearer" = [])), params(IdPath<TournamentId>), responses(
     (status = 200, description = "Paused", body = TournamentView),
     (status = 403, description = "Not its organiser (`not-organiser`)", body = ErrorBody),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
@@ -404,17 +255,16 @@ pub(crate) async fn archive(
 pub(crate) async fn pause(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<Json<TournamentView>, ApiError> {
-    let id = TournamentId(id);
     app.service.pause_tournament(&id, &me).await?;
-    view(State(app), Path(id.0)).await
+    view(State(app), IdPath(id)).await
 }
 
 /// Resume a tournament
 ///
 /// Its organiser lets the clocks run again: every turn's deadline moves later by the pause's length.
-#[utoipa::path(post, path = "/v1/tournaments/{id}/resume", tag = "tournaments", operation_id = "resume_tournament", security(("bearer" = [])), params(("id" = String, Path, description = ID)), responses(
+#[utoipa::path(post, path = "/v1/tournaments/{id}/resume", tag = "tournaments", operation_id = "resume_tournament", security(("bearer" = [])), params(IdPath<TournamentId>), responses(
     (status = 200, description = "Running again", body = TournamentView),
     (status = 403, description = "Not its organiser (`not-organiser`)", body = ErrorBody),
     (status = 404, description = "No such tournament (`tournament-not-found`)", body = ErrorBody),
@@ -423,11 +273,10 @@ pub(crate) async fn pause(
 pub(crate) async fn resume(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<TournamentId>,
 ) -> Result<Json<TournamentView>, ApiError> {
-    let id = TournamentId(id);
     app.service.resume_tournament(&id, &me).await?;
-    view(State(app), Path(id.0)).await
+    view(State(app), IdPath(id)).await
 }
 
 /// An extension of a game's deadline.
@@ -441,7 +290,7 @@ pub(crate) struct Extend {
 /// Extend a game's deadline
 ///
 /// The organiser of the game's tournament stops its clocks for some days from now: the turn's deadline moves that much later. Recorded in its log.
-#[utoipa::path(post, path = "/v1/games/{id}/extend", tag = "tournaments", operation_id = "extend_deadline", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body = Extend, responses(
+#[utoipa::path(post, path = "/v1/games/{id}/extend", tag = "tournaments", operation_id = "extend_deadline", security(("bearer" = [])), params(IdPath<GameId>), request_body = Extend, responses(
     (status = 204, description = "Extended"),
     (status = 403, description = "Not the organiser of its tournament (`not-organiser`)", body = ErrorBody),
     (status = 404, description = "No such game (`game-not-found`)", body = ErrorBody),
@@ -450,12 +299,10 @@ pub(crate) struct Extend {
 pub(crate) async fn extend(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<GameId>,
     JsonBody(request): JsonBody<Extend>,
 ) -> Result<StatusCode, ApiError> {
-    app.service
-        .extend_deadline(&GameId(id), &me, request.days)
-        .await?;
+    app.service.extend_deadline(&id, &me, request.days).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -472,7 +319,7 @@ pub(crate) struct Adjudicate {
 /// Adjudicate a game
 ///
 /// The organiser of the game's tournament ends it with a result; recorded in its log, its ending rule `adjudication`.
-#[utoipa::path(post, path = "/v1/games/{id}/adjudicate", tag = "tournaments", operation_id = "adjudicate", security(("bearer" = [])), params(("id" = String, Path, description = "The game id (a ULID)", pattern = "^[0-9A-HJKMNP-TV-Z]{26}$")), request_body = Adjudicate, responses(
+#[utoipa::path(post, path = "/v1/games/{id}/adjudicate", tag = "tournaments", operation_id = "adjudicate", security(("bearer" = [])), params(IdPath<GameId>), request_body = Adjudicate, responses(
     (status = 200, description = "The ending", body = Ended),
     (status = 403, description = "Not the organiser of its tournament (`not-organiser`)", body = ErrorBody),
     (status = 404, description = "No such game (`game-not-found`)", body = ErrorBody),
@@ -482,7 +329,7 @@ pub(crate) struct Adjudicate {
 pub(crate) async fn adjudicate(
     State(app): State<App>,
     Caller(me): Caller,
-    Path(id): Path<String>,
+    IdPath(id): IdPath<GameId>,
     JsonBody(request): JsonBody<Adjudicate>,
 ) -> Result<Json<Ended>, ApiError> {
     let results = request
@@ -495,46 +342,9 @@ pub(crate) async fn adjudicate(
         .collect::<Result<Vec<_>, _>>()?;
     let ending = app
         .service
-        .adjudicate(&GameId(id), &me, results, &request.reason)
+        .adjudicate(&id, &me, results, &request.reason)
         .await?;
     Ok(Ended::with(Some(ending)))
-}
-
-/// A player's rating in one variant.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct RatingView {
-    player: String,
-    variant: String,
-    /// The Glicko-2 rating, rounded.
-    rating: i64,
-    /// The rating deviation, rounded.
-    deviation: i64,
-    /// Rated games played.
-    games: u32,
-    /// Whether it rests on fewer rated games than the provisional limit (10).
-    provisional: bool,
-    /// Every rated game's change, oldest first.
-    history: Vec<RatingChange>,
-}
-
-impl From<RatingRecord> for RatingView {
-    fn from(record: RatingRecord) -> RatingView {
-        let rating = Rating {
-            rating: record.rating,
-            deviation: record.deviation,
-            volatility: record.volatility,
-            games: record.games,
-        };
-        RatingView {
-            player: record.player,
-            variant: record.variant,
-            rating: rating.rounded(),
-            deviation: record.deviation.round() as i64,
-            games: record.games,
-            provisional: record.games < PROVISIONAL_GAMES,
-            history: record.history,
-        }
-    }
 }
 
 /// A player's ratings

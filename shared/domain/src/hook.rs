@@ -30,7 +30,6 @@ pub enum HookState {
 
 /// One attempt to deliver an event to a hook's address.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeliveryAttempt {
     /// When it was attempted.
     pub at: DateTime<Utc>,

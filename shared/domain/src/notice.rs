@@ -46,7 +46,6 @@ impl MailPreference {
 
 /// When a player wants the messages the other players of a game write them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum MessageMail {
     /// With the player's next turn mail, or on its own when it is their turn already (the

@@ -7,7 +7,6 @@ use crate::GameId;
 
 /// One rated game's change to a rating.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RatingChange {
     /// The game.
     pub game: GameId,

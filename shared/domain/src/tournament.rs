@@ -20,7 +20,6 @@ impl std::fmt::Display for TournamentId {
 
 /// Where a tournament is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum TournamentState {
     /// Taking players; no game exists yet.
@@ -52,14 +51,11 @@ impl TournamentState {
 
 /// When a tournament's games start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum TournamentStart {
     /// As soon as the last place is taken.
-    #[cfg_attr(feature = "openapi", schema(title = "StartWhenFull"))]
     WhenFull,
     /// At a date (if full by then; the organiser may start earlier once full).
-    #[cfg_attr(feature = "openapi", schema(title = "StartAt"))]
     At {
         /// When.
         at: DateTime<Utc>,
@@ -68,7 +64,6 @@ pub enum TournamentStart {
 
 /// What becomes of the unfinished games of a player who withdraws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum WithdrawalScoring {
     /// The withdrawn player loses them; the others win them.
@@ -79,7 +74,6 @@ pub enum WithdrawalScoring {
 
 /// One game of a tournament: who sits where (seat 0 first) and in which round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TournamentGame {
     /// The game.
     pub game: GameId,
@@ -91,7 +85,6 @@ pub struct TournamentGame {
 
 /// A player's withdrawal from a tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Withdrawal {
     /// The player.
     pub player: String,

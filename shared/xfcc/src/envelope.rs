@@ -1,7 +1,7 @@
 //! SOAP envelopes: a request's operation and its parameters read from SOAP 1.1 or 1.2, and
 //! answers and faults written in the version the request came in.
 //!
-//! Reading never panics: text beyond the [`Limits`], not UTF-8, not XML (a DTD included:
+//! Reading never panics: text beyond the [`EnvelopeLimits`], not UTF-8, not XML (a DTD included:
 //! none is read, so no entity is expanded), not an envelope with a body, or a body whose
 //! first element is not an operation of the XfccBasic namespace is a [`Fault`] of the
 //! sender's. Parameters are the
@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use missive_board::escape;
 use roxmltree::{Document, Node, ParsingOptions};
 
-use crate::Limits;
+use crate::EnvelopeLimits;
 
 /// The XfccBasic namespace: the operations' and the types' target namespace.
 pub const XFCC_NS: &str = "http://www.bennedik.com/webservices/XfccBasic";
@@ -99,7 +99,7 @@ impl Call {
     /// The call `body` holds, read within `limits`, or the fault that says why there is
     /// none (naming the limit `body` is beyond); the version is the request's when its
     /// envelope could be told (SOAP 1.1 otherwise).
-    pub fn parse(body: &[u8], limits: &Limits) -> Result<Call, (SoapVersion, Fault)> {
+    pub fn parse(body: &[u8], limits: &EnvelopeLimits) -> Result<Call, (SoapVersion, Fault)> {
         let fail = |reason: &str| (SoapVersion::Soap11, Fault::sender(reason));
         let text = std::str::from_utf8(body).map_err(|_| fail("the request is not UTF-8"))?;
         limits.check(text).map_err(|reason| fail(&reason))?;
@@ -226,7 +226,7 @@ mod tests {
     use super::*;
 
     fn parse(body: &[u8]) -> Result<Call, (SoapVersion, Fault)> {
-        Call::parse(body, &Limits::XFCC)
+        Call::parse(body, &EnvelopeLimits::XFCC)
     }
 
     fn soap11(body: &str) -> String {
@@ -318,17 +318,17 @@ mod tests {
     #[test]
     fn a_document_nested_too_deep_is_a_fault_not_a_stack_overflow() {
         let deep = format!("{}{}", "<a>".repeat(100_000), "</a>".repeat(100_000));
-        let limits = Limits {
+        let limits = EnvelopeLimits {
             bytes: deep.len(),
-            ..Limits::XFCC
+            ..EnvelopeLimits::XFCC
         };
         let (version, fault) = Call::parse(deep.as_bytes(), &limits).unwrap_err();
         assert_eq!((version, fault.blame), (SoapVersion::Soap11, Blame::Sender));
         assert!(fault.reason.contains("deeper than 32"), "{}", fault.reason);
         let unclosed = "<a x=\"/>\"><!-- <b/> --><![CDATA[</a>]]><?p </a>?>".repeat(100_000);
-        let limits = Limits {
+        let limits = EnvelopeLimits {
             bytes: unclosed.len(),
-            ..Limits::XFCC
+            ..EnvelopeLimits::XFCC
         };
         let (_, fault) = Call::parse(unclosed.as_bytes(), &limits).unwrap_err();
         assert!(fault.reason.contains("deeper than 32"), "{}", fault.reason);
@@ -336,7 +336,7 @@ mod tests {
 
     #[test]
     fn a_document_at_the_depth_limit_is_read_and_one_deeper_is_not() {
-        let limit = Limits::XFCC.depth;
+        let limit = EnvelopeLimits::XFCC.depth;
         let call = parse(nested(limit - 4).as_bytes()).unwrap();
         assert_eq!(call.operation, "GetMyGames");
         assert!(refusal(&nested(limit - 3)).contains("deeper than 32"));
@@ -351,9 +351,9 @@ mod tests {
             ))
         };
         let many = siblings(100_000, "<a/>");
-        let limits = Limits {
+        let limits = EnvelopeLimits {
             bytes: many.len(),
-            ..Limits::XFCC
+            ..EnvelopeLimits::XFCC
         };
         let (_, fault) = Call::parse(many.as_bytes(), &limits).unwrap_err();
         assert!(
@@ -370,7 +370,7 @@ mod tests {
     fn too_large_a_document_or_too_many_namespaces_are_a_fault() {
         let large = soap11(&format!(
             "<GetMyGames xmlns=\"{XFCC_NS}\"><username>{}</username></GetMyGames>",
-            "x".repeat(Limits::XFCC.bytes)
+            "x".repeat(EnvelopeLimits::XFCC.bytes)
         ));
         assert!(refusal(&large).contains("larger than 65536 bytes"));
         let declarations: String = (0..65).map(|i| format!(" xmlns:n{i}=\"u\"")).collect();

@@ -7,7 +7,7 @@ use xmlparser::{ElementEnd, Token, Tokenizer};
 /// How large, deep and wide a document may be. A real Xfcc envelope is under 10 elements
 /// deep, holds a few dozen nodes and declares a handful of namespaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct EnvelopeLimits {
     /// The most bytes a document may have.
     pub bytes: usize,
     /// The deepest an element may be nested (the root element is at depth 1).
@@ -21,10 +21,10 @@ pub struct Limits {
     pub namespaces: usize,
 }
 
-impl Limits {
+impl EnvelopeLimits {
     /// The limits Xfcc requests are read within: 64 KiB (the API's body limit), 32 deep,
     /// 2,000 nodes, 64 namespace declarations.
-    pub const XFCC: Limits = Limits {
+    pub const XFCC: EnvelopeLimits = EnvelopeLimits {
         bytes: 64 * 1024,
         depth: 32,
         nodes: 2_000,
@@ -86,9 +86,9 @@ impl Limits {
     }
 }
 
-impl Default for Limits {
-    /// [`Limits::XFCC`].
-    fn default() -> Limits {
-        Limits::XFCC
+impl Default for EnvelopeLimits {
+    /// [`EnvelopeLimits::XFCC`].
+    fn default() -> EnvelopeLimits {
+        EnvelopeLimits::XFCC
     }
 }

@@ -10,8 +10,8 @@ use missive_game::ServiceError;
 
 use super::html::{escape, respond};
 use super::link::MoveLink;
-use super::play::{PlayForm, conversation, reload};
 use super::problem::Problem;
+use super::turn::{PlayForm, conversation, reload};
 use super::view::Shown;
 use crate::{ApiError, App};
 

@@ -21,6 +21,7 @@ mod me;
 mod play;
 mod problem;
 mod sign_in;
+mod turn;
 mod view;
 
 use axum::Router;

@@ -27,6 +27,7 @@
 //!   other boards. Other games are not listed, and their numbers are unknown to
 //!   `MakeAMove` (`InvalidGameID`): a program that cannot show a game had better not see it.
 
+pub(crate) mod answer;
 mod games;
 mod moves;
 mod wsdl;
@@ -34,20 +35,19 @@ mod wsdl;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use axum::routing::get;
 use missive_domain::Player;
-use missive_game::ServiceError;
-use missive_store::StoreError;
 
 pub use self::games::number_of;
 
-use missive_xfcc::{Call, Fault, Limits, SoapVersion, envelope, fault_envelope};
+use missive_xfcc::{Call, EnvelopeLimits, Fault, envelope};
 
+use self::answer::{Outcome, xml};
+use crate::error::SoapFailure;
 use crate::session::public_url;
-use crate::{ApiError, App, BODY_LIMIT};
+use crate::{App, BODY_LIMIT};
 
 pub(crate) fn routes() -> Router<App> {
     Router::new().route("/xfcc", get(description).post(call))
@@ -65,13 +65,13 @@ async fn description(State(app): State<App>, headers: HeaderMap) -> Response {
 
 /// One SOAP call: its answer, or a fault.
 async fn call(State(app): State<App>, headers: HeaderMap, body: Bytes) -> Response {
-    let limits = Limits {
+    let limits = EnvelopeLimits {
         bytes: BODY_LIMIT,
-        ..Limits::XFCC
+        ..EnvelopeLimits::XFCC
     };
     let call = match Call::parse(&body, &limits) {
         Ok(call) => call,
-        Err((version, fault)) => return faulted(version, &fault),
+        Err((version, fault)) => return SoapFailure::Fault(fault).into_soap(version),
     };
     match answer(&app, &headers, &call).await {
         Ok(body) => xml(
@@ -79,39 +79,24 @@ async fn call(State(app): State<App>, headers: HeaderMap, body: Bytes) -> Respon
             call.version.content_type(),
             envelope(call.version, &body),
         ),
-        Err(Failure::Fault(fault)) => faulted(call.version, &fault),
-        Err(Failure::Busy(busy)) => too_busy(call.version, busy),
-    }
-}
-
-/// Why a call has no answer: a fault, or the server too busy for it now.
-enum Failure {
-    Fault(Fault),
-    Busy(ApiError),
-}
-
-impl From<Fault> for Failure {
-    fn from(fault: Fault) -> Failure {
-        Failure::Fault(fault)
+        Err(failure) => failure.into_soap(call.version),
     }
 }
 
 /// The body of the answer to `call`.
-async fn answer(app: &App, headers: &HeaderMap, call: &Call) -> Result<String, Failure> {
+async fn answer(app: &App, headers: &HeaderMap, call: &Call) -> Result<String, SoapFailure> {
     match call.operation.as_str() {
         "GetMyGames" => {
             let player = signed_in(app, call).await?;
             let base = public_url(app, headers);
-            Ok(games::get_my_games(app, &player, &base)
-                .await
-                .map_err(server_fault)?)
+            Ok(games::get_my_games(app, &player, &base).await?)
         }
         "MakeAMove" => {
             let request = moves::Request::of(call)?;
             let outcome = match signed_in(app, call).await {
                 Ok(player) => moves::make_a_move(app, &player, &request).await?,
-                Err(Failure::Busy(busy)) => return Err(Failure::Busy(busy)),
-                Err(Failure::Fault(_)) => moves::Outcome::AuthenticationFailed,
+                Err(SoapFailure::Busy(busy)) => return Err(SoapFailure::Busy(busy)),
+                Err(SoapFailure::Fault(_)) => Outcome::AuthenticationFailed,
             };
             Ok(outcome.answer())
         }
@@ -123,61 +108,9 @@ async fn answer(app: &App, headers: &HeaderMap, call: &Call) -> Result<String, F
 }
 
 /// The player `username` and `password` sign in.
-async fn signed_in(app: &App, call: &Call) -> Result<Player, Failure> {
+async fn signed_in(app: &App, call: &Call) -> Result<Player, SoapFailure> {
     app.service
         .sign_in_with_app_password(call.text("username"), call.text("password"))
         .await
-        .map_err(server_fault)
-}
-
-/// The fault for a refusal or failure of the service's.
-fn server_fault(error: ServiceError) -> Failure {
-    Failure::Fault(match error {
-        ServiceError::Busy(busy) => return Failure::Busy(busy.into()),
-        ServiceError::BadCredentials => {
-            Fault::sender("AuthenticationFailed: unknown handle or wrong application password")
-        }
-        ServiceError::Store(StoreError::Backend(reason)) => {
-            tracing::error!(%reason, "the store failed");
-            Fault::receiver("the store is unavailable for the moment: try again")
-        }
-        error => {
-            tracing::error!(%error, "an Xfcc call failed");
-            Fault::receiver("the request could not be carried out")
-        }
-    })
-}
-
-/// The server's fault saying `busy`'s message, in the envelope of `version`, with `busy`'s
-/// status and `Retry-After`.
-fn too_busy(version: SoapVersion, busy: ApiError) -> Response {
-    let mut answer = xml(
-        busy.status,
-        version.content_type(),
-        fault_envelope(version, &Fault::receiver(busy.message)),
-    );
-    if let Some(seconds) = busy.retry_after {
-        answer
-            .headers_mut()
-            .insert(RETRY_AFTER, HeaderValue::from(seconds));
-    }
-    answer
-}
-
-/// `fault` in the envelope of `version`, with status 500.
-fn faulted(version: SoapVersion, fault: &Fault) -> Response {
-    xml(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        version.content_type(),
-        fault_envelope(version, fault),
-    )
-}
-
-fn xml(status: StatusCode, content_type: &'static str, text: String) -> Response {
-    (
-        status,
-        [(CONTENT_TYPE, HeaderValue::from_static(content_type))],
-        text,
-    )
-        .into_response()
+        .map_err(SoapFailure::from)
 }

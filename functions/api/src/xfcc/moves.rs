@@ -16,84 +16,13 @@
 
 use missive_domain::{GameId, Head, Player, Status};
 use missive_game::{MoveRequest, ServiceError, normalised};
-use missive_rules::{AnyGame, Claim, MoveError, Seat};
-use missive_store::StoreError;
+use missive_rules::{AnyGame, Claim, Seat};
 
+use super::answer::Outcome;
 use super::games;
 use crate::App;
-use missive_xfcc::{Call, Fault, XFCC_NS};
-
-/// The `MakeAMoveResult` enumeration, as the protocol names it (`MoveIsAmbigous` is spelt
-/// as the clients spell it: Scid and Lucas Chess match that text).
-pub const MOVE_RESULTS: [&str; 13] = [
-    "Success",
-    "ServerError",
-    "AuthenticationFailed",
-    "InvalidGameID",
-    "NotYourGame",
-    "NotYourTurn",
-    "InvalidMoveNumber",
-    "InvalidMove",
-    "NoDrawWasOffered",
-    "LostOnTime",
-    "YouAreOnLeave",
-    "MoveIsAmbigous",
-    "FeatureUnavailable",
-];
-
-/// The result codes Missive answers (a game the player does not sit in is not theirs to
-/// name, so it is `InvalidGameID`; moves are taken on leave, so `YouAreOnLeave` is never
-/// sent; every feature of the operation is there, so `FeatureUnavailable` is not either).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Done.
-    Success,
-    /// The store failed: try again.
-    ServerError,
-    /// Unknown handle or wrong application password.
-    AuthenticationFailed,
-    /// No chess game of the player's has this number.
-    InvalidGameID,
-    /// It is the opponent's turn, or the game is over.
-    NotYourTurn,
-    /// `movecount` is not the number of the move to make.
-    InvalidMoveNumber,
-    /// The move is not legal (or unreadable), a claim does not hold, or nothing was asked.
-    InvalidMove,
-    /// `acceptDraw` without an offer standing.
-    NoDrawWasOffered,
-    /// The player's time had run out: the game ended on time instead.
-    LostOnTime,
-    /// The move text fits several legal moves.
-    MoveIsAmbiguous,
-}
-
-impl Outcome {
-    /// The protocol's name for it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Success => "Success",
-            Outcome::ServerError => "ServerError",
-            Outcome::AuthenticationFailed => "AuthenticationFailed",
-            Outcome::InvalidGameID => "InvalidGameID",
-            Outcome::NotYourTurn => "NotYourTurn",
-            Outcome::InvalidMoveNumber => "InvalidMoveNumber",
-            Outcome::InvalidMove => "InvalidMove",
-            Outcome::NoDrawWasOffered => "NoDrawWasOffered",
-            Outcome::LostOnTime => "LostOnTime",
-            Outcome::MoveIsAmbiguous => "MoveIsAmbigous",
-        }
-    }
-
-    /// The body of the answer carrying this outcome.
-    pub fn answer(self) -> String {
-        format!(
-            "<MakeAMoveResponse xmlns=\"{XFCC_NS}\"><MakeAMoveResult>{}</MakeAMoveResult>\
-             </MakeAMoveResponse>",
-            self.as_str()
-        )
-    }
-}
+use crate::error::move_outcome;
+use missive_xfcc::{Call, Fault};
 
 /// What a `MakeAMove` call asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,7 +71,7 @@ impl Request {
 pub async fn make_a_move(app: &App, player: &Player, request: &Request) -> Result<Outcome, Fault> {
     match decide(app, &player.handle, request).await {
         Ok(outcome) => Ok(outcome),
-        Err(error) => outcome_of(error),
+        Err(error) => move_outcome(error),
     }
 }
 
@@ -244,28 +173,4 @@ fn ply_of(head: &Head, seat: Seat, movecount: Option<i32>) -> Option<u32> {
     let rounds = i64::from(movecount?) - i64::from(round);
     let ply = i64::from(head.ply) + 2 * rounds + i64::from(seat.0) - i64::from(side.0);
     u32::try_from(ply).ok()
-}
-
-/// The result code a refusal of the service's is, or the fault for one the protocol has
-/// no code for.
-fn outcome_of(error: ServiceError) -> Result<Outcome, Fault> {
-    Ok(match error {
-        ServiceError::BadCredentials => Outcome::AuthenticationFailed,
-        ServiceError::GameNotFound(_) | ServiceError::NotSeated { .. } => Outcome::InvalidGameID,
-        ServiceError::NotYourTurn | ServiceError::NotActive(_) => Outcome::NotYourTurn,
-        ServiceError::Conflict { .. } => Outcome::InvalidMoveNumber,
-        ServiceError::Move(MoveError::Ambiguous { .. }) => Outcome::MoveIsAmbiguous,
-        ServiceError::Move(_) | ServiceError::Claim(_) => Outcome::InvalidMove,
-        ServiceError::TimeExpired(_) => Outcome::LostOnTime,
-        ServiceError::Store(StoreError::Backend(ref reason)) => {
-            tracing::error!(%reason, "the store failed");
-            Outcome::ServerError
-        }
-        ServiceError::Contended => Outcome::ServerError,
-        ServiceError::Store(_) | ServiceError::Corrupt { .. } => {
-            tracing::error!(%error, "an Xfcc move could not be carried out");
-            Outcome::ServerError
-        }
-        error => return Err(Fault::sender(error.to_string())),
-    })
 }

@@ -6,8 +6,8 @@
 
 use missive_board::escape;
 
+use super::answer::MOVE_RESULTS;
 use super::games::{GAME_FIELDS, RESULTS};
-use super::moves::MOVE_RESULTS;
 use missive_xfcc::XFCC_NS;
 
 /// The parameters of `MakeAMove`, in order, with their types.

@@ -7,6 +7,7 @@ pub mod inbox;
 pub mod links;
 pub mod polls;
 pub mod raw;
+pub mod tournaments;
 
 use std::path::PathBuf;
 use std::sync::Arc;

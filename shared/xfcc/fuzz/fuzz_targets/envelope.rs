@@ -5,10 +5,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use missive_xfcc::{Blame, Call, Limits, fault_envelope};
+use missive_xfcc::{Blame, Call, EnvelopeLimits, fault_envelope};
 
 fuzz_target!(|data: &[u8]| {
-    let limits = Limits::XFCC;
+    let limits = EnvelopeLimits::XFCC;
     match Call::parse(data, &limits) {
         Ok(call) => {
             assert!(data.len() <= limits.bytes);
@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
     let deeper = [b"<a>".repeat(limits.depth + 1).as_slice(), data].concat();
     let (_, fault) = Call::parse(
         &deeper,
-        &Limits {
+        &EnvelopeLimits {
             bytes: usize::MAX,
             ..limits
         },

@@ -1,0 +1,52 @@
+//! Who a request acts for: routes that act for a player take a [`Caller`], the handle of a
+//! valid bearer access token.
+
+use axum::extract::FromRequestParts;
+use axum::http::HeaderMap;
+use axum::http::request::Parts;
+use missive_auth::Purpose;
+
+use crate::{ApiError, App};
+
+/// The player a request acts for: the subject of its bearer access token (verified once per
+/// request: the rate limiter leaves the caller it verified in the request's extensions).
+#[derive(Clone, Debug)]
+pub struct Caller(pub String);
+
+impl FromRequestParts<App> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Caller, ApiError> {
+        match parts.extensions.get::<Caller>() {
+            Some(verified) => Ok(verified.clone()),
+            None => Caller::from_headers(&parts.headers, app),
+        }
+    }
+}
+
+impl Caller {
+    /// The caller named by the bearer access token in `headers`.
+    pub fn from_headers(headers: &HeaderMap, app: &App) -> Result<Caller, ApiError> {
+        let header = headers
+            .get(axum::http::header::AUTHORIZATION)
+            .ok_or_else(|| ApiError::unauthorized("an access token is required"))?;
+        let token = header
+            .to_str()
+            .ok()
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .ok_or_else(|| ApiError::unauthorized("expected `Authorization: Bearer <token>`"))?;
+        let claims = app
+            .authority
+            .verify(token.trim(), Purpose::Access, app.now_seconds())?;
+        Ok(Caller(claims.sub))
+    }
+
+    /// The caller named by a bearer access token if `headers` carry one (which must then be
+    /// valid), `None` for an anonymous request.
+    pub fn optional(headers: &HeaderMap, app: &App) -> Result<Option<String>, ApiError> {
+        if !headers.contains_key(axum::http::header::AUTHORIZATION) {
+            return Ok(None);
+        }
+        Caller::from_headers(headers, app).map(|caller| Some(caller.0))
+    }
+}

@@ -1,0 +1,76 @@
+//! A player's rating in a variant, as the ratings and leaderboard routes answer it.
+
+use chrono::{DateTime, Utc};
+use missive_domain::{GameId, RatingRecord};
+use missive_tournament::rating::{PROVISIONAL_GAMES, Rating};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A player's rating in one variant.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct RatingView {
+    player: String,
+    variant: String,
+    /// The Glicko-2 rating, rounded.
+    rating: i64,
+    /// The rating deviation, rounded.
+    deviation: i64,
+    /// Rated games played.
+    games: u32,
+    /// Whether it rests on fewer rated games than the provisional limit (10).
+    provisional: bool,
+    /// Every rated game's change, oldest first.
+    history: Vec<RatingChange>,
+}
+
+impl From<RatingRecord> for RatingView {
+    fn from(record: RatingRecord) -> RatingView {
+        let rating = Rating {
+            rating: record.rating,
+            deviation: record.deviation,
+            volatility: record.volatility,
+            games: record.games,
+        };
+        RatingView {
+            player: record.player,
+            variant: record.variant,
+            rating: rating.rounded(),
+            deviation: record.deviation.round() as i64,
+            games: record.games,
+            provisional: record.games < PROVISIONAL_GAMES,
+            history: record.history.into_iter().map(RatingChange::from).collect(),
+        }
+    }
+}
+
+/// One rated game's change to a rating.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct RatingChange {
+    /// The game.
+    game: GameId,
+    /// When it ended.
+    at: DateTime<Utc>,
+    /// The rating before it.
+    before: f64,
+    /// The rating after it.
+    after: f64,
+    /// The rating deviation before it.
+    #[serde(default)]
+    deviation_before: f64,
+    /// The volatility before it.
+    #[serde(default)]
+    volatility_before: f64,
+}
+
+impl From<missive_domain::RatingChange> for RatingChange {
+    fn from(change: missive_domain::RatingChange) -> RatingChange {
+        RatingChange {
+            game: change.game,
+            at: change.at,
+            before: change.before,
+            after: change.after,
+            deviation_before: change.deviation_before,
+            volatility_before: change.volatility_before,
+        }
+    }
+}
