@@ -30,7 +30,7 @@ pub(crate) fn routes() -> OpenApiRouter<App> {
 /// A challenge to publish.
 #[derive(Deserialize, ToSchema)]
 pub(crate) struct Publish {
-    #[schema(value_type = missive_game::schema::VariantId)]
+    #[schema(value_type = missive_game::api_schema::VariantId)]
     variant: String,
     /// The variant's options as `key=value` pairs joined by `,`; the defaults if empty.
     #[serde(default)]
@@ -80,7 +80,7 @@ pub(crate) async fn publish(
 #[into_params(parameter_in = Query)]
 pub(crate) struct ListQuery {
     /// Only this variant.
-    #[param(value_type = Option<missive_game::schema::VariantId>)]
+    #[param(value_type = Option<missive_game::api_schema::VariantId>)]
     variant: Option<String>,
     /// Only this time control: `days-per-move:3`, or `iccf:10/50` (ten moves in fifty
     /// days).

@@ -36,7 +36,7 @@ pub(crate) struct Health {
 
 /// The one status a health answer has.
 fn ok() -> utoipa::openapi::schema::Schema {
-    missive_game::schema::words(["ok"], "The process (or its store) answers")
+    missive_game::api_schema::words(["ok"], "The process (or its store) answers")
 }
 
 /// Liveness
@@ -57,7 +57,7 @@ pub(crate) async fn health() -> Json<Health> {
     (status = 503, description = "The store did not answer in time or failed (`not-ready`)", body = ErrorBody),
 ))]
 pub(crate) async fn ready(State(app): State<App>) -> Result<Json<Health>, ApiError> {
-    let reason = match tokio::time::timeout(READY_TIMEOUT, app.service.store().player("")).await {
+    let reason = match tokio::time::timeout(READY_TIMEOUT, app.service.probe_store()).await {
         Ok(Ok(_)) => return Ok(Json(Health { status: "ok" })),
         Ok(Err(error)) => {
             tracing::warn!(%error, "not ready: the store failed");

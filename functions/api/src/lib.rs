@@ -91,7 +91,7 @@ pub const REQUEST_ID: &str = "x-request-id";
 
 /// Limits the router enforces on each request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct RequestLimits {
     /// How long a request may take until its answer starts (408 beyond).
     pub request_timeout: Duration,
     /// Largest archive `POST /v1/archive` accepts (413 beyond).
@@ -103,10 +103,10 @@ pub struct Limits {
     pub polls_at_once: usize,
 }
 
-impl Default for Limits {
+impl Default for RequestLimits {
     /// 30 seconds; [`archives::ARCHIVE_LIMIT`]; 4 polls per player, 128 in all.
-    fn default() -> Limits {
-        Limits {
+    fn default() -> RequestLimits {
+        RequestLimits {
             request_timeout: Duration::from_secs(30),
             archive_body: archives::ARCHIVE_LIMIT,
             polls_per_player: 4,
@@ -115,7 +115,7 @@ impl Default for Limits {
     }
 }
 
-impl Limits {
+impl RequestLimits {
     /// The poll budgets of these limits.
     pub fn polls(&self) -> polls::Polls {
         polls::Polls::new(self.polls_per_player, self.polls_at_once)
@@ -143,8 +143,8 @@ pub struct App {
     /// Proxies whose `X-Forwarded-For` names the client (none by default).
     pub trusted_proxies: TrustedProxies,
     /// Request timeout and body limits.
-    pub limits: Limits,
-    /// The feed polls waiting now, within [`Limits::polls`]' budgets, and the signal that
+    pub limits: RequestLimits,
+    /// The feed polls waiting now, within [`RequestLimits::polls`]' budgets, and the signal that
     /// ends their waits at shutdown.
     pub polls: polls::Polls,
 }

@@ -40,10 +40,10 @@ pub(crate) fn routes() -> OpenApiRouter<App> {
 #[derive(Deserialize, ToSchema)]
 pub(crate) struct SignUp {
     /// The handle wanted: 2 to 24 letters, digits, `_` or `-`, starting with a letter.
-    #[schema(schema_with = missive_game::schema::handle)]
+    #[schema(schema_with = missive_game::api_schema::handle)]
     handle: String,
     /// The address the confirmation link is mailed to.
-    #[schema(schema_with = missive_game::schema::email)]
+    #[schema(schema_with = missive_game::api_schema::email)]
     email: String,
 }
 
@@ -51,7 +51,7 @@ pub(crate) struct SignUp {
 #[derive(Serialize, ToSchema)]
 pub(crate) struct PublicPlayer {
     /// The handle.
-    #[schema(schema_with = missive_game::schema::handle)]
+    #[schema(schema_with = missive_game::api_schema::handle)]
     handle: String,
     /// When the player signed up.
     created_at: DateTime<Utc>,

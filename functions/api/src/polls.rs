@@ -1,6 +1,6 @@
 //! Long polls of the event feed held open at once, per process: each player may hold
-//! [`Limits::polls_per_player`](crate::Limits) of them and the process
-//! [`Limits::polls_at_once`](crate::Limits) in all. A poll beyond either budget is not
+//! [`RequestLimits::polls_per_player`](crate::RequestLimits) of them and the process
+//! [`RequestLimits::polls_at_once`](crate::RequestLimits) in all. A poll beyond either budget is not
 //! refused: it is answered at once, as if it had not asked to wait, so a flood of polls
 //! costs its sender its waiting and nobody else anything. The budget also carries the
 //! process's stop signal: when shutdown starts, every poll still waiting is answered with

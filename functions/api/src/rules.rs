@@ -71,7 +71,7 @@ pub(crate) async fn variants() -> Json<Vec<VariantInfo>> {
 /// absent) and moves played from it.
 #[derive(Deserialize, ToSchema)]
 pub(crate) struct Analysis {
-    #[schema(value_type = missive_game::schema::VariantId)]
+    #[schema(value_type = missive_game::api_schema::VariantId)]
     variant: String,
     /// The variant's options as `key=value` pairs joined by `,`; the defaults if empty.
     #[serde(default)]

@@ -67,7 +67,7 @@ impl MailSent {
 #[derive(Deserialize, ToSchema)]
 pub(crate) struct LoginRequest {
     /// The player's address.
-    #[schema(schema_with = missive_game::schema::email)]
+    #[schema(schema_with = missive_game::api_schema::email)]
     email: String,
 }
 
@@ -90,13 +90,13 @@ pub(crate) struct TokenAnswer {
     /// Seconds until it expires.
     expires_in: i64,
     /// Whose it is.
-    #[schema(schema_with = missive_game::schema::handle)]
+    #[schema(schema_with = missive_game::api_schema::handle)]
     handle: String,
 }
 
 /// The token type: `Bearer`.
 fn bearer() -> utoipa::openapi::schema::Schema {
-    missive_game::schema::words(["Bearer"], "The token type")
+    missive_game::api_schema::words(["Bearer"], "The token type")
 }
 
 /// Ask for a sign-in link

@@ -13,7 +13,7 @@ use missive_settings::{Opening, SettingsError};
 
 use crate::limits::{Rate, RateLimiter, TrustedProxies, TrustedProxy};
 use crate::quotas::QuotaSettings;
-use crate::{App, Limits};
+use crate::{App, RequestLimits};
 
 pub use missive_settings::KEY_FILE;
 
@@ -48,11 +48,11 @@ pub struct Settings {
     pub archive_limit: usize,
     /// Event feed polls one player may hold waiting at once (per process); more are
     /// answered at once, as without `wait`.
-    #[arg(long, env = "MISSIVE_POLLS_PER_PLAYER", default_value_t = Limits::default().polls_per_player)]
+    #[arg(long, env = "MISSIVE_POLLS_PER_PLAYER", default_value_t = RequestLimits::default().polls_per_player)]
     pub polls_per_player: usize,
     /// Event feed polls held waiting at once in all (per process); more are answered at
     /// once, as without `wait`.
-    #[arg(long, env = "MISSIVE_POLLS_AT_ONCE", default_value_t = Limits::default().polls_at_once)]
+    #[arg(long, env = "MISSIVE_POLLS_AT_ONCE", default_value_t = RequestLimits::default().polls_at_once)]
     pub polls_at_once: usize,
     /// Limits on mails and imports per sender.
     #[command(flatten)]
@@ -61,8 +61,8 @@ pub struct Settings {
 
 impl Settings {
     /// The limits of these settings.
-    pub fn limits(&self) -> Limits {
-        Limits {
+    pub fn limits(&self) -> RequestLimits {
+        RequestLimits {
             request_timeout: Duration::from_secs(self.request_timeout),
             archive_body: self.archive_limit,
             polls_per_player: self.polls_per_player,

@@ -44,7 +44,7 @@ pub(crate) fn routes() -> OpenApiRouter<App> {
 pub(crate) struct Create {
     /// Its name (1 to 80 characters).
     name: String,
-    #[schema(value_type = missive_game::schema::VariantId)]
+    #[schema(value_type = missive_game::api_schema::VariantId)]
     variant: String,
     /// The variant's options as `key=value` pairs joined by `,`; the defaults if empty.
     #[serde(default)]

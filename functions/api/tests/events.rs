@@ -435,7 +435,7 @@ async fn polls_beyond_the_budget_are_answered_at_once(kind: Kind) {
     let normal = asked.elapsed();
     assert_eq!(status, StatusCode::OK);
     let answers = flood.await;
-    let waits = 2 * missive_api::Limits::default().polls_per_player;
+    let waits = 2 * missive_api::RequestLimits::default().polls_per_player;
     // A poll allowed to wait answers 25 s after it came: one answered well before that
     // was answered at once.
     let mut latencies: Vec<Duration> = answers.iter().map(|a| a.latency).collect();

@@ -59,7 +59,7 @@ async fn health_and_readiness_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_and_readiness_dynamo() {
-    health_and_readiness(Kind::Dynamo).await;
+    health_and_readiness(Kind::DynamoDb).await;
 }
 
 /// A store that cannot answer: a DynamoDB table that does not exist.
@@ -107,9 +107,9 @@ async fn what_never_reaches_the_router_is_answered_in_the_error_shape() {
             max_header_bytes: 16 * 1024,
             ..ServerConfig::default()
         },
-        limits: missive_api::Limits {
+        limits: missive_api::RequestLimits {
             request_timeout: Duration::from_secs(2),
-            ..missive_api::Limits::default()
+            ..missive_api::RequestLimits::default()
         },
         ..Options::default()
     };

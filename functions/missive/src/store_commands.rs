@@ -59,7 +59,7 @@ pub struct BenchArgs {
 /// `missive table create`: creates the DynamoDB table the setting names.
 pub fn table(command: &TableCommand) -> Result<(), String> {
     let TableCommand::Create(args) = command;
-    let StoreSetting::Dynamo(table) = &args.store else {
+    let StoreSetting::DynamoDb(table) = &args.store else {
         return Err("table create is for dynamodb:TABLE stores (SQLite creates its own)".into());
     };
     runtime()?.block_on(async {
@@ -122,7 +122,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
     runtime()?.block_on(async {
         let service = open(&args.store).await?;
         let games = create_games(&service, args.games).await?;
-        let before = service.store().usage().round_trips;
+        let before = service.store_usage().round_trips;
         let queue = Arc::new(Mutex::new(games.into_iter().enumerate()));
         let started = Instant::now();
         let workers: Vec<_> = (0..args.concurrency.max(1))
@@ -146,7 +146,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
             costs.extend(worker.await.map_err(|e| e.to_string())??);
         }
         let elapsed = started.elapsed();
-        let round_trips = service.store().usage().round_trips - before;
+        let round_trips = service.store_usage().round_trips - before;
         report(&costs, elapsed, round_trips);
         report_reads(&costs, args.plies);
         Ok(())
@@ -246,7 +246,7 @@ async fn play_random_game(
             offer_draw: false,
         };
         let window = playout.window_moves();
-        let (sent, usage) = (Instant::now(), service.store().usage());
+        let (sent, usage) = (Instant::now(), service.store_usage());
         service
             .submit_move(game, &request)
             .await
@@ -255,7 +255,7 @@ async fn play_random_game(
             latency: sent.elapsed(),
             ply,
             window,
-            usage: service.store().usage().since(usage),
+            usage: service.store_usage().since(usage),
         });
         playout.played(text)?;
         if print_acks {

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 
 /// A chess game in DynamoDB Local where ann played 1. e4 and bob is to move.
 async fn setup() -> (Setup, GameId) {
-    let setup = Setup::new(Kind::Dynamo).await;
+    let setup = Setup::new(Kind::DynamoDb).await;
     let game = setup.chess().await;
     setup.play(&game, "ann", "e4", 0).await;
     (setup, game)

@@ -61,10 +61,10 @@ pub struct ChallengeView {
     /// The challenge.
     pub id: ChallengeId,
     /// Who published it.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::handle))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::api_schema::handle))]
     pub creator: String,
     /// The variant id.
-    #[cfg_attr(feature = "openapi", schema(value_type = crate::schema::VariantId))]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::VariantId))]
     pub variant: String,
     /// Canonical options.
     pub options: String,
@@ -83,7 +83,7 @@ pub struct ChallengeView {
     /// When it expires unless accepted or withdrawn before.
     pub expires_at: DateTime<Utc>,
     /// `open`, `accepted` (the game was created), `withdrawn` or `expired`.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::challenge_status))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::api_schema::challenge_status))]
     pub status: &'static str,
     /// The game it became, once accepted.
     pub game: Option<GameId>,

@@ -84,6 +84,8 @@
 //! only through the rules registry ([`missive_rules::registry`]), so the service knows no
 //! variant by name.
 
+#[cfg(feature = "openapi")]
+pub mod api_schema;
 mod app_passwords;
 mod archive_import;
 mod challenges;
@@ -105,8 +107,6 @@ mod quotas;
 mod ratings;
 mod record;
 mod rules;
-#[cfg(feature = "openapi")]
-pub mod schema;
 mod service;
 mod tournament_organiser;
 mod tournament_start;

@@ -23,7 +23,7 @@ pub enum SeatRequest {
     #[cfg_attr(feature = "openapi", schema(title = "InviteSeat"))]
     Invite {
         /// The invited player.
-        #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::handle))]
+        #[cfg_attr(feature = "openapi", schema(schema_with = crate::api_schema::handle))]
         player: String,
     },
     /// Kept for whoever holds this e-mail address: the registered player with it (as if
@@ -32,7 +32,7 @@ pub enum SeatRequest {
     #[cfg_attr(feature = "openapi", schema(title = "InviteEmailSeat"))]
     InviteEmail {
         /// The invited address.
-        #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::email))]
+        #[cfg_attr(feature = "openapi", schema(schema_with = crate::api_schema::email))]
         email: String,
     },
     /// Anyone may take it.

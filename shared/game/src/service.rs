@@ -18,7 +18,7 @@ use chrono::{DateTime, DurationRound, TimeDelta, Utc};
 use missive_archive::{KeyPair, PublicKey};
 use missive_domain::{Commit, Game, GameDoc, GameId, Head, Seat, SeatDoc, Status, StoredGame};
 use missive_rules::{AnyGame, SetupError, Variant, registry};
-use missive_store::{Store, StoreError};
+use missive_store::{Store, StoreError, Usage};
 
 use crate::rules::{replay, resumed};
 use crate::{Clock, Quotas, ServiceError};
@@ -121,9 +121,23 @@ impl GameService {
         self
     }
 
-    /// The store underneath.
+    /// The store underneath, for tests that set up or inspect what it holds. Everything
+    /// else goes through the use cases, [`GameService::probe_store`] and
+    /// [`GameService::store_usage`].
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.store
+    }
+
+    /// Whether the store answers one cheap read (a player no handle can name); its error
+    /// as the store gave it otherwise. What a readiness probe asks.
+    pub async fn probe_store(&self) -> Result<(), StoreError> {
+        self.store.player("").await.map(|_| ())
+    }
+
+    /// What the store has cost this process so far (round trips, capacity), for the
+    /// operator's measurements.
+    pub fn store_usage(&self) -> Usage {
+        self.store.usage()
     }
 
     /// Now, to the millisecond (the precision the store keeps).

@@ -40,7 +40,7 @@ pub struct GameView {
     /// The game.
     pub id: GameId,
     /// The variant id.
-    #[cfg_attr(feature = "openapi", schema(value_type = crate::schema::VariantId))]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::VariantId))]
     pub variant: String,
     /// Canonical options.
     pub options: String,
@@ -76,7 +76,7 @@ pub struct GameView {
     #[cfg_attr(feature = "openapi", schema(value_type = Vec<u8>))]
     pub draw_offers: Vec<Seat>,
     /// Draws the player to move may claim now (kebab-case rule names).
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::claims))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::api_schema::claims))]
     pub claimable: Vec<String>,
     /// How the game ended.
     pub ending: Option<EndingView>,
@@ -105,7 +105,7 @@ pub struct GameSummary {
     /// The game.
     pub id: GameId,
     /// The variant id.
-    #[cfg_attr(feature = "openapi", schema(value_type = crate::schema::VariantId))]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::VariantId))]
     pub variant: String,
     /// The players in seat order (`None` for seats not taken).
     pub players: Vec<Option<String>>,
@@ -135,10 +135,10 @@ pub struct EndingView {
     /// When it ended.
     pub at: DateTime<Utc>,
     /// The rule that ended it, or why it was called off.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::end_reason))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::api_schema::end_reason))]
     pub rule: Reason,
     /// Each seat's result in seat order; empty when the game was called off.
-    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::seat_results))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::api_schema::seat_results))]
     pub results: Vec<SeatResult>,
     /// The seat whose act ended it (resigned, ran out of time, aborted, declined), if any.
     #[cfg_attr(feature = "openapi", schema(value_type = Option<u8>, minimum = 0, maximum = 2))]

@@ -29,7 +29,7 @@ async fn old_store(kind: Kind) -> (TestStore, GameService, Arc<ManualClock>, Val
         TestStore::written_before(kind, &data("store.sqlite"), &data("dynamodb-items.json")).await;
     let served = match kind {
         Kind::Sqlite => "sqlite-served.json",
-        Kind::Dynamo => "dynamodb-served.json",
+        Kind::DynamoDb => "dynamodb-served.json",
     };
     let served: Value =
         serde_json::from_str(&std::fs::read_to_string(data(served)).unwrap()).unwrap();
@@ -161,7 +161,7 @@ async fn old_games_upgrade_in_place_once(kind: Kind) {
     let due_anywhere = due.items.len()
         + match kind {
             Kind::Sqlite => 0,
-            Kind::Dynamo => {
+            Kind::DynamoDb => {
                 let mut more = 0;
                 for shard in 1..service.wake_shards() {
                     let page = service.due(shard, DateTime::<Utc>::MAX_UTC, None, 500);

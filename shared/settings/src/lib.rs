@@ -91,7 +91,7 @@ pub fn archive_key(
             let folder = path.parent().unwrap_or(Path::new("."));
             signing::archive_key_in_folder(folder, opening)
         }
-        StoreSetting::Dynamo(_) => Ok(None),
+        StoreSetting::DynamoDb(_) => Ok(None),
     }
 }
 
@@ -208,7 +208,7 @@ impl Settings {
             StoreSetting::Sqlite(path) => {
                 signing::in_folder(path.parent().unwrap_or(Path::new(".")), opening)
             }
-            StoreSetting::Dynamo(_) => Err(SettingsError::Key(
+            StoreSetting::DynamoDb(_) => Err(SettingsError::Key(
                 "a DynamoDB deployment needs MISSIVE_SIGNING_KEY or MISSIVE_SIGNING_KEY_PARAMETER"
                     .into(),
             )),

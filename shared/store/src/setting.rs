@@ -17,7 +17,7 @@ pub enum StoreSetting {
     Sqlite(PathBuf),
     /// `dynamodb:TABLE`: the DynamoDB table TABLE, reached through the standard AWS
     /// configuration.
-    Dynamo(String),
+    DynamoDb(String),
 }
 
 impl StoreSetting {
@@ -28,7 +28,9 @@ impl StoreSetting {
             #[cfg(feature = "sqlite")]
             StoreSetting::Sqlite(path) => Ok(Arc::new(crate::SqliteStore::open(path)?)),
             #[cfg(feature = "dynamodb")]
-            StoreSetting::Dynamo(table) => Ok(Arc::new(crate::DynamoDbStore::connect(table).await)),
+            StoreSetting::DynamoDb(table) => {
+                Ok(Arc::new(crate::DynamoDbStore::connect(table).await))
+            }
             #[allow(unreachable_patterns)]
             _ => Err(StoreError::Setting {
                 setting: self.to_string(),
@@ -61,7 +63,7 @@ impl FromStr for StoreSetting {
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
                 if valid {
-                    Ok(StoreSetting::Dynamo(rest.to_string()))
+                    Ok(StoreSetting::DynamoDb(rest.to_string()))
                 } else {
                     Err(error(
                         "a table name has 3 to 255 letters, digits, `_`, `-` or `.`",
@@ -77,7 +79,7 @@ impl fmt::Display for StoreSetting {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StoreSetting::Sqlite(path) => write!(f, "sqlite:{}", path.display()),
-            StoreSetting::Dynamo(table) => write!(f, "dynamodb:{table}"),
+            StoreSetting::DynamoDb(table) => write!(f, "dynamodb:{table}"),
         }
     }
 }

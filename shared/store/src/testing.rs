@@ -22,7 +22,7 @@ pub enum Kind {
     /// A SQLite file in the temporary folder.
     Sqlite,
     /// A table in DynamoDB Local.
-    Dynamo,
+    DynamoDb,
 }
 
 /// A fresh store; its file is removed when this is dropped.
@@ -66,7 +66,7 @@ impl TestStore {
     pub async fn new(kind: Kind) -> TestStore {
         match kind {
             Kind::Sqlite => TestStore::sqlite_at(temp_db_path()),
-            Kind::Dynamo => {
+            Kind::DynamoDb => {
                 let store = Arc::new(dynamo_table().await);
                 TestStore {
                     store: store.clone(),
@@ -97,11 +97,11 @@ impl TestStore {
                 std::fs::copy(sqlite, &file).expect("copy the old database");
                 TestStore::sqlite_at(file)
             }
-            Kind::Dynamo => {
+            Kind::DynamoDb => {
                 let text = std::fs::read_to_string(dynamo_items).expect("read the old items");
                 let items: Vec<serde_json::Value> =
                     serde_json::from_str(&text).expect("the old items are JSON");
-                let test = TestStore::new(Kind::Dynamo).await;
+                let test = TestStore::new(Kind::DynamoDb).await;
                 let dynamo = test.dynamo.as_ref().expect("a DynamoDB store");
                 dynamo
                     .put_raw_items(&items)
@@ -150,7 +150,7 @@ impl TestStore {
                 drop(conn);
                 TestStore::sqlite_at(file)
             }
-            Kind::Dynamo => {
+            Kind::DynamoDb => {
                 let items: Vec<serde_json::Value> = players
                     .iter()
                     .flat_map(|player| {
@@ -167,7 +167,7 @@ impl TestStore {
                         ]
                     })
                     .collect();
-                let test = TestStore::new(Kind::Dynamo).await;
+                let test = TestStore::new(Kind::DynamoDb).await;
                 let dynamo = test.dynamo.as_ref().expect("a DynamoDB store");
                 dynamo
                     .put_raw_items(&items)
@@ -299,7 +299,7 @@ macro_rules! store_checks {
     };
     ($($check:ident),* $(,)? $(; by kind: $($by_kind:ident),* $(,)?)?) => {
         $crate::store_checks!(@on on_sqlite, Sqlite; [$($check),*]; [$($($by_kind),*)?]);
-        $crate::store_checks!(@on on_dynamodb, Dynamo; [$($check),*]; [$($($by_kind),*)?]);
+        $crate::store_checks!(@on on_dynamodb, DynamoDb; [$($check),*]; [$($($by_kind),*)?]);
     };
 }
 

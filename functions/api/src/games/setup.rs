@@ -18,7 +18,7 @@ use crate::{ApiError, App, JsonBody};
 /// A game to create.
 #[derive(Deserialize, ToSchema)]
 pub(crate) struct CreateGame {
-    #[schema(value_type = missive_game::schema::VariantId)]
+    #[schema(value_type = missive_game::api_schema::VariantId)]
     variant: String,
     /// The variant's options as `key=value` pairs joined by `,` (GET /v1/variants lists
     /// them); the defaults if empty.

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use chrono::{TimeZone, Utc};
 use missive_api::server::ServerConfig;
-use missive_api::{App, Limits, RateLimiter, TrustedProxies};
+use missive_api::{App, RateLimiter, RequestLimits, TrustedProxies};
 use missive_auth::{Authority, SigningKey};
 use missive_game::{Config, GameService, ManualClock, Quotas};
 use missive_mail::Outbox;
@@ -35,7 +35,7 @@ pub struct Options {
     /// How connections are treated.
     pub server: ServerConfig,
     /// The router's request timeout and body limits.
-    pub limits: Limits,
+    pub limits: RequestLimits,
     /// Proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: TrustedProxies,
     /// The service's limits on mails and imports.
@@ -53,7 +53,7 @@ impl Default for Options {
             limiter: RateLimiter::off(),
             mailing: false,
             server: ServerConfig::default(),
-            limits: Limits::default(),
+            limits: RequestLimits::default(),
             trusted_proxies: TrustedProxies::default(),
             quotas: test_limits(),
             reachable_url: false,
@@ -484,7 +484,7 @@ macro_rules! per_store {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    super::$name(missive_store::testing::Kind::Dynamo).await;
+                    super::$name(missive_store::testing::Kind::DynamoDb).await;
                 }
             )*
         }

@@ -20,11 +20,11 @@ mod game_lists;
 mod games;
 mod hooks;
 mod mail;
+pub mod migrations;
 mod operator;
 mod players;
 mod ratings;
 mod read;
-pub mod schema;
 mod tournaments;
 mod wakes;
 mod write;
@@ -81,7 +81,7 @@ impl SqliteStore {
         let path = path.as_ref().to_path_buf();
         let mut conn = Connection::open(&path).map_err(backend)?;
         configure(&conn)?;
-        schema::migrate(&mut conn)?;
+        migrations::migrate(&mut conn)?;
         let (sender, receiver) = mpsc::channel();
         std::thread::Builder::new()
             .name("missive-sqlite-writer".into())
@@ -98,7 +98,7 @@ impl SqliteStore {
     /// The schema version of the open database.
     pub fn schema_version(&self) -> Result<u32, StoreError> {
         let conn = self.open_reader()?;
-        schema::version(&conn)
+        migrations::version(&conn)
     }
 
     async fn write(&self, write: Write) -> Result<(), StoreError> {
