@@ -12,8 +12,8 @@ use thiserror::Error;
 
 use crate::timing::{Turn, current_turn, joined};
 use crate::{
-    Commit, Ending, EventRecord, GameDoc, GameEvent, Head, MoveRecord, Period, Reason, SeatClock,
-    Status, Waiting, WakeChange, told_of_change,
+    Commit, ConditionalLine, Ending, EventRecord, GameDoc, GameEvent, Head, MoveRecord, Period,
+    Reason, SeatClock, SeatDoc, Status, Waiting, WakeChange, told_of_change,
 };
 
 /// The ending rule of a game its tournament's organiser adjudicated.
@@ -122,12 +122,6 @@ impl Game {
     /// The document as edited so far.
     pub fn doc(&self) -> &GameDoc {
         &self.doc
-    }
-
-    /// The document, to edit what no other change here covers (seats taken, draw offers,
-    /// conditional lines, pauses); the commit stores it as left.
-    pub fn doc_mut(&mut self) -> &mut GameDoc {
-        &mut self.doc
     }
 
     /// The whole log as read, if this change read it.
@@ -293,6 +287,58 @@ impl Game {
             self.finish(&outcome, None);
         }
         Ok(record)
+    }
+
+    /// Seats `player` at seat `index` (free, of a forming game: the caller checked), then
+    /// starts the game if that was the last free seat ([`Game::start_if_full`]).
+    pub fn take_seat(&mut self, index: usize, player: &str) {
+        self.doc.seats[index] = SeatDoc::Taken {
+            player: player.to_string(),
+        };
+        self.start_if_full();
+    }
+
+    /// Adds `seat` to the standing draw offers (kept in seat order), if it is not there.
+    pub fn offer_draw(&mut self, seat: Seat) {
+        if !self.doc.draw_offers.contains(&seat) {
+            self.doc.draw_offers.push(seat);
+            self.doc.draw_offers.sort_unstable();
+        }
+    }
+
+    /// Takes back the draw offer of `seat`, if it stands.
+    pub fn withdraw_draw_offer(&mut self, seat: Seat) {
+        self.doc.draw_offers.retain(|offered| *offered != seat);
+    }
+
+    /// Lets every standing draw offer lapse.
+    pub fn clear_draw_offers(&mut self) {
+        self.doc.draw_offers.clear();
+    }
+
+    /// Replaces the conditional lines of `owner` by `lines`; the other players' stay.
+    pub fn set_conditional_lines(&mut self, owner: Seat, lines: Vec<ConditionalLine>) {
+        self.doc.conditional.retain(|line| line.owner != owner);
+        self.doc.conditional.extend(lines);
+    }
+
+    /// Moves the conditional lines on past the move `long` just played at `ply`: a line
+    /// that foresaw it loses that move (and is dropped once empty), every other line is
+    /// dropped, as the game left it.
+    pub fn follow_conditional_lines(&mut self, ply: u32, long: &str) {
+        self.doc.conditional.retain_mut(|line| {
+            let matches = line.from == ply && line.moves.first().map(String::as_str) == Some(long);
+            if matches {
+                line.moves.remove(0);
+                line.from += 1;
+            }
+            matches && !line.moves.is_empty()
+        });
+    }
+
+    /// The game's clock pauses changed by `change` (a tournament's pause or resumption).
+    pub fn change_pauses(&mut self, change: impl FnOnce(&mut Vec<Period>)) {
+        change(&mut self.doc.pauses);
     }
 
     /// Starts the game, its clocks running from now, if it is forming and every seat is

@@ -41,7 +41,7 @@ impl GameService {
     pub async fn decline_draw(&self, game: &GameId, player: &str) -> Result<(), ServiceError> {
         self.change(game, Access::Player(player), |draft| {
             let seat = seat_offered_a_draw(draft, player)?;
-            draft.doc_mut().draw_offers.clear();
+            draft.clear_draw_offers();
             draft.record(GameEvent::DrawDeclined, Some(seat));
             Ok(())
         })
@@ -57,10 +57,7 @@ impl GameService {
             if !draft.doc().draw_offers.contains(&seat) {
                 return Err(ServiceError::refused("you offer no draw"));
             }
-            draft
-                .doc_mut()
-                .draw_offers
-                .retain(|offered| *offered != seat);
+            draft.withdraw_draw_offer(seat);
             draft.record(GameEvent::DrawWithdrawn, Some(seat));
             Ok(())
         })
@@ -147,10 +144,7 @@ fn seat_offered_a_draw(draft: &Game, player: &str) -> Result<Seat, ServiceError>
 /// Adds `seat` to the draw agreement; ends the game when every seat still playing agrees
 /// (in a three-seat game a nation already out has no say, and the rules give it a loss).
 fn agree_to_draw(draft: &mut Game, seat: Seat) -> Result<Option<Ending>, ServiceError> {
-    if !draft.doc().draw_offers.contains(&seat) {
-        draft.doc_mut().draw_offers.push(seat);
-        draft.doc_mut().draw_offers.sort_unstable();
-    }
+    draft.offer_draw(seat);
     let seats = draft.doc().seats.len() as u8;
     let everyone_agrees = (0..seats)
         .map(Seat)

@@ -87,10 +87,7 @@ impl GameService {
             if draft.seat_of(taker).is_ok() {
                 return Err(ServiceError::refused("you already sit in this game"));
             }
-            draft.doc_mut().seats[seat.index()] = SeatDoc::Taken {
-                player: taker.to_string(),
-            };
-            draft.start_if_full();
+            draft.take_seat(seat.index(), taker);
             Ok(())
         })
         .await

@@ -137,10 +137,7 @@ impl GameService {
                 return Err(ServiceError::refused("you already sit in this game"));
             }
             let index = free_seat(draft, player, seat)?;
-            draft.doc_mut().seats[index] = SeatDoc::Taken {
-                player: player.to_string(),
-            };
-            draft.start_if_full();
+            draft.take_seat(index, player);
             Ok(Seat(index as u8))
         })
         .await

@@ -111,11 +111,7 @@ impl GameService {
                 .collect::<Result<Vec<_>, _>>()?;
             check_unambiguous(owner, &read)?;
             let stored: Vec<ConditionalLine> = read.into_iter().map(|(line, _)| line).collect();
-            draft
-                .doc_mut()
-                .conditional
-                .retain(|line| line.owner != owner);
-            draft.doc_mut().conditional.extend(stored.iter().cloned());
+            draft.set_conditional_lines(owner, stored.clone());
             Ok(stored)
         })
         .await
@@ -178,14 +174,7 @@ fn follow_conditional_lines(draft: &mut Game) -> Result<Vec<MoveRecord>, Service
         let Some(last) = draft.appended_moves().last().cloned() else {
             return Ok(replies);
         };
-        draft.doc_mut().conditional.retain_mut(|line| {
-            let matches = line.from == last.ply && line.moves.first() == Some(&last.long);
-            if matches {
-                line.moves.remove(0);
-                line.from += 1;
-            }
-            matches && !line.moves.is_empty()
-        });
+        draft.follow_conditional_lines(last.ply, &last.long);
         let Some(seat) = draft.turn_seat() else {
             return Ok(replies);
         };

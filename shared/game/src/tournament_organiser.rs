@@ -179,7 +179,7 @@ impl GameService {
                 if draft.doc().status != Status::Active {
                     return Ok(false);
                 }
-                change(&mut draft.doc_mut().pauses);
+                draft.change_pauses(&change);
                 draft.record(event.clone(), None);
                 Ok(true)
             })
