@@ -8,7 +8,6 @@ use crate::{GameId, TimeControl};
 
 /// A challenge's identity: a ULID in text, sortable by publication time.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct ChallengeId(pub String);
 

@@ -15,11 +15,9 @@ pub const FEED_RETENTION: TimeDelta = TimeDelta::days(30);
 
 /// What a player is told of.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum FeedEvent {
     /// It is the player's turn in the game (after a move, or at the game's start).
-    #[cfg_attr(feature = "openapi", schema(title = "YourTurn"))]
     YourTurn {
         /// Moves played so far: the player's move will have this ply.
         ply: u32,
@@ -28,12 +26,10 @@ pub enum FeedEvent {
     },
     /// Another player of the game moved, or the service played a move from a seat's
     /// conditional line (told to that seat's player too).
-    #[cfg_attr(feature = "openapi", schema(title = "Moved"))]
     Moved {
         /// The move's ply (the first move has ply 0).
         ply: u32,
         /// The seat that moved.
-        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
         seat: Seat,
         /// The player who moved.
         player: String,
@@ -48,46 +44,36 @@ pub enum FeedEvent {
         conditional: bool,
     },
     /// Another player offered a draw without a move.
-    #[cfg_attr(feature = "openapi", schema(title = "DrawOffered"))]
     DrawOffered {
         /// The seat that offered it.
-        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
         seat: Seat,
         /// The player who offered it.
         player: String,
     },
     /// Another player withdrew the draw they offered.
-    #[cfg_attr(feature = "openapi", schema(title = "DrawWithdrawn"))]
     DrawWithdrawn {
         /// The seat that withdrew it.
-        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
         seat: Seat,
         /// The player who withdrew it.
         player: String,
     },
     /// Another player accepted the draw offered (the game is over: a `game-over` follows).
-    #[cfg_attr(feature = "openapi", schema(title = "DrawAccepted"))]
     DrawAccepted {
         /// The seat that accepted.
-        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
         seat: Seat,
         /// The player who accepted.
         player: String,
     },
     /// Another player declined the draw offered: every standing offer lapsed.
-    #[cfg_attr(feature = "openapi", schema(title = "DrawDeclined"))]
     DrawDeclined {
         /// The seat that declined.
-        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
         seat: Seat,
         /// The player who declined.
         player: String,
     },
     /// Another player wrote to the game's players.
-    #[cfg_attr(feature = "openapi", schema(title = "MessageWritten"))]
     Message {
         /// The writer's seat.
-        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
         seat: Seat,
         /// The writer.
         player: String,
@@ -95,41 +81,31 @@ pub enum FeedEvent {
         text: String,
     },
     /// A nation of a three-seat game is out; its army passed to `heir`.
-    #[cfg_attr(feature = "openapi", schema(title = "Eliminated"))]
     Eliminated {
         /// The seat that went out.
-        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
         seat: Seat,
         /// The seat that took its army over.
-        #[cfg_attr(feature = "openapi", schema(value_type = u8, maximum = 2))]
         heir: Seat,
     },
     /// Every seat is taken: the game has started.
-    #[cfg_attr(feature = "openapi", schema(title = "GameStarted"))]
     GameStarted,
     /// The game is over: finished with a result, or called off.
-    #[cfg_attr(feature = "openapi", schema(title = "GameOver"))]
     GameOver {
         /// `finished` or `cancelled`.
         status: Status,
         /// Why it ended (a rule such as `checkmate`, or `aborted`, `declined`).
-        #[cfg_attr(feature = "openapi", schema(value_type = String))]
         rule: Reason,
         /// Each seat's result in seat order; empty when the game was called off.
-        #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
         results: Vec<SeatResult>,
     },
     /// The player was invited to the game.
-    #[cfg_attr(feature = "openapi", schema(title = "Invited"))]
     Invited {
         /// Who created the game.
         by: String,
     },
     /// The player's open challenge was accepted: the game is the one it became.
-    #[cfg_attr(feature = "openapi", schema(title = "ChallengeAccepted"))]
     ChallengeAccepted {
         /// The challenge.
-        #[cfg_attr(feature = "openapi", schema(value_type = String))]
         challenge: ChallengeId,
         /// Who accepted it.
         by: String,

@@ -11,31 +11,25 @@ use crate::GameId;
 
 /// Who sits in a seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "state", rename_all = "kebab-case")]
 pub enum SeatDoc {
     /// Any player may take the seat.
-    #[cfg_attr(feature = "openapi", schema(title = "OpenSeat"))]
     Open,
     /// Kept for one invited player until they join or decline.
-    #[cfg_attr(feature = "openapi", schema(title = "InvitedSeat"))]
     Invited {
         /// The invited player.
         player: String,
     },
     /// Taken by a player.
-    #[cfg_attr(feature = "openapi", schema(title = "TakenSeat"))]
     Taken {
         /// The player sitting there.
         player: String,
     },
     /// Kept for a player invited by e-mail address who has not signed up yet: only the
     /// invitation mailed to that address takes it (the address is in the mail, not here).
-    #[cfg_attr(feature = "openapi", schema(title = "ReservedSeat"))]
     Reserved,
     /// In an imported game: the name the archive gives, which need not be a registered
     /// player's handle (nobody acts or is listed for it).
-    #[cfg_attr(feature = "openapi", schema(title = "NamedSeat"))]
     Named {
         /// The name in the archive.
         name: String,
@@ -73,17 +67,14 @@ impl SeatDoc {
 
 /// How much time a player has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum TimeControl {
     /// A fixed number of days for every move.
-    #[cfg_attr(feature = "openapi", schema(title = "DaysPerMove"))]
     DaysPerMove {
         /// Days per move.
         days: u16,
     },
     /// ICCF style: `days` for every `moves` moves, unused time carried over.
-    #[cfg_attr(feature = "openapi", schema(title = "IccfTimeControl"))]
     Iccf {
         /// Moves per period.
         moves: u16,
@@ -123,7 +114,6 @@ impl TimeControl {
 
 /// Where a game is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// Waiting for seats to be taken.
@@ -260,10 +250,8 @@ impl Ending {
 /// A conditional line: moves in turn order from ply `from`, where the owner's own moves are
 /// played at once when every earlier move of the line was played. Never shown to others.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ConditionalLine {
     /// The seat that registered the line and whose moves it contains.
-    #[cfg_attr(feature = "openapi", schema(value_type = u8))]
     pub owner: Seat,
     /// The ply of the line's first move.
     pub from: u32,

@@ -4,7 +4,6 @@ use serde::{Deserialize, Serialize};
 
 /// A game's id: a ULID in text, sortable by creation time.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct GameId(pub String);
 

@@ -8,7 +8,6 @@ use crate::{GameId, TimeControl};
 
 /// A tournament's id: a ULID.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(transparent)]
 pub struct TournamentId(pub String);
 

@@ -51,6 +51,7 @@ pub struct ChallengeAccepted {
     #[cfg_attr(feature = "openapi", schema(value_type = u8))]
     pub seat: Seat,
     /// The game, once every seat is taken (it has started); `None` while seats are left.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api_schema::GameId>))]
     pub game: Option<GameId>,
 }
 
@@ -59,6 +60,7 @@ pub struct ChallengeAccepted {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ChallengeView {
     /// The challenge.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::ChallengeId))]
     pub id: ChallengeId,
     /// Who published it.
     #[cfg_attr(feature = "openapi", schema(schema_with = crate::api_schema::handle))]
@@ -73,6 +75,7 @@ pub struct ChallengeView {
     /// The player in each seat (`None` while open).
     pub seats: Vec<Option<String>>,
     /// The game's time control.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::TimeControl))]
     pub time_control: TimeControl,
     /// Whether the result counts for ratings.
     pub rated: bool,
@@ -86,6 +89,7 @@ pub struct ChallengeView {
     #[cfg_attr(feature = "openapi", schema(schema_with = crate::api_schema::challenge_status))]
     pub status: &'static str,
     /// The game it became, once accepted.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api_schema::GameId>))]
     pub game: Option<GameId>,
 }
 

@@ -37,6 +37,7 @@ pub struct EventView {
     pub game: GameId,
     /// What happened (`type` names it).
     #[serde(flatten)]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::FeedEvent))]
     pub event: FeedEvent,
 }
 

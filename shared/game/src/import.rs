@@ -46,6 +46,7 @@ pub struct ImportOutcome {
     pub column: usize,
     /// The stored game, if it was imported.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api_schema::GameId>))]
     pub id: Option<GameId>,
     /// Whether the game carried this server's valid signature (it is then stored as
     /// verified).

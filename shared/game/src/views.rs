@@ -38,6 +38,7 @@ pub struct GameDetail {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GameView {
     /// The game.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::GameId))]
     pub id: GameId,
     /// The variant id.
     #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::VariantId))]
@@ -47,12 +48,15 @@ pub struct GameView {
     /// The variant's seat names in turn order.
     pub seat_names: Vec<String>,
     /// Who sits where.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<crate::api_schema::SeatDoc>))]
     pub seats: Vec<SeatDoc>,
     /// The time control.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::TimeControl))]
     pub time_control: TimeControl,
     /// Whether the result counts for ratings.
     pub rated: bool,
     /// Where the game is in its life.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::Status))]
     pub status: Status,
     /// Moves played.
     pub ply: u32,
@@ -81,6 +85,7 @@ pub struct GameView {
     /// How the game ended.
     pub ending: Option<EndingView>,
     /// The viewer's own conditional lines (nobody else's).
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<crate::api_schema::ConditionalLine>))]
     pub conditional: Vec<ConditionalLine>,
     /// Whether only the game's players may see it.
     pub private: bool,
@@ -103,6 +108,7 @@ pub struct GameView {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct GameSummary {
     /// The game.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::GameId))]
     pub id: GameId,
     /// The variant id.
     #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::VariantId))]
@@ -112,6 +118,7 @@ pub struct GameSummary {
     /// Moves played.
     pub ply: u32,
     /// Where the game is in its life.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::Status))]
     pub status: Status,
     /// The seat to move, while the game is on.
     #[cfg_attr(feature = "openapi", schema(value_type = Option<u8>))]

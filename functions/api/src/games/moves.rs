@@ -139,6 +139,7 @@ pub(crate) struct Conditional {
 /// The caller's conditional lines as stored.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Lines {
+    #[schema(value_type = Vec<missive_game::api_schema::ConditionalLine>)]
     lines: Vec<ConditionalLine>,
 }
 

@@ -42,6 +42,7 @@ pub(crate) struct CreateGame {
 /// The game created.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Created {
+    #[schema(value_type = missive_game::api_schema::GameId)]
     id: GameId,
 }
 

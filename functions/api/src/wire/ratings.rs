@@ -47,6 +47,7 @@ impl From<RatingRecord> for RatingView {
 #[derive(Serialize, ToSchema)]
 pub(crate) struct RatingChange {
     /// The game.
+    #[schema(value_type = missive_game::api_schema::GameId)]
     game: GameId,
     /// When it ended.
     at: DateTime<Utc>,

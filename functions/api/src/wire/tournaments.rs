@@ -110,6 +110,7 @@ impl From<WithdrawalScoring> for missive_domain::WithdrawalScoring {
 #[derive(Serialize, ToSchema)]
 pub(crate) struct TournamentGame {
     /// The game.
+    #[schema(value_type = missive_game::api_schema::GameId)]
     game: GameId,
     /// Its players by seat.
     players: Vec<String>,
@@ -140,6 +141,7 @@ pub(crate) struct Withdrawal {
     /// The player's games still being played when they withdrew: scored as the organiser
     /// chose, whatever became of them since.
     #[serde(default)]
+    #[schema(value_type = Vec<missive_game::api_schema::GameId>)]
     games: Vec<GameId>,
 }
 
