@@ -77,7 +77,7 @@ impl MessageMail {
 }
 
 /// A mail that is sent at most once, named by what it is about. The store keeps a marker
-/// for each one claimed ([`crate::Store::claim_notice`]).
+/// for each one claimed (`MailStore::claim_notice` in the store).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Notice {
     /// It became the turn of the seat to move at `ply` in `game`.
