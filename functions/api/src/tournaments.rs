@@ -294,6 +294,7 @@ pub(crate) struct Extend {
     (status = 204, description = "Extended"),
     (status = 403, description = "Not the organiser of its tournament (`not-organiser`)", body = ErrorBody),
     (status = 404, description = "No such game (`game-not-found`)", body = ErrorBody),
+    (status = 409, description = "The game is not being played: forming or finished (`not-active`)", body = ErrorBody),
     (status = 422, description = "Not a tournament's game, or days out of range (`refused`)", body = ErrorBody),
 ))]
 pub(crate) async fn extend(
@@ -324,7 +325,7 @@ pub(crate) struct Adjudicate {
     (status = 403, description = "Not the organiser of its tournament (`not-organiser`)", body = ErrorBody),
     (status = 404, description = "No such game (`game-not-found`)", body = ErrorBody),
     (status = 409, description = "Not active (`not-active`)", body = ErrorBody),
-    (status = 422, description = "Not a tournament's game, or results that are not a game's (`refused`, `too-long`)", body = ErrorBody),
+    (status = 422, description = "Not a tournament's game, results that are not a game's, or no reason (`refused`); a reason over 200 characters (`too-long`)", body = ErrorBody),
 ))]
 pub(crate) async fn adjudicate(
     State(app): State<App>,

@@ -12,7 +12,8 @@ use reqwest::StatusCode;
 use serde_json::json;
 
 /// The organiser pauses a running tournament (no clock runs, nothing times out), resumes
-/// it (every deadline later by the pause) and extends one game's deadline; nobody else may.
+/// it (every deadline later by the pause) and extends one game's deadline; nobody else may,
+/// and not once the game is over; an adjudication without a reason is refused.
 async fn an_organiser_pauses_resumes_and_extends(kind: Kind) {
     let server = Server::start_mailing(kind).await;
     let names = ["ann", "bob", "cy"];
@@ -86,6 +87,25 @@ async fn an_organiser_pauses_resumes_and_extends(kind: Kind) {
     );
     server.clock.advance(Duration::days(2));
     time_out(&players[0], &first).await;
+    // A finished game's deadline is not extended.
+    let (status, body) = players[0].post(&extend, json!({ "days": 2 })).await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::CONFLICT, &json!("not-active"))
+    );
+    // An adjudication needs a reason: empty is refused, not too long.
+    let second = games[1]["game"].as_str().unwrap();
+    let (status, body) = players[0]
+        .post(
+            &format!("/v1/games/{second}/adjudicate"),
+            json!({ "results": ["win", "loss"], "reason": "  " }),
+        )
+        .await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (StatusCode::UNPROCESSABLE_ENTITY, &json!("refused")),
+        "{body}"
+    );
 }
 
 /// A tournament with a start date waits, full or not, until a sweep at that date starts it.

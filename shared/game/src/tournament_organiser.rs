@@ -39,9 +39,12 @@ impl GameService {
         };
         require_organiser(&self.tournament(id).await?, by)?;
         let reason = reason.trim();
-        if reason.is_empty() || reason.chars().count() > MAX_ADJUDICATION_REASON {
+        if reason.is_empty() {
+            return Err(ServiceError::refused("an adjudication needs a reason"));
+        }
+        if reason.chars().count() > MAX_ADJUDICATION_REASON {
             return Err(ServiceError::TooLong {
-                what: "an adjudication's reason (not empty)",
+                what: "an adjudication's reason",
                 limit: MAX_ADJUDICATION_REASON,
             });
         }
@@ -119,7 +122,7 @@ impl GameService {
     /// tournament's organiser, decides: the current turn's deadline moves that much later
     /// (a move made meanwhile starts the next turn inside the same stop). Recorded in the
     /// game's log (`deadline-extended`). A game `by` may not see is `GameNotFound`, as a missing
-    /// one.
+    /// one; a game not being played (forming, finished) is `NotActive`.
     pub async fn extend_deadline(
         &self,
         game: &GameId,
@@ -152,7 +155,7 @@ impl GameService {
     }
 
     /// Records `event` in every game of `tournament` being played, its pauses changed by
-    /// `change`.
+    /// `change`; a game that ended meanwhile is left as it is.
     async fn each_active_game(
         &self,
         tournament: &Tournament,
@@ -161,33 +164,30 @@ impl GameService {
     ) -> Result<(), ServiceError> {
         for head in self.tournament_heads(tournament).await? {
             if head.doc.status == Status::Active {
-                self.stop_clocks(&head.id, event.clone(), change).await?;
+                match self.stop_clocks(&head.id, event.clone(), change).await {
+                    Ok(()) | Err(ServiceError::NotActive(_)) => {}
+                    Err(error) => return Err(error),
+                }
             }
         }
         Ok(())
     }
 
-    /// Records `event` in active game `game` with its pauses changed by `change`.
+    /// Records `event` in active game `game` with its pauses changed by `change`; a game not
+    /// being played is `NotActive`, and nothing is recorded.
     async fn stop_clocks(
         &self,
         game: &GameId,
         event: GameEvent,
         change: impl Fn(&mut Vec<Period>),
     ) -> Result<(), ServiceError> {
-        let done = self
-            .change(game, Access::Service, |draft| {
-                if draft.doc().status != Status::Active {
-                    return Ok(false);
-                }
-                draft.change_pauses(&change);
-                draft.record(event.clone(), None);
-                Ok(true)
-            })
-            .await;
-        match done {
-            Ok(_) | Err(ServiceError::NotActive(_)) => Ok(()),
-            Err(error) => Err(error),
-        }
+        self.change(game, Access::Service, |draft| {
+            draft.require_active()?;
+            draft.change_pauses(&change);
+            draft.record(event.clone(), None);
+            Ok(())
+        })
+        .await
     }
 
     /// [`GameService::change_tournament`] by `by`, who must be its organiser.
