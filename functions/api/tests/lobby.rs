@@ -290,6 +290,29 @@ async fn my_games_by_status(kind: Kind) {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
 }
 
+/// Inviting a handle no player has is 404 `player-not-found`, as for tournaments: no game
+/// is created for a seat nobody can take.
+async fn inviting_an_unknown_handle_is_not_found(kind: Kind) {
+    let server = Server::start(kind).await;
+    let cyd = server.player("cyd").await;
+    let (status, body) = cyd
+        .post(
+            "/v1/games",
+            json!({
+                "variant": "chess",
+                "seats": [{ "kind": "creator" }, { "kind": "invite", "player": "nobody99" }],
+                "time_control": { "kind": "days-per-move", "days": 3 },
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["error"]["code"], "player-not-found", "{body}");
+    for status in ["forming", "invited", "active"] {
+        let path = format!("/v1/games?player=me&status={status}");
+        assert!(every_id(&cyd, &path).await.is_empty(), "{status}");
+    }
+}
+
 /// A game's messages are read and written by its players only: others get 404 for a
 /// private game, 403 for a public one; too long a message is 422, and more than twenty a
 /// day in one game 429 until the day has passed.
@@ -666,6 +689,7 @@ per_store!(
     a_sanguo_challenge_fills_seat_by_seat,
     withdrawn_and_expired_challenges_refuse,
     my_games_by_status,
+    inviting_an_unknown_handle_is_not_found,
     messages_stay_between_the_players,
     messages_are_mailed_with_the_turn_or_at_once,
     draw_offers_and_declines_are_mailed,

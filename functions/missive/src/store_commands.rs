@@ -191,13 +191,17 @@ async fn create_games(service: &GameService, count: usize) -> Result<Vec<GameId>
 }
 
 /// Creates and starts a chess game of `white-N` and `black-N` (N = `index`) under
-/// `time_control`.
+/// `time_control`, signing `black-N` up first (an invitation is for a player).
 pub(crate) async fn started_game(
     service: &GameService,
     index: usize,
     time_control: TimeControl,
 ) -> Result<GameId, String> {
     let black = format!("black-{index}");
+    service
+        .confirm_sign_up(&black, &format!("{black}@example.org"))
+        .await
+        .map_err(|e| format!("signing {black} up: {e}"))?;
     let id = service
         .create_game(NewGame {
             creator: format!("white-{index}"),

@@ -22,7 +22,8 @@ pub enum Invitee {
 
 impl GameService {
     /// `seats` with each seat invited by the address of a registered player invited by that
-    /// player's handle instead; every address must look like one.
+    /// player's handle instead; every address must look like one, and every handle invited
+    /// must be a player's ([`ServiceError::UnknownPlayer`] names the first that is not).
     pub(crate) async fn invitations_by_handle(
         &self,
         seats: Vec<SeatRequest>,
@@ -39,6 +40,9 @@ impl GameService {
                         None => SeatRequest::InviteEmail { email },
                     }
                 }
+                SeatRequest::Invite { player } => SeatRequest::Invite {
+                    player: self.player(&player).await?.handle,
+                },
                 other => other,
             });
         }

@@ -45,6 +45,7 @@ async fn time_runs_out_for_the_seat_to_move(kind: Kind) {
 
 async fn a_timeout_against_bare_king_is_a_draw(kind: Kind) {
     let s = setup(kind).await;
+    s.sign_up(&["bob", "wu", "wei"]).await;
     let id = s
         .service
         .create_game(NewGame {

@@ -72,6 +72,7 @@ async fn a_game_forms_starts_and_takes_moves(kind: Kind) {
 
 async fn bad_requests_are_refused_with_reasons(kind: Kind) {
     let s = setup(kind).await;
+    s.sign_up(&["ann"]).await;
     let new = |seats, time_control| NewGame {
         time_control,
         ..chess_game(seats)
@@ -343,6 +344,7 @@ async fn conditional_lines_answer_at_once_and_stay_private(kind: Kind) {
 
 async fn games_can_be_declined_or_aborted_before_the_first_move(kind: Kind) {
     let s = setup(kind).await;
+    s.sign_up(&["bob", "wu", "wei"]).await;
     let new = chess_game(vec![SeatRequest::Creator, invite("bob")]);
     let declined = s.service.create_game(new).await.unwrap();
     assert!(matches!(
@@ -386,6 +388,7 @@ async fn games_can_be_declined_or_aborted_before_the_first_move(kind: Kind) {
 
 async fn private_games_are_hidden_from_everyone_else(kind: Kind) {
     let s = setup(kind).await;
+    s.sign_up(&["bob", "wu", "wei"]).await;
     let id = s
         .service
         .create_game(NewGame {

@@ -10,6 +10,7 @@ use missive_store::testing::Kind;
 
 async fn three_seat_games_take_turns_and_end(kind: Kind) {
     let s = setup(kind).await;
+    s.sign_up(&["bob", "wu", "wei"]).await;
     let id = s
         .service
         .create_game(NewGame {
@@ -114,6 +115,7 @@ const WU_STUCK: &str = "9/9/9/9/5Kr3|9/Pg4Rr3/Rr8/3Pr5/4Kg4|9/9/9/9/5Kb3 shu - 0
 /// taken (shu, wu, wei).
 async fn three_kingdoms(kind: Kind, start: &str) -> (common::Setup, missive_domain::GameId) {
     let s = setup(kind).await;
+    s.sign_up(&["wu", "wei"]).await;
     let id = s
         .service
         .create_game(NewGame {

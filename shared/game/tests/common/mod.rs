@@ -43,13 +43,15 @@ impl Setup {
         self.started("chess", &["ann", "bob"], time_control).await
     }
 
-    /// A game of `variant` created by the first player, the others invited and joined.
+    /// A game of `variant` created by the first player, the others invited and joined
+    /// (each signed up first, as an invitation needs).
     pub async fn started(
         &self,
         variant: &str,
         players: &[&str],
         time_control: TimeControl,
     ) -> GameId {
+        self.sign_up(&players[1..]).await;
         let mut seats = vec![SeatRequest::Creator];
         seats.extend(players[1..].iter().map(|p| invite(p)));
         let id = self
@@ -66,6 +68,14 @@ impl Setup {
             self.service.join(&id, player, None).await.unwrap();
         }
         id
+    }
+
+    /// Signs up each of `players` (with an address made of the handle) unless signed up.
+    pub async fn sign_up(&self, players: &[&str]) {
+        for player in players {
+            let email = format!("{player}@example.org");
+            self.service.confirm_sign_up(player, &email).await.unwrap();
+        }
     }
 
     /// Plays `text` for `player` at the current ply with a fresh key.
