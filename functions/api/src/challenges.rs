@@ -6,7 +6,7 @@ use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use missive_domain::{ChallengeFilter, ChallengeId, Cursor, Seat};
-use missive_game::{ChallengeAccepted, ChallengeView, NewChallenge};
+use missive_game::{ChallengeAccepted, ChallengeView, CreatorRating, NewChallenge};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
@@ -42,9 +42,11 @@ pub(crate) struct Publish {
     /// The creator's seat (0 for the first); a random one if absent.
     #[schema(maximum = 2)]
     seat: Option<u8>,
-    /// The least rating an accepting player needs, once ratings exist (kept, not checked
-    /// yet).
+    /// The least rating an accepting player needs in the variant (an unrated player counts
+    /// as 1500).
     min_rating: Option<u32>,
+    /// The highest rating an accepting player may have in the variant.
+    max_rating: Option<u32>,
 }
 
 /// Publish an open challenge
@@ -53,7 +55,7 @@ pub(crate) struct Publish {
 #[utoipa::path(post, path = "/v1/challenges", tag = "challenges", operation_id = "publish_challenge", security(("bearer" = [])), request_body = Publish, responses(
     (status = 201, description = "Published; open for 14 days", body = ChallengeView),
     (status = 400, description = "Malformed request, or a setup the variant refuses (`invalid-setup`)", body = ErrorBody),
-    (status = 422, description = "Refused: time control, seat (`refused`)", body = ErrorBody),
+    (status = 422, description = "Refused: time control, seat, a `min_rating` above the `max_rating` (`refused`)", body = ErrorBody),
 ))]
 pub(crate) async fn publish(
     State(app): State<App>,
@@ -70,6 +72,7 @@ pub(crate) async fn publish(
             rated: request.rated,
             seat: request.seat.map(Seat),
             min_rating: request.min_rating,
+            max_rating: request.max_rating,
         })
         .await?;
     Ok((StatusCode::CREATED, Json(view)))
@@ -86,6 +89,11 @@ pub(crate) struct ListQuery {
     /// days).
     #[param(pattern = "^(days-per-move:[0-9]+|iccf:[0-9]+/[0-9]+)$")]
     time_control: Option<String>,
+    /// Only challenges whose creator is rated at least this in the challenge's variant (an
+    /// unrated creator counts as 1500).
+    min_rating: Option<u32>,
+    /// Only challenges whose creator is rated at most this in the challenge's variant.
+    max_rating: Option<u32>,
     /// Challenges per page, 1 to 200 (50 if absent).
     #[serde(default)]
     #[param(value_type = Option<usize>, minimum = 1, maximum = 200)]
@@ -96,7 +104,7 @@ pub(crate) struct ListQuery {
 
 /// List open challenges
 ///
-/// Newest first, filtered by variant and time control, paged with an opaque cursor.
+/// Newest first, filtered by variant, time control and the creator's rating, paged with an opaque cursor.
 #[utoipa::path(get, path = "/v1/challenges", tag = "challenges", operation_id = "list_challenges", security(()), params(ListQuery), responses(
     (status = 200, description = "A page of open challenges, newest first", body = Page<ChallengeView>),
     (status = 400, description = "Bad filter or cursor (`bad-request`, `invalid-cursor`)", body = ErrorBody),
@@ -120,11 +128,15 @@ pub(crate) async fn list(
         variant: query.variant,
         time_control,
     };
+    let creator_rating = CreatorRating {
+        min: query.min_rating,
+        max: query.max_rating,
+    };
     let limit = query.limit.or(PAGE);
     let cursor = query.cursor.map(Cursor);
     let page = app
         .service
-        .open_challenges(&filter, cursor.as_ref(), limit)
+        .open_challenges(&filter, creator_rating, cursor.as_ref(), limit)
         .await?;
     Ok(Json(page.into()))
 }
@@ -156,6 +168,7 @@ pub(crate) struct Accept {
     (status = 200, description = "Seated; with the game once every seat is taken", body = ChallengeAccepted),
     (status = 404, description = "No such challenge (`challenge-not-found`)", body = ErrorBody),
     (status = 409, description = "Withdrawn (`challenge-withdrawn`), every seat taken (`challenge-taken`), the seat wanted taken (`taken`)", body = ErrorBody),
+    (status = 403, description = "Your rating in the variant is outside the challenge's `min_rating`/`max_rating` (`rating-out-of-range`)", body = ErrorBody),
     (status = 410, description = "Expired (`challenge-expired`)", body = ErrorBody),
     (status = 422, description = "Your own challenge, or a seat already yours (`refused`)", body = ErrorBody),
 ))]

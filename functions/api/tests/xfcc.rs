@@ -450,6 +450,77 @@ async fn moves_claims_and_resignation_answer_the_protocol_s_codes(kind: Kind) {
     assert_eq!(said, "NotYourTurn");
 }
 
+/// `whiteElo` and `blackElo` are the players' current chess ratings, rounded; 0 for a
+/// player without one.
+async fn the_players_chess_ratings_are_sent_as_elo(kind: Kind) {
+    let server = server_on(kind).await;
+    let ann = server.player("ann").await;
+    let bob = server.player("bob").await;
+    let cyd = server.player("cyd").await;
+    let (status, body) = ann
+        .post(
+            "/v1/challenges",
+            json!({
+                "variant": "chess",
+                "time_control": { "kind": "days-per-move", "days": 3 },
+                "rated": true,
+                "seat": 0,
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let challenge = body["id"].as_str().unwrap();
+    let (status, body) = bob
+        .post(&format!("/v1/challenges/{challenge}/accept"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let rated = body["game"].as_str().unwrap();
+    let (status, body) = bob
+        .post(&format!("/v1/games/{rated}/resign"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    start_game(&[ann.clone(), cyd.clone()], "chess").await;
+    let rating = |handle: &'static str| {
+        let ann = &ann;
+        async move {
+            let (_, ratings) = ann.get(&format!("/v1/players/{handle}/ratings")).await;
+            let rating = ratings[0]["rating"].as_f64().unwrap();
+            format!("{}", rating.round() as u32)
+        }
+    };
+    let (ann_elo, bob_elo) = (rating("ann").await, rating("bob").await);
+    assert_ne!(ann_elo, bob_elo);
+    let password = app_password(&ann, "a").await;
+    let (_, _, listed) = soap(
+        &server,
+        SOAP11,
+        "GetMyGames",
+        &[("username", "ann"), ("password", &password)],
+    )
+    .await;
+    let document = roxmltree::Document::parse(&listed).unwrap();
+    let mut elos: Vec<(String, String, String)> = document
+        .descendants()
+        .filter(|node| node.tag_name().name() == "XfccGame")
+        .map(|game| {
+            let field = |name: &str| {
+                let node = game.children().find(|n| n.tag_name().name() == name);
+                node.and_then(|n| n.text()).unwrap_or("").to_string()
+            };
+            (field("black"), field("whiteElo"), field("blackElo"))
+        })
+        .collect();
+    elos.sort();
+    assert_eq!(
+        elos,
+        [
+            ("bob".to_string(), ann_elo.clone(), bob_elo),
+            ("cyd".to_string(), ann_elo, "0".to_string()),
+        ],
+        "{listed}"
+    );
+}
+
 async fn games_of_other_variants_are_neither_listed_nor_played(kind: Kind) {
     let server = server_on(kind).await;
     let ann = server.player("ann").await;
@@ -541,4 +612,5 @@ per_store!(
     app_passwords_are_shown_once_listed_without_secrets_and_revoked_at_once,
     moves_claims_and_resignation_answer_the_protocol_s_codes,
     games_of_other_variants_are_neither_listed_nor_played,
+    the_players_chess_ratings_are_sent_as_elo,
 );

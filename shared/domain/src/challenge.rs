@@ -51,10 +51,12 @@ pub struct Challenge {
     pub time_control: TimeControl,
     /// Whether the game's result counts for ratings.
     pub rated: bool,
-    /// The least rating an accepting player needs, once players have ratings (kept, not
-    /// yet checked).
+    /// The least rating an accepting player needs in the variant.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_rating: Option<u32>,
+    /// The highest rating an accepting player may have in the variant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rating: Option<u32>,
     /// The player in each seat, in turn order (`None` while the seat is open); the
     /// creator's among them.
     pub seats: Vec<Option<String>>,
@@ -72,6 +74,14 @@ impl Challenge {
     /// Whether it is listed at `now`: open and not expired.
     pub fn is_open_at(&self, now: DateTime<Utc>) -> bool {
         self.state == ChallengeState::Open && now < self.expires_at
+    }
+
+    /// Whether a player rated `rating` in its variant may accept it: no lower than
+    /// `min_rating`, no higher than `max_rating` (the rating rounded to a whole number).
+    pub fn admits(&self, rating: f64) -> bool {
+        let rating = rating.round();
+        self.min_rating.is_none_or(|min| rating >= f64::from(min))
+            && self.max_rating.is_none_or(|max| rating <= f64::from(max))
     }
 
     /// Whether `player` sits in one of its seats.

@@ -39,8 +39,10 @@ pub struct NewChallenge {
     pub rated: bool,
     /// The creator's seat; one chosen at random when `None`.
     pub seat: Option<Seat>,
-    /// The least rating an accepting player needs, once ratings exist (kept, not checked).
+    /// The least rating an accepting player needs in the variant.
     pub min_rating: Option<u32>,
+    /// The highest rating an accepting player may have in the variant.
+    pub max_rating: Option<u32>,
 }
 
 /// A seat taken by accepting a challenge.
@@ -55,6 +57,39 @@ pub struct ChallengeAccepted {
     pub game: Option<GameId>,
 }
 
+/// A player's current rating in a variant, as a challenge shows its creator's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ShownRating {
+    /// The Glicko-2 rating, rounded.
+    pub rating: u32,
+    /// Its deviation, rounded.
+    pub deviation: u32,
+    /// Rated games played in the variant.
+    pub games: u32,
+}
+
+/// Which creators' challenges a list keeps, by their current rating in the challenge's
+/// variant (an unrated creator counts as 1500); both bounds included.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CreatorRating {
+    /// The least rating.
+    pub min: Option<u32>,
+    /// The highest rating.
+    pub max: Option<u32>,
+}
+
+impl CreatorRating {
+    /// Whether a creator rated `rating` (`None`: unrated) is kept.
+    fn keeps(&self, rating: Option<ShownRating>) -> bool {
+        let rating = rating.map_or(UNRATED, |shown| shown.rating);
+        self.min.is_none_or(|min| rating >= min) && self.max.is_none_or(|max| rating <= max)
+    }
+}
+
+/// The rating an unrated player counts as, rounded: Glicko-2's start.
+const UNRATED: u32 = 1500;
+
 /// A challenge as lists and clients show it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -65,6 +100,8 @@ pub struct ChallengeView {
     /// Who published it.
     #[cfg_attr(feature = "openapi", schema(schema_with = crate::api_schema::handle))]
     pub creator: String,
+    /// The creator's current rating in the variant (`None`: unrated).
+    pub creator_rating: Option<ShownRating>,
     /// The variant id.
     #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::VariantId))]
     pub variant: String,
@@ -79,8 +116,10 @@ pub struct ChallengeView {
     pub time_control: TimeControl,
     /// Whether the result counts for ratings.
     pub rated: bool,
-    /// The least rating asked of accepting players (not checked until ratings exist).
+    /// The least rating an accepting player needs in the variant.
     pub min_rating: Option<u32>,
+    /// The highest rating an accepting player may have in the variant.
+    pub max_rating: Option<u32>,
     /// When it was published.
     pub created_at: DateTime<Utc>,
     /// When it expires unless accepted or withdrawn before.
@@ -95,7 +134,8 @@ pub struct ChallengeView {
 
 impl GameService {
     /// Publishes a challenge: the variant, options and time control must be valid, and the
-    /// creator's seat (if given) one of the variant's. It is listed until every seat is
+    /// creator's seat (if given) one of the variant's, and a `min_rating` no higher than a
+    /// `max_rating`. It is listed until every seat is
     /// taken, its creator withdraws it, or [`CHALLENGE_LIFETIME`] passes.
     pub async fn publish_challenge(
         &self,
@@ -104,6 +144,7 @@ impl GameService {
         let variant = (self.catalog)(&new.variant)?;
         let game = variant.new_game(&new.options, None)?;
         check_time_control(new.time_control)?;
+        check_rating_bounds(new.min_rating, new.max_rating)?;
         let id = ulid::Ulid::new();
         let count = variant.seat_names().len();
         let seat = match new.seat {
@@ -128,25 +169,28 @@ impl GameService {
             time_control: new.time_control,
             rated: new.rated,
             min_rating: new.min_rating,
+            max_rating: new.max_rating,
             seats,
             created_at: now,
             expires_at: now + CHALLENGE_LIFETIME,
             state: ChallengeState::Open,
         };
         self.store.put_challenge(&challenge, None).await?;
-        self.challenge_view_of(&challenge)
+        self.challenge_view_of(&challenge).await
     }
 
     /// The challenge `id`, whatever its state.
     pub async fn challenge(&self, id: &ChallengeId) -> Result<ChallengeView, ServiceError> {
         self.challenge_view_of(&self.challenge_record(id).await?)
+            .await
     }
 
-    /// A page of the open challenges `filter` lets through, newest first. A page may hold
-    /// fewer than `limit` and still have a next one.
+    /// A page of the open challenges `filter` lets through whose creator `creator_rating`
+    /// keeps, newest first. A page may hold fewer than `limit` and still have a next one.
     pub async fn open_challenges(
         &self,
         filter: &ChallengeFilter,
+        creator_rating: CreatorRating,
         cursor: Option<&Cursor>,
         limit: usize,
     ) -> Result<Page<ChallengeView>, ServiceError> {
@@ -159,11 +203,13 @@ impl GameService {
                 .store
                 .open_challenges(filter, now, cursor.as_ref(), want)
                 .await?;
-            let items = page
-                .items
-                .iter()
-                .map(|challenge| self.challenge_view_of(challenge))
-                .collect::<Result<_, _>>()?;
+            let mut items = Vec::with_capacity(page.items.len());
+            for challenge in &page.items {
+                let view = self.challenge_view_of(challenge).await?;
+                if creator_rating.keeps(view.creator_rating) {
+                    items.push(view);
+                }
+            }
             Ok(Page {
                 items,
                 next: page.next,
@@ -176,7 +222,9 @@ impl GameService {
     /// that was the last open seat, the game is created, started, in the same write. A
     /// player seated in the challenge already (its creator included) is refused; a
     /// withdrawn or full challenge is [`ServiceError::ChallengeClosed`], an expired one
-    /// [`ServiceError::ChallengeExpired`]; of players racing for one seat exactly one gets
+    /// [`ServiceError::ChallengeExpired`], one whose rating bounds leave out the player's
+    /// current rating in its variant (1500 unrated) [`ServiceError::RatingOutOfRange`]; of
+    /// players racing for one seat exactly one gets
     /// it.
     pub async fn accept_challenge(
         &self,
@@ -190,6 +238,7 @@ impl GameService {
             if challenge.seats_player(player) {
                 return Err(ServiceError::refused("you already sit in this challenge"));
             }
+            self.check_admitted(&challenge, player).await?;
             let index = open_seat(&challenge, seat)?;
             challenge.seats[index] = Some(player.to_string());
             challenge.revision += 1;
@@ -254,6 +303,31 @@ impl GameService {
         Err(ServiceError::Contended)
     }
 
+    /// Refuses `player` when `challenge`'s rating bounds leave out their current rating in
+    /// its variant (an unrated player counts as rated [`UNRATED`]).
+    async fn check_admitted(
+        &self,
+        challenge: &Challenge,
+        player: &str,
+    ) -> Result<(), ServiceError> {
+        if challenge.min_rating.is_none() && challenge.max_rating.is_none() {
+            return Ok(());
+        }
+        let rating = self
+            .store
+            .rating(player, &challenge.variant)
+            .await?
+            .map_or(f64::from(UNRATED), |record| record.rating);
+        match challenge.admits(rating) {
+            true => Ok(()),
+            false => Err(ServiceError::RatingOutOfRange {
+                rating: rating.round() as u32,
+                min: challenge.min_rating,
+                max: challenge.max_rating,
+            }),
+        }
+    }
+
     async fn challenge_record(&self, id: &ChallengeId) -> Result<Challenge, ServiceError> {
         self.store
             .challenge(id)
@@ -285,8 +359,21 @@ impl GameService {
         self.new_head(&new, seats)
     }
 
-    fn challenge_view_of(&self, challenge: &Challenge) -> Result<ChallengeView, ServiceError> {
+    /// How lists and clients show `challenge`, with its creator's current rating.
+    async fn challenge_view_of(
+        &self,
+        challenge: &Challenge,
+    ) -> Result<ChallengeView, ServiceError> {
         let variant = (self.catalog)(&challenge.variant)?;
+        let creator_rating = self
+            .store
+            .rating(&challenge.creator, &challenge.variant)
+            .await?
+            .map(|record| ShownRating {
+                rating: record.rating.round() as u32,
+                deviation: record.deviation.round() as u32,
+                games: record.games,
+            });
         let (status, game) = match &challenge.state {
             ChallengeState::Open if self.now() >= challenge.expires_at => ("expired", None),
             ChallengeState::Open => ("open", None),
@@ -296,6 +383,7 @@ impl GameService {
         Ok(ChallengeView {
             id: challenge.id.clone(),
             creator: challenge.creator.clone(),
+            creator_rating,
             variant: challenge.variant.clone(),
             options: challenge.options.clone(),
             seat_names: variant.seat_names().iter().map(|s| s.to_string()).collect(),
@@ -303,11 +391,22 @@ impl GameService {
             time_control: challenge.time_control,
             rated: challenge.rated,
             min_rating: challenge.min_rating,
+            max_rating: challenge.max_rating,
             created_at: challenge.created_at,
             expires_at: challenge.expires_at,
             status,
             game,
         })
+    }
+}
+
+/// Refuses bounds that admit no rating: a minimum above the maximum.
+fn check_rating_bounds(min: Option<u32>, max: Option<u32>) -> Result<(), ServiceError> {
+    match (min, max) {
+        (Some(min), Some(max)) if min > max => Err(ServiceError::refused(format!(
+            "min_rating {min} is above max_rating {max}"
+        ))),
+        _ => Ok(()),
     }
 }
 

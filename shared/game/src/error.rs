@@ -91,6 +91,16 @@ pub enum ServiceError {
     /// The challenge expired unanswered.
     #[error("the challenge {0} has expired")]
     ChallengeExpired(ChallengeId),
+    /// The challenge's rating bounds leave out the accepting player's rating.
+    #[error("your rating {rating} is outside the challenge's bounds ({})", bounds(*.min, *.max))]
+    RatingOutOfRange {
+        /// The player's current rating in the variant, rounded.
+        rating: u32,
+        /// The least rating the challenge asks for.
+        min: Option<u32>,
+        /// The highest rating the challenge admits.
+        max: Option<u32>,
+    },
     /// Only the challenge's creator may do this.
     #[error("only the challenge's creator may withdraw it")]
     NotCreator,
@@ -172,5 +182,15 @@ impl From<StoreError> for ServiceError {
             StoreError::BadCursor => ServiceError::BadCursor,
             error => ServiceError::Store(error),
         }
+    }
+}
+
+/// Rating bounds in words: `at least 1800`, `at most 1600`, `1400 to 1600`.
+fn bounds(min: Option<u32>, max: Option<u32>) -> String {
+    match (min, max) {
+        (Some(min), Some(max)) => format!("{min} to {max}"),
+        (Some(min), None) => format!("at least {min}"),
+        (None, Some(max)) => format!("at most {max}"),
+        (None, None) => "none".into(),
     }
 }

@@ -121,7 +121,9 @@ pub use app_passwords::{
 pub use archive_import::{
     ArchiveImport, FILE_IMPORT_BATCH, ImportBatches, ImportPipeline, REQUEST_IMPORT_BATCH,
 };
-pub use challenges::{CHALLENGE_LIFETIME, ChallengeAccepted, ChallengeView, NewChallenge};
+pub use challenges::{
+    CHALLENGE_LIFETIME, ChallengeAccepted, ChallengeView, CreatorRating, NewChallenge, ShownRating,
+};
 pub use check::{CheckReport, check_game};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;

@@ -52,7 +52,8 @@ pub(crate) struct Created {
 #[utoipa::path(post, path = "/v1/games", tag = "games", operation_id = "create_game", security(("bearer" = [])), request_body = CreateGame, responses(
     (status = 201, description = "Created; each invitee mailed accept and decline links", body = Created),
     (status = 400, description = "Malformed request, or a setup the variant refuses (`invalid-setup`)", body = ErrorBody),
-    (status = 422, description = "Refused: the seats (one for the creator, invitees that exist), the time control (`refused`)", body = ErrorBody),
+    (status = 404, description = "An invited handle no player has (`player-not-found`): nothing created", body = ErrorBody),
+    (status = 422, description = "Refused: the seats (one for the creator), the time control (`refused`)", body = ErrorBody),
     (status = 429, description = "Too many invitation mails to an invitee's address or from the caller (`limit-reached`, with `limit`): nothing created", body = ErrorBody, headers(("Retry-After" = u64, description = "Seconds to wait"))),
 ))]
 pub(crate) async fn create(

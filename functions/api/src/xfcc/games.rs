@@ -21,7 +21,7 @@ pub const CHESS: &str = "chess";
 pub const FINISHED_DAYS: i64 = 30;
 /// At most this many finished games are listed.
 pub const FINISHED_GAMES: usize = 50;
-/// The rating sent for every player: Missive keeps none (clients read 0 as none).
+/// The rating sent for a player without a chess rating (clients read 0 as none).
 const NO_RATING: u32 = 0;
 /// Games read from the store at once.
 const PAGE: usize = 100;
@@ -164,12 +164,14 @@ async fn xfcc_game(
     let time_left = |seat: Seat| TimeLeft::of(time_left(head, view.deadline, seat, now));
     let (mine_left, theirs_left) = (time_left(mine), time_left(theirs));
     let start = detail.game.start_text();
+    let white_elo = elo(app, head, Seat(0)).await?;
+    let black_elo = elo(app, head, Seat(1)).await?;
     let values: [String; GAME_FIELDS.len()] = [
         number_of(game).to_string(),
         seat_name(head, Seat(0)),
         seat_name(head, Seat(1)),
-        NO_RATING.to_string(),
-        NO_RATING.to_string(),
+        white_elo.to_string(),
+        black_elo.to_string(),
         "Missive".into(),
         base.to_string(),
         head.doc
@@ -214,6 +216,19 @@ pub fn seat_of(head: &Head, player: &str) -> Result<Seat, ServiceError> {
 }
 
 /// Who sits in `seat`: the handle, or nothing while it is not taken.
+/// The current chess rating of the player in `seat`, rounded ([`NO_RATING`] unrated).
+async fn elo(app: &App, head: &Head, seat: Seat) -> Result<u32, ServiceError> {
+    let player = seat_name(head, seat);
+    if player.is_empty() {
+        return Ok(NO_RATING);
+    }
+    let ratings = app.service.ratings_of(&player).await?;
+    Ok(ratings
+        .iter()
+        .find(|record| record.variant == CHESS)
+        .map_or(NO_RATING, |record| record.rating.round() as u32))
+}
+
 fn seat_name(head: &Head, seat: Seat) -> String {
     match head.doc.seats.get(usize::from(seat.0)) {
         Some(SeatDoc::Taken { player } | SeatDoc::Invited { player }) => player.clone(),

@@ -203,6 +203,7 @@ pub fn challenge(id: &str, variant: &str, days: u16, minute: i64) -> Challenge {
         time_control: TimeControl::DaysPerMove { days },
         rated: false,
         min_rating: None,
+        max_rating: None,
         seats: vec![Some("ann".into()), None],
         created_at: at(minute),
         expires_at: at(minute + 100),
