@@ -142,7 +142,8 @@ pub enum Notice {
 
 /// What of a tournament a [`Notice::Tournament`] is about: an invitation, its start, its
 /// end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum TournamentEdge {
     /// The player was invited to it.
     Invited,

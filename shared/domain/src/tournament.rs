@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::{GameId, TimeControl};
+use crate::{GameId, TimeControl, TournamentEdge};
 
 /// A tournament's id: a ULID.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -161,6 +161,10 @@ pub struct Tournament {
     pub paused_at: Option<DateTime<Utc>>,
     /// When its last game ended.
     pub finished_at: Option<DateTime<Utc>>,
+    /// The mails its every player has been sent (the start, the end): each edge is added
+    /// once all its mails went out, so the notifier stops looking for it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub told: Vec<TournamentEdge>,
 }
 
 impl Tournament {

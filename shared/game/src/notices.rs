@@ -3,7 +3,9 @@
 //! notifier reaches the store only through these.
 
 use chrono::{DateTime, Utc};
-use missive_domain::{Cursor, GameId, Head, Notice, Page, Player, StoredGame};
+use missive_domain::{
+    Cursor, GameId, Head, Notice, Page, Player, StoredGame, TournamentEdge, TournamentId,
+};
 use missive_rules::AnyGame;
 use missive_store::Wake;
 
@@ -49,6 +51,23 @@ impl GameService {
     /// Gives up the claim of `notice` (its mail could not be sent) so it is claimed again.
     pub async fn release_notice(&self, notice: &Notice) -> Result<(), ServiceError> {
         Ok(self.store.release_notice(notice).await?)
+    }
+
+    /// Records on tournament `id` that every player has been sent the mail of `edge`
+    /// (written over its revision; nothing when it was recorded before).
+    pub async fn tournament_told(
+        &self,
+        id: &TournamentId,
+        edge: TournamentEdge,
+    ) -> Result<(), ServiceError> {
+        self.change_tournament(id, |tournament| {
+            if !tournament.told.contains(&edge) {
+                tournament.told.push(edge);
+            }
+            Ok(())
+        })
+        .await
+        .map(drop)
     }
 
     /// How many shards the sweep's index has.

@@ -135,6 +135,7 @@ impl GameService {
             started_at: None,
             paused_at: None,
             finished_at: None,
+            told: Vec::new(),
         };
         self.store.put_tournament(&tournament).await?;
         Ok(tournament)

@@ -251,6 +251,7 @@ pub fn open_tournament(id: &str, created_at: DateTime<Utc>, revision: u64) -> To
         started_at: None,
         paused_at: None,
         finished_at: None,
+        told: Vec::new(),
     }
 }
 

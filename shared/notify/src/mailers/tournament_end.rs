@@ -1,6 +1,7 @@
 //! The end of a tournament: when a game of it is attended once the tournament is finished,
 //! every player is told, with the final standings. Once per tournament and player
-//! ([`missive_domain::Notice::Tournament`], edge `end`).
+//! ([`missive_domain::Notice::Tournament`], edge `end`); once every player's went out the
+//! tournament records it ([`Tournament::told`]) and its games stop looking.
 
 use async_trait::async_trait;
 use missive_board::escape;
@@ -35,7 +36,9 @@ async fn send(post: &Post, head: &Head) -> Result<bool, NotifyError> {
     let Some(tournament) = tournament::of_game(post, head).await? else {
         return Ok(false);
     };
-    if tournament.state != TournamentState::Finished {
+    if tournament.state != TournamentState::Finished
+        || tournament.told.contains(&TournamentEdge::End)
+    {
         return Ok(false);
     }
     let crosstable = post
@@ -45,17 +48,20 @@ async fn send(post: &Post, head: &Head) -> Result<bool, NotifyError> {
         .standings
         .map(|s| s.render_text(&tournament.players))
         .unwrap_or_default();
-    let players = &tournament.players;
-    tournament::tell(
+    let sent = tournament::tell(
         post,
         &tournament,
-        players,
+        &tournament.players,
         TournamentEdge::End,
         |to, unsubscribe| {
             tournament_finished_mail(to, &tournament, &crosstable, &post.public_url, unsubscribe)
         },
     )
-    .await
+    .await?;
+    post.service
+        .tournament_told(&tournament.id, TournamentEdge::End)
+        .await?;
+    Ok(sent)
 }
 
 /// The mail telling `to` that `tournament` is over, with its `crosstable` (as text).

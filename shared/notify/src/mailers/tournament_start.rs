@@ -1,10 +1,16 @@
-//! The start of a tournament: when its first game is attended while the tournament runs,
-//! every player is told it started, with a link to each of their games. Once per
-//! tournament and player ([`missive_domain::Notice::Tournament`], edge `start`).
+//! The start of a tournament: when any of its games is attended (active or finished) once
+//! it has started, every player is told it started, in one mail listing their games, each
+//! with its link: the move link for the games where they move first, whose own first turn
+//! mails are folded into this one ([`folds_first_turn`]). Once per tournament and player
+//! ([`missive_domain::Notice::Tournament`], edge `start`); once every player's went out the
+//! tournament records it ([`Tournament::told`]) and its games stop looking.
+
+use std::collections::HashMap;
 
 use async_trait::async_trait;
+use missive_auth::MoveLink;
 use missive_board::escape;
-use missive_domain::{Head, Player, Tournament, TournamentEdge, TournamentState};
+use missive_domain::{GameId, Head, Player, Tournament, TournamentEdge, TournamentState};
 use missive_mail::Mail;
 
 use super::{Attendance, MailKind, Stage, tournament};
@@ -19,7 +25,7 @@ pub(super) struct TournamentStart;
 #[async_trait]
 impl MailKind for TournamentStart {
     fn stages(&self) -> &'static [Stage] {
-        &[Stage::Active]
+        &[Stage::Active, Stage::Finished]
     }
 
     async fn attend(&self, post: &Post, at: &Attendance<'_>, round: &mut Round) -> bool {
@@ -28,39 +34,100 @@ impl MailKind for TournamentStart {
     }
 }
 
-/// Tells the players of the tournament of the game at `head` that it started, if that is
-/// its first game and it runs (only the tournament is read: this runs at every turn of
+/// Whether the first turn mail of the game at `head` is folded into its tournament's start
+/// mail: it is a tournament's game at its first move, and the start mail (which carries its
+/// move link) has gone to every player.
+pub(super) async fn folds_first_turn(post: &Post, head: &Head) -> Result<bool, NotifyError> {
+    if head.ply > 0 {
+        return Ok(false);
+    }
+    let Some(tournament) = tournament::of_game(post, head).await? else {
+        return Ok(false);
+    };
+    Ok(tournament.told.contains(&TournamentEdge::Start))
+}
+
+/// Tells the players of the tournament of the game at `head` that it started, unless they
+/// were all told before (only the tournament is read then: this runs at every attendance of
 /// every one of its games). Whether a mail was sent.
 async fn send(post: &Post, head: &Head) -> Result<bool, NotifyError> {
     let Some(tournament) = tournament::of_game(post, head).await? else {
         return Ok(false);
     };
-    let running = matches!(
+    let started = matches!(
         tournament.state,
-        TournamentState::Running | TournamentState::Paused
+        TournamentState::Running | TournamentState::Paused | TournamentState::Finished
     );
-    let first = tournament.games.first().is_some_and(|g| g.game == head.id);
-    if !running || !first {
+    if !started || tournament.told.contains(&TournamentEdge::Start) {
         return Ok(false);
     }
-    let players = &tournament.players;
-    tournament::tell(
+    let first_moves = first_move_links(post, &tournament).await?;
+    let sent = tournament::tell(
         post,
         &tournament,
-        players,
+        &tournament.players,
         TournamentEdge::Start,
-        |to, unsubscribe| tournament_started_mail(to, &tournament, &post.public_url, unsubscribe),
+        |to, unsubscribe| {
+            let started = Started {
+                tournament: &tournament,
+                first_moves: &first_moves,
+                public_url: &post.public_url,
+            };
+            tournament_started_mail(to, &started, unsubscribe)
+        },
     )
-    .await
+    .await?;
+    post.service
+        .tournament_told(&tournament.id, TournamentEdge::Start)
+        .await?;
+    Ok(sent)
 }
 
-/// The mail telling `to` that `tournament` started: their games, each with its link.
-fn tournament_started_mail(
-    to: &Player,
-    tournament: &Tournament,
-    public_url: &str,
-    unsubscribe_link: &str,
-) -> Mail {
+/// The first moves still to play in `tournament`'s games, by game: the player to move at
+/// ply 0 of each and their move link.
+async fn first_move_links(post: &Post, tournament: &Tournament) -> Result<FirstMoves, NotifyError> {
+    let mut links = HashMap::new();
+    let now = post.clock.now();
+    for game in &tournament.games {
+        let Some((head, _)) = post.service.notice_state(&game.game).await? else {
+            continue;
+        };
+        let (Some(waiting), Some(seat)) = (&head.waiting, head.to_move) else {
+            continue;
+        };
+        if head.ply > 0 {
+            continue;
+        }
+        let Some(deadline) = post.service.turn_deadline(&head).await? else {
+            continue;
+        };
+        let link = MoveLink {
+            handle: waiting.player.clone(),
+            game: head.id.clone(),
+            seat,
+            ply: 0,
+        };
+        let address = post.move_link(&link, deadline, now)?;
+        links.insert(head.id.clone(), (link.handle, address));
+    }
+    Ok(links)
+}
+
+/// Each game's player to move first and their move link, by game.
+type FirstMoves = HashMap<GameId, (String, String)>;
+
+/// What a start mail tells of: the tournament, the move links of its first moves, and the
+/// API's public URL.
+struct Started<'a> {
+    tournament: &'a Tournament,
+    first_moves: &'a FirstMoves,
+    public_url: &'a str,
+}
+
+/// The mail telling `to` that the tournament started: their games, each with its link (the
+/// move link where they move first).
+fn tournament_started_mail(to: &Player, started: &Started<'_>, unsubscribe_link: &str) -> Mail {
+    let (tournament, public_url) = (started.tournament, started.public_url);
     let games: Vec<(String, String)> = tournament
         .games
         .iter()
@@ -72,10 +139,13 @@ fn tournament_started_mail(
                 .filter(|p| **p != to.handle)
                 .map(String::as_str)
                 .collect();
-            (
-                format!("{public_url}/games/{}", g.game),
-                format!("round {} against {}", g.round, others.join(" and ")),
-            )
+            let against = format!("round {} against {}", g.round, others.join(" and "));
+            match started.first_moves.get(&g.game) {
+                Some((mover, link)) if *mover == to.handle => {
+                    (link.clone(), format!("{against}: your move"))
+                }
+                _ => (format!("{public_url}/games/{}", g.game), against),
+            }
         })
         .collect();
     let page = format!("{public_url}/tournaments/{}", tournament.id);

@@ -13,6 +13,7 @@ use missive_mail::Mail;
 use missive_rules::AnyGame;
 
 use super::notes::{self, Note, notes_section};
+use super::tournament_start::folds_first_turn;
 use super::{Attendance, MailKind, Stage};
 use crate::NotifyError;
 use crate::compose::{Board, finish, opponents, piece_list, time_left, utc};
@@ -29,7 +30,8 @@ impl MailKind for TurnMail {
     }
 
     /// Due to a player who wants a mail per move, unless the game's wake-up came after the
-    /// turn's start (the turn mail then went out before it was moved on).
+    /// turn's start (the turn mail then went out before it was moved on), or it is the
+    /// first turn of a tournament's game, whose move link its start mail carried.
     async fn attend(&self, post: &Post, at: &Attendance<'_>, round: &mut Round) -> bool {
         let Some(turn) = &at.turn else {
             return false;
@@ -37,7 +39,11 @@ impl MailKind for TurnMail {
         if turn.preference != MailPreference::EachMove || at.wake.at > turn.waiting.since {
             return false;
         }
-        let sent = send(post, at, TurnNotice::Turn).await;
+        let sent = match folds_first_turn(post, at.head).await {
+            Ok(true) => Ok(false),
+            Ok(false) => send(post, at, TurnNotice::Turn).await,
+            Err(error) => Err(error),
+        };
         round.count(|r| &mut r.turns, &at.head.id.0, sent)
     }
 }
