@@ -212,6 +212,7 @@ impl From<ServiceError> for ApiError {
             ServiceError::ChallengeClosed(_) => (S::CONFLICT, "challenge-taken"),
             ServiceError::ChallengeExpired(_) => (S::GONE, "challenge-expired"),
             ServiceError::NotCreator => (S::FORBIDDEN, "not-creator"),
+            ServiceError::NoRating { .. } => (S::NOT_FOUND, "rating-not-found"),
             ServiceError::RatingOutOfRange { .. } => (S::FORBIDDEN, "rating-out-of-range"),
             ServiceError::NoTournament(_) => (S::NOT_FOUND, "tournament-not-found"),
             ServiceError::NotOrganiser => (S::FORBIDDEN, "not-organiser"),

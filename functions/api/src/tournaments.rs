@@ -19,7 +19,8 @@ use crate::error::ErrorBody;
 use crate::extract::IdPath;
 use crate::paging::{PAGE, Page, PageSize};
 use crate::wire::{
-    Ended, RatingView, TimeControl, TournamentStart, TournamentView, WithdrawalScoring,
+    Ended, RatingChange, RatingView, TimeControl, TournamentStart, TournamentView,
+    WithdrawalScoring,
 };
 use crate::{ApiError, App, JsonBody};
 
@@ -36,6 +37,7 @@ pub(crate) fn routes() -> OpenApiRouter<App> {
         .routes(routes!(adjudicate))
         .routes(routes!(extend))
         .routes(routes!(ratings))
+        .routes(routes!(rating_history))
         .routes(routes!(leaderboard))
 }
 
@@ -350,7 +352,7 @@ pub(crate) async fn adjudicate(
 
 /// A player's ratings
 ///
-/// One per variant they played a rated game in.
+/// One per variant they played a rated game in, each without its history (`/v1/players/{handle}/ratings/{variant}/history`).
 #[utoipa::path(get, path = "/v1/players/{handle}/ratings", tag = "ratings", operation_id = "player_ratings", security(()), params(("handle" = String, Path, description = "The player's handle")), responses(
     (status = 200, description = "The player's ratings, by variant", body = Vec<RatingView>),
 ))]
@@ -362,28 +364,66 @@ pub(crate) async fn ratings(
     Ok(Json(records.into_iter().map(RatingView::from).collect()))
 }
 
-/// How many leaders to list.
+/// A page of a rating list.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct RatingPageQuery {
+    /// Entries per page, 1 to 100 (50 if absent).
+    #[param(minimum = 1, maximum = 100)]
+    limit: Option<usize>,
+    /// The `next_cursor` of the page before.
+    cursor: Option<String>,
+}
+
+/// Which leaders to list.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct BoardQuery {
-    /// Players listed, 1 to 100 (50 if absent).
-    #[param(minimum = 1, maximum = 100)]
-    limit: Option<usize>,
+    /// List provisional ratings too (fewer than 10 rated games); `false` if absent.
+    #[serde(default)]
+    provisional: bool,
 }
 
 /// A variant's leaderboard
 ///
-/// The highest ratings in the variant, highest first.
-#[utoipa::path(get, path = "/v1/ratings/{variant}", tag = "ratings", operation_id = "leaderboard", security(()), params(("variant" = String, Path, description = "The variant id"), BoardQuery), responses(
-    (status = 200, description = "The highest ratings, highest first", body = Vec<RatingView>),
-    (status = 400, description = "Unknown variant (`invalid-setup`)", body = ErrorBody),
+/// The highest established ratings in the variant (at least 10 rated games, unless `provisional`), highest first, paged with an opaque cursor; each without its history.
+#[utoipa::path(get, path = "/v1/ratings/{variant}", tag = "ratings", operation_id = "leaderboard", security(()), params(("variant" = String, Path, description = "The variant id"), BoardQuery, RatingPageQuery), responses(
+    (status = 200, description = "A page of the highest ratings, highest first", body = Page<RatingView>),
+    (status = 400, description = "Unknown variant (`invalid-setup`), bad cursor (`invalid-cursor`)", body = ErrorBody),
 ))]
 pub(crate) async fn leaderboard(
     State(app): State<App>,
     Path(variant): Path<String>,
-    Query(query): Query<BoardQuery>,
-) -> Result<Json<Vec<RatingView>>, ApiError> {
-    let limit = query.limit.unwrap_or(PAGE);
-    let records = app.service.leaderboard(&variant, limit).await?;
-    Ok(Json(records.into_iter().map(RatingView::from).collect()))
+    Query(board): Query<BoardQuery>,
+    Query(page): Query<RatingPageQuery>,
+) -> Result<Json<Page<RatingView>>, ApiError> {
+    let limit = page.limit.unwrap_or(PAGE);
+    let cursor = page.cursor.map(Cursor);
+    let records = app
+        .service
+        .leaderboard(&variant, board.provisional, cursor.as_ref(), limit)
+        .await?;
+    Ok(Json(Page::from(records).map(RatingView::from)))
+}
+
+/// A player's rating history
+///
+/// Every rated game's change to the player's rating in the variant, newest first, paged with an opaque cursor.
+#[utoipa::path(get, path = "/v1/players/{handle}/ratings/{variant}/history", tag = "ratings", operation_id = "rating_history", security(()), params(("handle" = String, Path, description = "The player's handle"), ("variant" = String, Path, description = "The variant id"), RatingPageQuery), responses(
+    (status = 200, description = "A page of the changes, newest first", body = Page<RatingChange>),
+    (status = 400, description = "Bad cursor (`invalid-cursor`)", body = ErrorBody),
+    (status = 404, description = "The player has no rating in the variant (`rating-not-found`)", body = ErrorBody),
+))]
+pub(crate) async fn rating_history(
+    State(app): State<App>,
+    Path((handle, variant)): Path<(String, String)>,
+    Query(page): Query<RatingPageQuery>,
+) -> Result<Json<Page<RatingChange>>, ApiError> {
+    let limit = page.limit.unwrap_or(PAGE);
+    let cursor = page.cursor.map(Cursor);
+    let changes = app
+        .service
+        .rating_history(&handle, &variant, cursor.as_ref(), limit)
+        .await?;
+    Ok(Json(Page::from(changes).map(RatingChange::from)))
 }

@@ -24,8 +24,9 @@ async fn check_ratings_with_peer(player: &Player<'_>, names: &[&str]) {
     };
     let mut changes: Vec<(String, Value)> = Vec::new();
     for name in names {
-        let (_, ratings) = player.get(&format!("/v1/players/{name}/ratings")).await;
-        for change in ratings[0]["history"].as_array().unwrap() {
+        let path = format!("/v1/players/{name}/ratings/chess/history");
+        let (_, history) = player.get(&path).await;
+        for change in history["items"].as_array().unwrap() {
             changes.push((name.to_string(), change.clone()));
         }
     }
@@ -288,8 +289,31 @@ async fn a_round_robin_plays_out_with_its_crosstable_and_ratings(kind: Kind) {
     let (_, ratings) = players[0]
         .get(&format!("/v1/players/{winner}/ratings"))
         .await;
-    let change = &ratings[0]["history"][0];
-    assert_eq!(change["game"], first["game"]);
+    assert!(ratings[0].get("history").is_none(), "{ratings}");
+    let history = format!("/v1/players/{winner}/ratings/chess/history?limit=1");
+    let mut changes = Vec::new();
+    let mut path = history.clone();
+    loop {
+        let (status, page) = players[0].get(&path).await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        changes.extend(page["items"].as_array().unwrap().iter().cloned());
+        match page["next_cursor"].as_str() {
+            Some(next) => path = format!("{history}&cursor={next}"),
+            None => break,
+        }
+        assert!(changes.len() < 10, "the cursor goes round");
+    }
+    assert_eq!(
+        changes.len(),
+        3,
+        "three rated games, newest first: {changes:?}"
+    );
+    assert!(
+        changes
+            .windows(2)
+            .all(|w| w[0]["at"].as_str() >= w[1]["at"].as_str())
+    );
+    let change = changes.iter().find(|c| c["game"] == first["game"]).unwrap();
     assert!(
         (change["after"].as_f64().unwrap() - 1662.31).abs() < 0.05,
         "{change}"
@@ -307,14 +331,35 @@ async fn a_round_robin_plays_out_with_its_crosstable_and_ratings(kind: Kind) {
     );
     let (status, board) = players[0].get("/v1/ratings/chess").await;
     assert_eq!(status, StatusCode::OK, "{board}");
-    let board: Vec<i64> = board
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["rating"].as_i64().unwrap())
-        .collect();
-    assert_eq!(board.len(), 4);
-    assert!(board.windows(2).all(|w| w[0] >= w[1]), "{board:?}");
+    assert_eq!(
+        board["items"],
+        json!([]),
+        "three games each: all provisional"
+    );
+    let mut ranked: Vec<i64> = Vec::new();
+    let mut path = "/v1/ratings/chess?provisional=true&limit=3".to_string();
+    loop {
+        let (status, page) = players[0].get(&path).await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        for entry in page["items"].as_array().unwrap() {
+            assert!(entry.get("history").is_none(), "{entry}");
+            assert_eq!(entry["provisional"], true, "{entry}");
+            ranked.push(entry["rating"].as_i64().unwrap());
+        }
+        match page["next_cursor"].as_str() {
+            Some(next) => {
+                path = format!("/v1/ratings/chess?provisional=true&limit=3&cursor={next}")
+            }
+            None => break,
+        }
+    }
+    assert_eq!(ranked.len(), 4);
+    assert!(ranked.windows(2).all(|w| w[0] >= w[1]), "{ranked:?}");
+    let (status, body) = players[0]
+        .get("/v1/players/nobody/ratings/chess/history")
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["error"]["code"], "rating-not-found");
     // The tournament's archive: every game, tagged with the event and the ratings, the
     // crosstable in a comment; it imports back, every game verified.
     let archive = server

@@ -91,6 +91,14 @@ pub enum ServiceError {
     /// The challenge expired unanswered.
     #[error("the challenge {0} has expired")]
     ChallengeExpired(ChallengeId),
+    /// The player has no rating in the variant.
+    #[error("{player} has no {variant} rating")]
+    NoRating {
+        /// The player.
+        player: String,
+        /// The variant.
+        variant: String,
+    },
     /// The challenge's rating bounds leave out the accepting player's rating.
     #[error("your rating {rating} is outside the challenge's bounds ({})", bounds(*.min, *.max))]
     RatingOutOfRange {

@@ -3,11 +3,12 @@
 //! games never change a rating. A game's change is recorded in each player's history under
 //! the game's id, so rating a game again changes nothing.
 
-use missive_domain::{Head, RatingChange, RatingRecord, Status};
+use missive_domain::{Cursor, Head, Page, RatingChange, RatingRecord, Status};
 use missive_store::StoreError;
-use missive_tournament::rating::{Rating, rate_game};
+use missive_tournament::rating::{PROVISIONAL_GAMES, Rating, rate_game};
 
 use crate::tournaments::forfeited;
+use crate::views::filled;
 use crate::{GameService, ServiceError};
 
 /// Tries of a rating write that another game's write made stale.
@@ -41,17 +42,67 @@ impl GameService {
         Ok(self.store.ratings_of(player).await?)
     }
 
-    /// The highest ratings in `variant`, at most `limit` (up to [`MAX_LEADERBOARD`]).
+    /// A page of the highest ratings in `variant` from `cursor`, at most `limit` (up to
+    /// [`MAX_LEADERBOARD`]): only established ones (at least [`PROVISIONAL_GAMES`] rated
+    /// games) unless `provisional`. A page may hold fewer than `limit` and still have a
+    /// next one.
     pub async fn leaderboard(
         &self,
         variant: &str,
+        provisional: bool,
+        cursor: Option<&Cursor>,
         limit: usize,
-    ) -> Result<Vec<RatingRecord>, ServiceError> {
+    ) -> Result<Page<RatingRecord>, ServiceError> {
         (self.catalog)(variant)?;
-        Ok(self
-            .store
-            .leaderboard(variant, limit.clamp(1, MAX_LEADERBOARD))
-            .await?)
+        let limit = limit.clamp(1, MAX_LEADERBOARD);
+        filled(cursor, limit, |cursor, want| async move {
+            let page = self
+                .store
+                .leaderboard(variant, cursor.as_ref(), want)
+                .await?;
+            Ok(Page {
+                items: page
+                    .items
+                    .into_iter()
+                    .filter(|record| provisional || record.games >= PROVISIONAL_GAMES)
+                    .collect(),
+                next: page.next,
+            })
+        })
+        .await
+    }
+
+    /// A page of `player`'s rating history in `variant`, newest change first, from
+    /// `cursor` (the page before's `next`), at most `limit` (up to [`MAX_LEADERBOARD`]);
+    /// [`ServiceError::NoRating`] when they have no rating there.
+    pub async fn rating_history(
+        &self,
+        player: &str,
+        variant: &str,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<RatingChange>, ServiceError> {
+        let record =
+            self.store
+                .rating(player, variant)
+                .await?
+                .ok_or_else(|| ServiceError::NoRating {
+                    player: player.to_string(),
+                    variant: variant.to_string(),
+                })?;
+        let skip = match cursor {
+            Some(cursor) => history_position(cursor)?,
+            None => 0,
+        };
+        let limit = limit.clamp(1, MAX_LEADERBOARD);
+        let items: Vec<RatingChange> = record
+            .history
+            .into_iter()
+            .rev()
+            .skip(skip)
+            .take(limit + 1)
+            .collect();
+        Ok(history_page(items, skip, limit))
     }
 
     /// Moves the ratings of the finished rated game at `head`'s players, each from the
@@ -94,6 +145,24 @@ impl GameService {
         }
         Err(ServiceError::Contended)
     }
+}
+
+/// The changes a history cursor skips: the text `changes:{n}`.
+fn history_position(cursor: &Cursor) -> Result<usize, ServiceError> {
+    cursor
+        .0
+        .strip_prefix("changes:")
+        .and_then(|n| n.parse().ok())
+        .ok_or(ServiceError::BadCursor)
+}
+
+/// The page of `items` (read after skipping `skip`, one more than `limit` if there are
+/// more) with the cursor after it.
+fn history_page(mut items: Vec<RatingChange>, skip: usize, limit: usize) -> Page<RatingChange> {
+    let more = items.len() > limit;
+    items.truncate(limit);
+    let next = more.then(|| Cursor(format!("changes:{}", skip + limit)));
+    Page { items, next }
 }
 
 /// A stored rating as it was before the game at `head`: as it is, unless that game has

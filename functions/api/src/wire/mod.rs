@@ -12,7 +12,7 @@ mod tournaments;
 pub(crate) use ending::Ended;
 pub(crate) use hooks::DeliveryAttempt;
 pub(crate) use messages::MessageMail;
-pub(crate) use ratings::RatingView;
+pub(crate) use ratings::{RatingChange, RatingView};
 pub(crate) use time_control::TimeControl;
 pub(crate) use tournaments::{TournamentStart, TournamentView, WithdrawalScoring};
 

@@ -1,4 +1,5 @@
-//! A player's rating in a variant, as the ratings and leaderboard routes answer it.
+//! A player's rating in a variant, as the ratings and leaderboard routes answer it, and
+//! one change of it, as its history answers it.
 
 use chrono::{DateTime, Utc};
 use missive_domain::{GameId, RatingRecord};
@@ -19,8 +20,6 @@ pub(crate) struct RatingView {
     games: u32,
     /// Whether it rests on fewer rated games than the provisional limit (10).
     provisional: bool,
-    /// Every rated game's change, oldest first.
-    history: Vec<RatingChange>,
 }
 
 impl From<RatingRecord> for RatingView {
@@ -38,7 +37,6 @@ impl From<RatingRecord> for RatingView {
             deviation: record.deviation.round() as i64,
             games: record.games,
             provisional: record.games < PROVISIONAL_GAMES,
-            history: record.history.into_iter().map(RatingChange::from).collect(),
         }
     }
 }

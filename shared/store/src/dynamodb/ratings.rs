@@ -2,7 +2,7 @@
 //! variant by rating.
 
 use async_trait::async_trait;
-use missive_domain::RatingRecord;
+use missive_domain::{Cursor, Page, RatingRecord};
 
 use super::items::{Item, n, read_body, s};
 use super::{DynamoDbStore, keys};
@@ -53,14 +53,18 @@ impl RatingStore for DynamoDbStore {
     async fn leaderboard(
         &self,
         variant: &str,
+        cursor: Option<&Cursor>,
         limit: usize,
-    ) -> Result<Vec<RatingRecord>, StoreError> {
+    ) -> Result<Page<RatingRecord>, StoreError> {
         let list = keys::rating_list(variant);
         let query = self
             .index_query(keys::LIST_INDEX, "wait_queue = :list")
             .expression_attribute_values(":list", s(&list))
             .scan_index_forward(false);
-        let page = self.one_page(&list, query, None, limit).await?;
-        page.items.iter().map(read_body).collect()
+        let page = self.one_page(&list, query, cursor, limit).await?;
+        Ok(Page {
+            items: page.items.iter().map(read_body).collect::<Result<_, _>>()?,
+            next: page.next,
+        })
     }
 }

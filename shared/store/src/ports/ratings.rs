@@ -1,7 +1,7 @@
 //! Players' ratings per variant, and each variant's leaderboard.
 
 use async_trait::async_trait;
-use missive_domain::RatingRecord;
+use missive_domain::{Cursor, Page, RatingRecord};
 
 use crate::StoreError;
 
@@ -19,10 +19,12 @@ pub trait RatingStore: Send + Sync {
     /// Every rating of the player, by variant.
     async fn ratings_of(&self, player: &str) -> Result<Vec<RatingRecord>, StoreError>;
 
-    /// The highest ratings in `variant`, highest first, at most `limit`.
+    /// A page of the ratings in `variant`, highest first, from `cursor` (the page before's
+    /// `next`; [`StoreError::BadCursor`] for another list's), at most `limit`.
     async fn leaderboard(
         &self,
         variant: &str,
+        cursor: Option<&Cursor>,
         limit: usize,
-    ) -> Result<Vec<RatingRecord>, StoreError>;
+    ) -> Result<Page<RatingRecord>, StoreError>;
 }

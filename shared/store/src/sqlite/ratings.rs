@@ -2,12 +2,12 @@
 //! rating)`).
 
 use async_trait::async_trait;
-use missive_domain::RatingRecord;
+use missive_domain::{Cursor, Page, RatingRecord};
 use rusqlite::{Connection, params};
 
 use super::write::{Write, versioned};
-use super::{SqliteStore, read};
-use crate::cursor::page_size;
+use super::{SqliteStore, backend, paged, read};
+use crate::cursor::{page_size, position};
 use crate::{RatingStore, StoreError};
 
 #[async_trait]
@@ -51,20 +51,35 @@ impl RatingStore for SqliteStore {
     async fn leaderboard(
         &self,
         variant: &str,
+        cursor: Option<&Cursor>,
         limit: usize,
-    ) -> Result<Vec<RatingRecord>, StoreError> {
+    ) -> Result<Page<RatingRecord>, StoreError> {
+        let list = format!("leaderboard:{variant}");
+        let limit = page_size(limit);
+        let after: Option<(f64, String)> = position(&list, cursor)?;
+        let first = after.is_none();
+        let (rating, player) = after.unwrap_or((f64::INFINITY, String::new()));
         let variant = variant.to_string();
-        let limit = page_size(limit) as i64;
-        self.read(move |conn, tally| {
-            read::bodies(
-                conn,
-                "SELECT body FROM ratings WHERE variant = ?1
-                 ORDER BY rating DESC, player LIMIT ?2",
-                params![variant, limit],
-                tally,
-            )
-        })
-        .await
+        let found = self
+            .read(move |conn, tally| {
+                read::rows(
+                    conn,
+                    "SELECT body, rating, player FROM ratings WHERE variant = ?1
+                       AND (?2 OR rating < ?3 OR (rating = ?3 AND player > ?4))
+                     ORDER BY rating DESC, player LIMIT ?5",
+                    params![variant, first, rating, player, limit as i64 + 1],
+                    tally,
+                    |row| {
+                        let body: String = row.get(0).map_err(backend)?;
+                        let record: RatingRecord = serde_json::from_str(&body)?;
+                        let rating: f64 = row.get(1).map_err(backend)?;
+                        let player: String = row.get(2).map_err(backend)?;
+                        Ok(((record, (rating, player)), body.len()))
+                    },
+                )
+            })
+            .await?;
+        paged(&list, found, limit)
     }
 }
 

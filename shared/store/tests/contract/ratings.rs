@@ -1,6 +1,6 @@
 //! RatingStore: ratings changed over their revision, ranked per variant.
 
-use missive_domain::{GameId, RatingChange, RatingRecord};
+use missive_domain::{Cursor, GameId, RatingChange, RatingRecord};
 use missive_store::{RatingStore, StoreError, store_checks};
 
 use crate::fixtures::at;
@@ -60,15 +60,26 @@ async fn ratings_change_over_their_revision_and_rank_by_variant(
         Some(raised.clone())
     );
     assert_eq!(store.rating("cy", "xiangqi").await.unwrap(), None);
-    let board: Vec<String> = store
-        .leaderboard("chess", 10)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|r| r.player)
-        .collect();
-    assert_eq!(board, ["cy", "bob", "ann"]);
-    assert_eq!(store.leaderboard("chess", 1).await.unwrap(), vec![raised]);
+    let board = store.leaderboard("chess", None, 10).await.unwrap();
+    let players: Vec<&str> = board.items.iter().map(|r| r.player.as_str()).collect();
+    assert_eq!((players, board.next), (vec!["cy", "bob", "ann"], None));
+    let first = store.leaderboard("chess", None, 1).await.unwrap();
+    assert_eq!(first.items, vec![raised]);
+    let mut paged = Vec::new();
+    let mut cursor = first.next;
+    while let Some(at) = cursor {
+        let page = store.leaderboard("chess", Some(&at), 1).await.unwrap();
+        paged.extend(page.items.into_iter().map(|r| r.player));
+        cursor = page.next;
+        assert!(paged.len() < 5, "the cursor goes round: {paged:?}");
+    }
+    assert_eq!(paged, ["bob", "ann"], "page by page from the cursor");
+    assert!(matches!(
+        store
+            .leaderboard("xiangqi", Some(&Cursor("not-a-cursor".into())), 1)
+            .await,
+        Err(StoreError::BadCursor)
+    ));
     let variants: Vec<String> = store
         .ratings_of("ann")
         .await
