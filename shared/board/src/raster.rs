@@ -15,6 +15,7 @@ use missive_gate::Busy;
 use missive_rules::Diagram;
 use resvg::tiny_skia::{Color, Pixmap, Transform};
 use resvg::usvg::{self, fontdb};
+use skrifa::charmap::Charmap;
 use thiserror::Error;
 
 use crate::pictures::{bounded, bounded_async};
@@ -115,6 +116,10 @@ fn drawn(svg: &str, size: PngSize) -> Result<Png, PngError> {
     let settings = usvg::Options {
         font_family: DEFAULT_FAMILY.to_string(),
         fontdb: Arc::clone(&FONTS),
+        font_resolver: usvg::FontResolver {
+            select_fallback: Box::new(fallback),
+            ..usvg::FontResolver::default()
+        },
         ..usvg::Options::default()
     };
     let tree = usvg::Tree::from_str(svg, &settings).map_err(|e| PngError::Svg(e.to_string()))?;
@@ -126,6 +131,27 @@ fn drawn(svg: &str, size: PngSize) -> Result<Png, PngError> {
         &mut pixmap.as_mut(),
     );
     encode(&pixmap)
+}
+
+/// The font for a character `c` that none of the fonts `used` holds: the first other
+/// embedded font that holds it. usvg's own choice is the same but logs a warning each time,
+/// and every xiangqi label falls back from DejaVu Sans to Noto Sans CJK, so the log would
+/// repeat it for every picture; which font a character is drawn in is known here.
+fn fallback(c: char, used: &[fontdb::ID], fonts: &mut Arc<fontdb::Database>) -> Option<fontdb::ID> {
+    fonts
+        .faces()
+        .map(|face| face.id)
+        .find(|&id| !used.contains(&id) && holds(fonts, id, c))
+}
+
+/// Whether the font `id` of `fonts` has a glyph for `c`.
+fn holds(fonts: &fontdb::Database, id: fontdb::ID, c: char) -> bool {
+    fonts
+        .with_face_data(id, |data, index| {
+            skrifa::FontRef::from_index(data, index)
+                .is_ok_and(|font| Charmap::new(&font).map(c).is_some())
+        })
+        .unwrap_or(false)
 }
 
 /// An empty pixmap for a document of `natural` size drawn at `size`, and the scale to draw
