@@ -7,7 +7,7 @@
 //! - [`pairing`]: round robins of two-seat games (Berger tables) and three-seat tables.
 //! - [`score`]: points in exact sixths of a point.
 //! - [`standings`]: the crosstable, withdrawals, Sonneborn-Berger and the ranking.
-//! - [`rating`]: Glicko-2 ratings, one rating period per rated game.
+//! - [`rating`]: Glicko-2 ratings: weekly rating periods, idle deviations widened.
 
 pub mod pairing;
 pub mod rating;

@@ -1,13 +1,13 @@
 //! Glicko-2 ratings, one per player per variant, computed by `skillratings`' Glicko-2.
 //!
-//! Rating periods: every finished rated game is one rating period for its players, so a
-//! rating moves as soon as a game ends, and a player who plays no game keeps their
-//! rating untouched (the deviation does not grow between games). In a two-seat game the
-//! period holds one result against the opponent: win 1, draw 1/2, loss 0. In a
+//! Rating periods: [`rate_game`] rates one game as one rating period for its players;
+//! [`period`] has rating periods in time (a week, UTC), all of a period's games rated at
+//! once and the deviation of a player idle for a period widened. In a two-seat game a
+//! game gives one result against the opponent: win 1, draw 1/2, loss 0. In a
 //! three-seat game it holds one result against each of the two others, from comparing
 //! the two seats' results (better is a win, equal a draw, worse a loss, in the order
 //! win, shared win, draw, loss). Every player's update is computed from the ratings
-//! before the game. The system constant tau is 0.5 and the volatility iteration stops at
+//! before the game (or the period). The system constant tau is 0.5 and the volatility iteration stops at
 //! 0.000001, `skillratings`' defaults and Glickman's suggestions.
 
 use std::cmp::Ordering;
@@ -20,6 +20,8 @@ use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period}
 use thiserror::Error;
 
 use crate::score::{ScoreError, game_points};
+
+pub mod period;
 
 /// A rating stays provisional while it has fewer rated games than this.
 pub const PROVISIONAL_GAMES: u32 = 10;

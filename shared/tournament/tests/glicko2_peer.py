@@ -5,6 +5,12 @@ Reads {"periods": [{"rating", "deviation", "volatility", "opponents": [{"rating"
 "deviation"}], "scores": [1, 0.5, 0, ...]}]} on standard input and writes
 {"package": [[rating, deviation, volatility], ...], "corrected": [...]}.
 
+With a "seasons" key too ({"seasons": [{"players": [[rating, deviation, volatility]],
+"periods": [[[[opponent, score], ...] per player] per period]}]}), it also writes
+"seasons_package" and "seasons_corrected": per season, per period, every player's
+[rating, deviation, volatility] after it. Each period rates every player from all
+players' values at its start; a player with no opponents in it did_not_compete.
+
 "package" is the package as published. Its volatility step's f(x) uses the player's
 squared rating on the Glicko-2 scale (mu^2) where Glickman's paper has the squared
 deviation (phi^2); "corrected" is the same package with that one term put right, so
@@ -39,6 +45,24 @@ def rate(kind, period):
     return [player.rating, player.rd, player.vol]
 
 
+def season(kind, season):
+    players = [kind(*p) for p in season["players"]]
+    after = []
+    for period in season["periods"]:
+        start = [(p.rating, p.rd) for p in players]
+        for player, games in zip(players, period):
+            if games:
+                player.update_player(
+                    [start[o][0] for o, _ in games],
+                    [start[o][1] for o, _ in games],
+                    [score for _, score in games],
+                )
+            else:
+                player.did_not_compete()
+        after.append([[p.rating, p.rd, p.vol] for p in players])
+    return after
+
+
 def main():
     request = json.load(sys.stdin)
     assert glicko2.Player._tau == 0.5, "the package's tau is not 0.5"
@@ -47,6 +71,12 @@ def main():
         {
             "package": [rate(glicko2.Player, p) for p in periods],
             "corrected": [rate(Corrected, p) for p in periods],
+            "seasons_package": [
+                season(glicko2.Player, s) for s in request.get("seasons", [])
+            ],
+            "seasons_corrected": [
+                season(Corrected, s) for s in request.get("seasons", [])
+            ],
         },
         sys.stdout,
     )

@@ -2,7 +2,8 @@ use missive_rules::SeatResult::{self, Draw, Loss, SharedWin, Win};
 
 use super::*;
 
-fn rating(rating: f64, deviation: f64, volatility: f64) -> Rating {
+/// A rating with no games.
+pub(super) fn rating(rating: f64, deviation: f64, volatility: f64) -> Rating {
     Rating {
         rating,
         deviation,
