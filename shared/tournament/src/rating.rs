@@ -22,6 +22,7 @@ use thiserror::Error;
 use crate::score::{ScoreError, game_points};
 
 pub mod period;
+pub mod replay;
 
 /// A rating stays provisional while it has fewer rated games than this.
 pub const PROVISIONAL_GAMES: u32 = 10;
