@@ -153,7 +153,10 @@ pub(crate) async fn player(
 ) -> Result<Json<PublicPlayer>, ApiError> {
     let mut profile: PublicPlayer = app.service.player(&handle).await?.into();
     let ratings = app.service.ratings_of(&profile.handle).await?;
-    profile.ratings = ratings.into_iter().map(RatingView::from).collect();
+    profile.ratings = ratings
+        .into_iter()
+        .map(RatingView::at(app.clock.now()))
+        .collect();
     Ok(Json(profile))
 }
 

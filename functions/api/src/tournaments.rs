@@ -361,7 +361,12 @@ pub(crate) async fn ratings(
     Path(handle): Path<String>,
 ) -> Result<Json<Vec<RatingView>>, ApiError> {
     let records = app.service.ratings_of(&handle).await?;
-    Ok(Json(records.into_iter().map(RatingView::from).collect()))
+    Ok(Json(
+        records
+            .into_iter()
+            .map(RatingView::at(app.clock.now()))
+            .collect(),
+    ))
 }
 
 /// A page of a rating list.
@@ -403,7 +408,9 @@ pub(crate) async fn leaderboard(
         .service
         .leaderboard(&variant, board.provisional, cursor.as_ref(), limit)
         .await?;
-    Ok(Json(Page::from(records).map(RatingView::from)))
+    Ok(Json(
+        Page::from(records).map(RatingView::at(app.clock.now())),
+    ))
 }
 
 /// A player's rating history

@@ -5,6 +5,7 @@
 
 mod common;
 
+use chrono::TimeDelta;
 use common::{Player, Server};
 use missive_store::testing::Kind;
 use reqwest::StatusCode;
@@ -138,7 +139,66 @@ async fn lists_show_and_filter_by_the_creators_rating(kind: Kind) {
     assert_eq!(creators(&ann, "").await, ["ann", "bob", "cyd"]);
 }
 
+/// `handle`, signed in again (their first session has expired).
+async fn signed_in<'s>(server: &'s Server, handle: &str) -> Player<'s> {
+    let token = server.sign_in_token(&format!("{handle}@example.org")).await;
+    let (status, body) = server.exchange(&token).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    Player {
+        server,
+        handle: handle.to_string(),
+        token: body["access_token"].as_str().unwrap().to_string(),
+    }
+}
+
+/// A rating's deviation widens with each full week its player goes without a rated game:
+/// where it is shown, and in what the next rated game starts from.
+async fn deviations_widen_while_a_player_is_idle(kind: Kind) {
+    let server = Server::start(kind).await;
+    let ann = server.player("ann").await;
+    let bob = server.player("bob").await;
+    rated_win(&ann, &bob).await;
+    let deviation = |ratings: &Value| ratings[0]["deviation"].as_i64().unwrap();
+    let (_, fresh) = ann.get("/v1/players/ann/ratings").await;
+    server.clock.advance(TimeDelta::weeks(1));
+    let (_, next_week) = ann.get("/v1/players/ann/ratings").await;
+    assert_eq!(
+        deviation(&next_week),
+        deviation(&fresh),
+        "the game's week just closed"
+    );
+    server.clock.advance(TimeDelta::weeks(20));
+    let (ann, bob) = (
+        signed_in(&server, "ann").await,
+        signed_in(&server, "bob").await,
+    );
+    let (_, idle) = ann.get("/v1/players/ann/ratings").await;
+    // Twenty idle weeks: phi² grows by sigma² (0.06², Glicko-2 scale) each.
+    let scale = 173.7178;
+    let phi = deviation(&fresh) as f64 / scale;
+    let widened = scale * (phi * phi + 20.0 * 0.06 * 0.06).sqrt();
+    assert!(deviation(&idle) > deviation(&fresh), "{fresh} then {idle}");
+    assert!(
+        (deviation(&idle) as f64 - widened).abs() <= 1.0,
+        "{idle}: {widened:.1} expected"
+    );
+    assert_eq!(
+        idle[0]["rating"], fresh[0]["rating"],
+        "only the deviation moves"
+    );
+    rated_win(&ann, &bob).await;
+    let (_, history) = ann.get("/v1/players/ann/ratings/chess/history").await;
+    let latest = &history["items"][0];
+    let before = latest["deviation_before"].as_f64().unwrap().round() as i64;
+    assert_eq!(
+        before,
+        deviation(&idle),
+        "the game found it widened: {latest}"
+    );
+}
+
 per_store!(
     rating_bounds_are_checked_on_accept,
     lists_show_and_filter_by_the_creators_rating,
+    deviations_widen_while_a_player_is_idle,
 );

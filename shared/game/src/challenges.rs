@@ -63,7 +63,7 @@ pub struct ChallengeAccepted {
 pub struct ShownRating {
     /// The Glicko-2 rating, rounded.
     pub rating: u32,
-    /// Its deviation, rounded.
+    /// Its deviation as it stands today (widened by each idle rating period), rounded.
     pub deviation: u32,
     /// Rated games played in the variant.
     pub games: u32,
@@ -369,10 +369,13 @@ impl GameService {
             .store
             .rating(&challenge.creator, &challenge.variant)
             .await?
-            .map(|record| ShownRating {
-                rating: record.rating.round() as u32,
-                deviation: record.deviation.round() as u32,
-                games: record.games,
+            .map(|record| {
+                let now = crate::rating_at(&record, self.now());
+                ShownRating {
+                    rating: now.rating.round() as u32,
+                    deviation: now.deviation.round() as u32,
+                    games: record.games,
+                }
             });
         let (status, game) = match &challenge.state {
             ChallengeState::Open if self.now() >= challenge.expires_at => ("expired", None),

@@ -141,7 +141,7 @@ pub use missive_store::{Membership, Wake, WakeSubject};
 pub use play::{MoveAccepted, MoveRequest};
 pub use players::{SignUpCheck, check_email, check_handle};
 pub use quotas::{ImportPermit, Limit, Quotas, WorkTime};
-pub use ratings::MAX_LEADERBOARD;
+pub use ratings::{MAX_LEADERBOARD, rating_at};
 pub use record::record_of;
 pub use rules::replay;
 pub use service::{Catalog, Changes, Config, GameService};

@@ -1,10 +1,14 @@
 //! Ratings: each player's Glicko-2 rating per variant, moved by every rated game that ends
-//! (one rating period per game: see `missive_tournament::rating`). Unrated and imported
-//! games never change a rating. A game's change is recorded in each player's history under
-//! the game's id, so rating a game again changes nothing.
+//! (one rating period per game: see `missive_tournament::rating`), its deviation widened by
+//! every full week (`missive_tournament::rating::period`) the player went without a rated
+//! game: before the next game is rated, and wherever the rating is shown. Unrated and
+//! imported games never change a rating. A game's change is recorded in each player's
+//! history under the game's id, so rating a game again changes nothing.
 
+use chrono::{DateTime, Utc};
 use missive_domain::{Cursor, Head, Page, RatingChange, RatingRecord, Status};
 use missive_store::StoreError;
+use missive_tournament::rating::period::{self, Period};
 use missive_tournament::rating::{PROVISIONAL_GAMES, Rating, rate_game};
 
 use crate::tournaments::forfeited;
@@ -123,16 +127,20 @@ impl GameService {
             }
             let before: Vec<Rating> = records
                 .iter()
-                .map(|r| r.as_ref().map_or_else(Rating::default, rating_before(head)))
+                .map(|r| {
+                    r.as_ref()
+                        .map_or_else(Rating::default, rating_before(head, ending.at))
+                })
                 .collect();
             let after = rate_game(&before, &ending.results)
                 .map_err(|e| ServiceError::refused(format!("rating game {}: {e}", head.id)))?;
             let mut stale = false;
-            for ((player, record), rating) in players.iter().zip(records).zip(after) {
+            let changes = players.iter().zip(records).zip(before.iter().zip(after));
+            for ((player, record), (before, rating)) in changes {
                 if record.as_ref().is_some_and(|r| r.has_rated(&head.id)) {
                     continue;
                 }
-                let next = rated(record, player, head, rating, ending.at);
+                let next = rated(record, player, head, (before, &rating), ending.at);
                 match self.store.put_rating(&next).await {
                     Ok(()) => {}
                     Err(StoreError::Conflict) => stale = true,
@@ -165,16 +173,27 @@ fn history_page(mut items: Vec<RatingChange>, skip: usize, limit: usize) -> Page
     Page { items, next }
 }
 
-/// A stored rating as it was before the game at `head`: as it is, unless that game has
-/// rated it already (then as the game found it, from its history).
-fn rating_before(head: &Head) -> impl Fn(&RatingRecord) -> Rating + '_ {
+/// `record`'s rating as it stands at `at`: its deviation widened by each full rating period
+/// since its last rated game ([`period::current`]).
+pub fn rating_at(record: &RatingRecord, at: DateTime<Utc>) -> Rating {
+    let rating = Rating {
+        rating: record.rating,
+        deviation: record.deviation,
+        volatility: record.volatility,
+        games: record.games,
+    };
+    match record.history.last() {
+        Some(last) => period::current(&rating, Period::of(last.at), at),
+        None => rating,
+    }
+}
+
+/// A stored rating as it was before the game at `head`, which ended at `ended`: as it
+/// stands then ([`rating_at`]), unless that game has rated it already (then as the game
+/// found it, from its history).
+fn rating_before(head: &Head, ended: DateTime<Utc>) -> impl Fn(&RatingRecord) -> Rating + '_ {
     move |record| {
-        let rating = Rating {
-            rating: record.rating,
-            deviation: record.deviation,
-            volatility: record.volatility,
-            games: record.games,
-        };
+        let rating = rating_at(record, ended);
         match record.history.iter().find(|c| c.game == head.id) {
             Some(change) => Rating {
                 rating: change.before,
@@ -187,13 +206,14 @@ fn rating_before(head: &Head) -> impl Fn(&RatingRecord) -> Rating + '_ {
     }
 }
 
-/// `record` (or a first record of `player`) with `rating` after the game at `head`.
+/// `record` (or a first record of `player`) with `rating` after the game at `head`, which
+/// found it at `before`.
 fn rated(
     record: Option<RatingRecord>,
     player: &str,
     head: &Head,
-    rating: Rating,
-    at: chrono::DateTime<chrono::Utc>,
+    (before, rating): (&Rating, &Rating),
+    at: DateTime<Utc>,
 ) -> RatingRecord {
     let mut record = record.unwrap_or_else(|| RatingRecord {
         player: player.to_string(),
@@ -210,7 +230,7 @@ fn rated(
         at,
         before: record.rating,
         after: rating.rating,
-        deviation_before: record.deviation,
+        deviation_before: before.deviation,
         volatility_before: record.volatility,
     });
     record.revision += 1;

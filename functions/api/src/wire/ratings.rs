@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use missive_domain::{GameId, RatingRecord};
-use missive_tournament::rating::{PROVISIONAL_GAMES, Rating};
+use missive_tournament::rating::PROVISIONAL_GAMES;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -22,21 +22,20 @@ pub(crate) struct RatingView {
     provisional: bool,
 }
 
-impl From<RatingRecord> for RatingView {
-    fn from(record: RatingRecord) -> RatingView {
-        let rating = Rating {
-            rating: record.rating,
-            deviation: record.deviation,
-            volatility: record.volatility,
-            games: record.games,
-        };
-        RatingView {
-            player: record.player,
-            variant: record.variant,
-            rating: rating.rounded(),
-            deviation: record.deviation.round() as i64,
-            games: record.games,
-            provisional: record.games < PROVISIONAL_GAMES,
+impl RatingView {
+    /// The view of `record` as it stands at `now`: its deviation widened by each full
+    /// rating period since its last rated game ([`missive_game::rating_at`]).
+    pub(crate) fn at(now: DateTime<Utc>) -> impl Fn(RatingRecord) -> RatingView {
+        move |record| {
+            let rating = missive_game::rating_at(&record, now);
+            RatingView {
+                rating: rating.rounded(),
+                deviation: rating.deviation.round() as i64,
+                games: record.games,
+                provisional: record.games < PROVISIONAL_GAMES,
+                player: record.player,
+                variant: record.variant,
+            }
         }
     }
 }
