@@ -94,6 +94,12 @@ pub enum Notice {
         /// The ply the move will have.
         ply: u32,
     },
+    /// The creator of `game`, who does not move first, was told it started (their
+    /// challenge or invitation was accepted).
+    Started {
+        /// The game.
+        game: GameId,
+    },
     /// `player` was told how `game` ended.
     Ended {
         /// The game.
@@ -185,7 +191,7 @@ impl LeaveEdge {
 
 impl Notice {
     /// The marker's key: a scope (`game:<id>`, `player:<handle>`) and a name within it
-    /// (`turn:<ply, 6 digits>`, `reminder:<ply>`, `ended:<player>`, `digest:<yyyy-mm-dd>`,
+    /// (`turn:<ply, 6 digits>`, `reminder:<ply>`, `started`, `ended:<player>`, `digest:<yyyy-mm-dd>`,
     /// `note:<seq, 6 digits>:<player>`, and `leave:<player>:<start, ms, 13 digits>:starts|ends`
     /// in the scope of the player told).
     pub fn key(&self) -> (String, String) {
@@ -194,6 +200,7 @@ impl Notice {
             Notice::Reminder { game, ply } => {
                 (format!("game:{game}"), format!("reminder:{ply:06}"))
             }
+            Notice::Started { game } => (format!("game:{game}"), "started".to_string()),
             Notice::Ended { game, player } => (format!("game:{game}"), format!("ended:{player}")),
             Notice::Digest { player, day } => (format!("player:{player}"), format!("digest:{day}")),
             Notice::Note { game, seq, player } => {

@@ -20,6 +20,7 @@ mod invitation;
 mod leave;
 mod notes;
 mod reminder;
+mod started;
 mod tournament;
 mod tournament_end;
 mod tournament_invitation;
@@ -42,6 +43,7 @@ use crate::scheduler::{GameWake, Round};
 /// Every kind of mail the scheduler sends about a game, in the order they go out.
 pub(crate) const MAILERS: &[&dyn MailKind] = &[
     &tournament_start::TournamentStart,
+    &started::Started,
     &turn::TurnMail,
     &reminder::Reminder,
     &ending::Ending,

@@ -18,6 +18,8 @@ pub struct SweepReport {
     pub timeouts: usize,
     /// Turn mails sent that no change event had sent.
     pub turns: usize,
+    /// Creators told that their game started without them to move.
+    pub starts: usize,
     /// Reminders sent.
     pub reminders: usize,
     /// Game-over mails sent that no change event had sent.
