@@ -55,7 +55,7 @@ pub use missive_rules::{EndRule, Seat, SeatResult, Window};
 pub use notice::{LeaveEdge, MailPreference, MessageMail, Notice, TournamentEdge};
 pub use page::{Cursor, Page};
 pub use player::{AppPassword, Period, Player, VacationRecord};
-pub use rating::{RatingChange, RatingRecord};
+pub use rating::{PeriodsClosed, RatedGame, RatingChange, RatingRecord};
 pub use told::{told_of_challenge_accepted, told_of_change, told_of_invitations};
 pub use tournament::{
     StartJob, Tournament, TournamentGame, TournamentId, TournamentStart, TournamentState,

@@ -1,11 +1,15 @@
-//! Ratings: a player's Glicko-2 rating in one variant, and how each rated game changed it.
+//! Ratings: a player's Glicko-2 rating in one variant, how each rated game changed it, and
+//! the rated games waiting for their rating period to close.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
+use missive_rules::SeatResult;
 use serde::{Deserialize, Serialize};
 
 use crate::GameId;
 
-/// One rated game's change to a rating.
+/// One rated game's change to a rating. The games of one rating period change it together:
+/// each of them has the period's change (`before` at the period's start, `after` at its
+/// close).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RatingChange {
     /// The game.
@@ -50,4 +54,32 @@ impl RatingRecord {
     pub fn has_rated(&self, game: &GameId) -> bool {
         self.history.iter().any(|change| &change.game == game)
     }
+}
+
+/// A rated game that ended, kept with its rating period until the period closes and rates
+/// it with the period's other games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatedGame {
+    /// The game's variant.
+    pub variant: String,
+    /// The first day (a Monday) of the rating period it is rated in.
+    pub period: NaiveDate,
+    /// The game.
+    pub game: GameId,
+    /// Its players, by seat.
+    pub players: Vec<String>,
+    /// Each seat's result.
+    pub results: Vec<SeatResult>,
+    /// When it ended.
+    pub ended: DateTime<Utc>,
+}
+
+/// How far a variant's rating periods have closed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PeriodsClosed {
+    /// The variant.
+    pub variant: String,
+    /// The first day (a Monday) of the last rating period closed: every period up to it
+    /// has rated its games.
+    pub through: NaiveDate,
 }

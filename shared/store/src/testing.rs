@@ -132,6 +132,8 @@ impl TestStore {
                      DROP TABLE hooks;
                      DROP TABLE tournaments;
                      DROP TABLE ratings;
+                     DROP TABLE rating_periods;
+                     DROP TABLE rated_games;
                      ALTER TABLE moves DROP COLUMN conditional;
                      PRAGMA user_version = 5;",
                 )

@@ -27,6 +27,8 @@
 //! | tournament | `TOURNAMENT#<id>` | `TOURNAMENT` | `revision`, `body`; `wait_queue` = `tournaments`, `wait_deadline` (creation) |
 //! | tournament start | `TOURNAMENT#<id>` | `START` | `wait_queue` = `wake#<shard of its id>`, `wait_deadline` (its start date); only while open with one |
 //! | rating | `PLAYER#<player>` | `RATING#<variant>` | `revision`, `body`; `wait_queue` = `ratings#<variant>`, `wait_deadline` (the rating in thousandths) |
+//! | rating periods | `RATINGS` | `PERIODS#<variant>` | `through` (the last closed period's first day, `YYYY-MM-DD`) |
+//! | rated game | `GAME#<id>` | `RATED` | `body`; `wait_queue` = `rated#<variant>#<period's first day>`, `wait_deadline` (when it ended) |
 //! | feed item | `PLAYER#<player>` | `FEED#<ms, 13 digits>#<game>#<revision, 10 digits>#<n, 3 digits>` | `body` (the item as JSON), `expires_at` (seconds; TTL) |
 //!
 //! Indexes: `waiting` (`wait_player`, `wait_deadline`) holds the heads of games someone is
@@ -38,6 +40,7 @@
 //! head and moves) is one range of its partition, [`LOG_FROM`] to [`LOG_TO`]; its other
 //! items sort outside it.
 
+use chrono::NaiveDate;
 use missive_domain::{Challenge, ChallengeId, GameId, HookId, TimeControl, TournamentId};
 
 use crate::Membership;
@@ -134,6 +137,23 @@ pub fn rating_sk(variant: &str) -> String {
 /// The list of the ratings in `variant` (in the list index, by rating).
 pub fn rating_list(variant: &str) -> String {
     format!("ratings#{variant}")
+}
+
+/// The partition of every variant's rating periods.
+pub const RATING_PERIODS: &str = "RATINGS";
+
+/// The sort key of how far `variant`'s rating periods have closed.
+pub fn rating_periods_sk(variant: &str) -> String {
+    format!("PERIODS#{variant}")
+}
+
+/// The sort key of a rated game kept with its rating period, in the game's partition.
+pub const RATED: &str = "RATED";
+
+/// The list of the rated games kept with `variant`'s period from `period` (in the list
+/// index, by the time each ended).
+pub fn rated_list(variant: &str, period: NaiveDate) -> String {
+    format!("rated#{variant}#{period}")
 }
 
 /// The first sort key of a player's feed items.

@@ -381,6 +381,15 @@ fn transaction_error<R: std::fmt::Debug>(
     sdk(error)
 }
 
+/// Whether a conditional write was applied: `false` when its condition failed.
+fn applied(write: Result<(), StoreError>) -> Result<bool, StoreError> {
+    match write {
+        Ok(()) => Ok(true),
+        Err(StoreError::Conflict) => Ok(false),
+        Err(error) => Err(error),
+    }
+}
+
 /// Maps an SDK error: a failed condition or a transaction conflict is a
 /// [`StoreError::Conflict`], anything else a backend error.
 fn sdk<E, R>(error: SdkError<E, R>) -> StoreError

@@ -212,6 +212,19 @@ const MIGRATIONS: &[&str] = &[
     // 14: when an open tournament is to start, if it has a start date.
     "ALTER TABLE tournaments ADD COLUMN starts_at INTEGER;
      CREATE INDEX tournaments_starts ON tournaments (starts_at) WHERE starts_at IS NOT NULL;",
+    // 15: rating periods: how far each variant's have closed (`through`, the last closed
+    // period's first day), and the rated games kept with the periods still to close.
+    "CREATE TABLE rating_periods (
+         variant TEXT PRIMARY KEY,
+         through TEXT NOT NULL
+     ) WITHOUT ROWID;
+     CREATE TABLE rated_games (
+         game TEXT PRIMARY KEY,
+         variant TEXT NOT NULL,
+         period TEXT NOT NULL,
+         body TEXT NOT NULL
+     ) WITHOUT ROWID;
+     CREATE INDEX rated_games_period ON rated_games (variant, period, game);",
 ];
 
 /// The schema version this code writes.

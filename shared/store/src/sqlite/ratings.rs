@@ -1,8 +1,10 @@
 //! Ratings on SQLite (`ratings`, by player and variant; the leaderboard by `(variant,
-//! rating)`).
+//! rating)`), and rating periods (`rating_periods`, by variant; `rated_games`, by game, read
+//! by `(variant, period)`).
 
 use async_trait::async_trait;
-use missive_domain::{Cursor, Page, RatingRecord};
+use chrono::NaiveDate;
+use missive_domain::{Cursor, Page, PeriodsClosed, RatedGame, RatingRecord};
 use rusqlite::{Connection, params};
 
 use super::write::{Write, versioned};
@@ -81,6 +83,119 @@ impl RatingStore for SqliteStore {
             .await?;
         paged(&list, found, limit)
     }
+
+    async fn open_rating_periods(&self, closed: &PeriodsClosed) -> Result<bool, StoreError> {
+        self.write_if(Write::OpenRatingPeriods(closed.clone()))
+            .await
+    }
+
+    async fn rating_periods(&self) -> Result<Vec<PeriodsClosed>, StoreError> {
+        self.read(move |conn, tally| {
+            read::rows(
+                conn,
+                "SELECT variant, through FROM rating_periods ORDER BY variant",
+                [],
+                tally,
+                |row| {
+                    let variant: String = row.get(0).map_err(backend)?;
+                    let through: String = row.get(1).map_err(backend)?;
+                    let size = variant.len() + through.len();
+                    let through = day(&through)?;
+                    Ok((PeriodsClosed { variant, through }, size))
+                },
+            )
+        })
+        .await
+    }
+
+    async fn move_rating_periods(
+        &self,
+        variant: &str,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> Result<bool, StoreError> {
+        self.write_if(Write::MoveRatingPeriods {
+            variant: variant.to_string(),
+            from: from.to_string(),
+            to: to.to_string(),
+        })
+        .await
+    }
+
+    async fn keep_rated_game(&self, game: &RatedGame) -> Result<(), StoreError> {
+        self.write(Write::RatedGame(Box::new(game.clone()))).await
+    }
+
+    async fn rated_games(
+        &self,
+        variant: &str,
+        period: NaiveDate,
+    ) -> Result<Vec<RatedGame>, StoreError> {
+        let (variant, period) = (variant.to_string(), period.to_string());
+        self.read(move |conn, tally| {
+            read::bodies(
+                conn,
+                "SELECT body FROM rated_games WHERE variant = ?1 AND period = ?2 ORDER BY game",
+                params![variant, period],
+                tally,
+            )
+        })
+        .await
+    }
+}
+
+/// The day a `YYYY-MM-DD` column holds.
+fn day(text: &str) -> Result<NaiveDate, StoreError> {
+    text.parse()
+        .map_err(|_| StoreError::Backend(format!("not a day: {text}")))
+}
+
+/// Sets up a variant's rating periods; a conflict when they are set up already.
+pub(super) fn open_periods(conn: &Connection, closed: &PeriodsClosed) -> Result<(), StoreError> {
+    let changed = conn
+        .execute(
+            "INSERT OR IGNORE INTO rating_periods (variant, through) VALUES (?1, ?2)",
+            params![closed.variant, closed.through.to_string()],
+        )
+        .map_err(backend)?;
+    match changed {
+        0 => Err(StoreError::Conflict),
+        _ => Ok(()),
+    }
+}
+
+/// Moves how far a variant's rating periods have closed; a conflict when not at `from`.
+pub(super) fn move_periods(
+    conn: &Connection,
+    variant: &str,
+    from: &str,
+    to: &str,
+) -> Result<(), StoreError> {
+    let changed = conn
+        .execute(
+            "UPDATE rating_periods SET through = ?3 WHERE variant = ?1 AND through = ?2",
+            params![variant, from, to],
+        )
+        .map_err(backend)?;
+    match changed {
+        0 => Err(StoreError::Conflict),
+        _ => Ok(()),
+    }
+}
+
+/// Keeps a rated game with its period, unless it is kept already.
+pub(super) fn keep_rated_game(conn: &Connection, game: &RatedGame) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT OR IGNORE INTO rated_games (game, variant, period, body) VALUES (?1, ?2, ?3, ?4)",
+        params![
+            game.game.0,
+            game.variant,
+            game.period.to_string(),
+            serde_json::to_string(game)?
+        ],
+    )
+    .map_err(backend)?;
+    Ok(())
 }
 
 /// Stores a rating by its revision.

@@ -3,7 +3,7 @@
 
 use missive_domain::{
     AppPassword, Challenge, Commit, FeedItem, Head, Hook, MailPreference, MessageMail, Notice,
-    Player, RatingRecord, Tournament, VacationRecord,
+    PeriodsClosed, Player, RatedGame, RatingRecord, Tournament, VacationRecord,
 };
 use rusqlite::Connection;
 
@@ -44,6 +44,15 @@ pub(super) enum Write {
     Starts(Vec<Commit>),
     Tournament(Box<Tournament>),
     Rating(Box<RatingRecord>),
+    /// Answers a conflict when the variant's rating periods are set up already.
+    OpenRatingPeriods(PeriodsClosed),
+    /// Answers a conflict when the variant's rating periods are no longer at `from`.
+    MoveRatingPeriods {
+        variant: String,
+        from: String,
+        to: String,
+    },
+    RatedGame(Box<RatedGame>),
     MessageMail(String, MessageMail),
     Hook(Box<Hook>),
     DeleteHook {
@@ -151,6 +160,11 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
         Write::Hook(hook) => hooks::put_hook(conn, hook),
         Write::Tournament(tournament) => tournaments::put_tournament(conn, tournament),
         Write::Rating(rating) => ratings::put_rating(conn, rating),
+        Write::OpenRatingPeriods(closed) => ratings::open_periods(conn, closed),
+        Write::MoveRatingPeriods { variant, from, to } => {
+            ratings::move_periods(conn, variant, from, to)
+        }
+        Write::RatedGame(game) => ratings::keep_rated_game(conn, game),
         Write::DeleteHook { player, id } => hooks::delete_hook(conn, player, id),
         Write::MessageMail(player, choice) => mail::set_message_mail(conn, player, *choice),
         Write::CountUp {

@@ -1,6 +1,10 @@
-//! RatingStore: ratings changed over their revision, ranked per variant.
+//! RatingStore: ratings changed over their revision, ranked per variant; rating periods
+//! set up once, moved from where they are, and rated games kept once with their period.
 
-use missive_domain::{Cursor, GameId, RatingChange, RatingRecord};
+use chrono::NaiveDate;
+use missive_domain::{
+    Cursor, GameId, PeriodsClosed, RatedGame, RatingChange, RatingRecord, SeatResult,
+};
 use missive_store::{RatingStore, StoreError, store_checks};
 
 use crate::fixtures::at;
@@ -90,4 +94,95 @@ async fn ratings_change_over_their_revision_and_rank_by_variant(
     assert_eq!(variants, ["chess", "xiangqi"]);
 }
 
-store_checks!(ratings_change_over_their_revision_and_rank_by_variant,);
+fn day(text: &str) -> NaiveDate {
+    text.parse().unwrap()
+}
+
+fn rated(game: &str, variant: &str, period: &str, minutes: i64) -> RatedGame {
+    RatedGame {
+        variant: variant.into(),
+        period: day(period),
+        game: GameId(game.into()),
+        players: vec!["ann".into(), "bob".into()],
+        results: vec![SeatResult::Win, SeatResult::Loss],
+        ended: at(minutes),
+    }
+}
+
+async fn rating_periods_are_set_up_once_and_move_from_where_they_are(
+    store: &(impl RatingStore + ?Sized),
+) {
+    assert_eq!(store.rating_periods().await.unwrap(), []);
+    let chess = PeriodsClosed {
+        variant: "chess".into(),
+        through: day("2026-11-23"),
+    };
+    assert!(store.open_rating_periods(&chess).await.unwrap());
+    let again = PeriodsClosed {
+        through: day("2026-11-30"),
+        ..chess.clone()
+    };
+    assert!(
+        !store.open_rating_periods(&again).await.unwrap(),
+        "set up once"
+    );
+    let sanguo = PeriodsClosed {
+        variant: "sanguo".into(),
+        through: day("2026-11-16"),
+    };
+    assert!(store.open_rating_periods(&sanguo).await.unwrap());
+    assert_eq!(
+        store.rating_periods().await.unwrap(),
+        [chess.clone(), sanguo.clone()]
+    );
+    let (from, to) = (day("2026-11-23"), day("2026-11-30"));
+    assert!(store.move_rating_periods("chess", from, to).await.unwrap());
+    assert!(
+        !store.move_rating_periods("chess", from, to).await.unwrap(),
+        "no longer where it was"
+    );
+    assert!(
+        !store
+            .move_rating_periods("xiangqi", from, to)
+            .await
+            .unwrap()
+    );
+    assert_eq!(store.rating_periods().await.unwrap(), [again, sanguo]);
+}
+
+async fn rated_games_are_kept_once_with_their_period(store: &(impl RatingStore + ?Sized)) {
+    let (first, second) = (
+        rated("g2", "chess", "2026-11-30", 10),
+        rated("g1", "chess", "2026-11-30", 20),
+    );
+    store.keep_rated_game(&first).await.unwrap();
+    store.keep_rated_game(&second).await.unwrap();
+    store
+        .keep_rated_game(&rated("g3", "chess", "2026-12-07", 30))
+        .await
+        .unwrap();
+    store
+        .keep_rated_game(&rated("g4", "xiangqi", "2026-11-30", 40))
+        .await
+        .unwrap();
+    let moved = rated("g1", "chess", "2026-12-07", 50);
+    store.keep_rated_game(&moved).await.unwrap();
+    assert_eq!(
+        store.rated_games("chess", day("2026-11-30")).await.unwrap(),
+        [second, first],
+        "by game id, each kept as first given"
+    );
+    let later = store.rated_games("chess", day("2026-12-07")).await.unwrap();
+    let ids: Vec<&str> = later.iter().map(|g| g.game.0.as_str()).collect();
+    assert_eq!(ids, ["g3"]);
+    assert_eq!(
+        store.rated_games("chess", day("2026-11-23")).await.unwrap(),
+        []
+    );
+}
+
+store_checks!(
+    ratings_change_over_their_revision_and_rank_by_variant,
+    rating_periods_are_set_up_once_and_move_from_where_they_are,
+    rated_games_are_kept_once_with_their_period,
+);
