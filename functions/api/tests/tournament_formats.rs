@@ -169,6 +169,7 @@ async fn a_double_round_robin_withdraws_a_player_after_a_timeout(kind: Kind) {
         (fay_row["played"].as_u64(), fay_row["withdrawn"].as_bool()),
         (Some(counted[fay]), Some(true))
     );
+    server.close_rating_week().await;
     // Rated: each of the others played 8 games among themselves, and fay's games that
     // count; her annulled games are not rated.
     for (player, name) in names.iter().enumerate() {
@@ -242,6 +243,7 @@ async fn a_three_kingdoms_event_of_four_plays_out(kind: Kind) {
     let finished = tournament_once(&players[0], &id, |t| t["state"] == "finished").await;
     let (points, sonneborn) = tally(4, &seats, &scores);
     check_standings(&finished, &names, &points, &sonneborn);
+    server.close_rating_week().await;
     for name in names {
         let (_, ratings) = players[0].get(&format!("/v1/players/{name}/ratings")).await;
         assert_eq!(ratings[0]["games"], 3, "{name}: {ratings}");

@@ -479,6 +479,7 @@ async fn the_players_chess_ratings_are_sent_as_elo(kind: Kind) {
         .post(&format!("/v1/games/{rated}/resign"), json!({}))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
+    server.close_rating_week().await;
     start_game(&[ann.clone(), cyd.clone()], "chess").await;
     let rating = |handle: &'static str| {
         let ann = &ann;

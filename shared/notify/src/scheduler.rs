@@ -157,8 +157,9 @@ impl Scheduler {
     /// One sweep: goes over what is due now in every shard of the index, one query a shard:
     /// starts the tournaments whose start date came, hands the webhooks due over, ends
     /// games whose time ran out, sends turn mails and game-over mails no event sent,
-    /// reminders at 80% of the time, and (from the digest hour) each digest player's daily
-    /// digest, then moves each game's wake-up on. Failures are reported and left for the
+    /// reminders at 80% of the time, then closes the rating periods due (one query when
+    /// none is), and (from the digest hour) sends each digest player's daily digest; it
+    /// moves each game's wake-up on. Failures are reported and left for the
     /// next sweep (what failed stays due).
     pub async fn sweep(&self) -> Result<SweepReport, NotifyError> {
         self.sweep_until(&tokio::sync::watch::channel(false).1)
@@ -213,6 +214,13 @@ impl Scheduler {
         }
         if *stop.borrow() {
             return Ok(round.report);
+        }
+        match self.post.service.close_rating_periods(now).await {
+            Ok(closed) => round.report.rating_periods = closed,
+            Err(error) => round
+                .report
+                .failures
+                .push(format!("rating periods: {error}")),
         }
         for mailer in MAILERS {
             mailer.after_sweep(&self.post, now, &mut round).await;

@@ -1,8 +1,8 @@
 //! Glicko-2 ratings, one per player per variant, computed by `skillratings`' Glicko-2.
 //!
-//! Rating periods: [`rate_game`] rates one game as one rating period for its players;
-//! [`period`] has rating periods in time (a week, UTC), all of a period's games rated at
-//! once and the deviation of a player idle for a period widened. In a two-seat game a
+//! Rating periods: [`period`] has rating periods in time (a week, UTC), all of a period's
+//! games rated at once and the deviation of a player idle for a period widened, which is
+//! how the game service rates; [`rate_game`] rates one game alone as one rating period. In a two-seat game a
 //! game gives one result against the opponent: win 1, draw 1/2, loss 0. In a
 //! three-seat game it holds one result against each of the two others, from comparing
 //! the two seats' results (better is a win, equal a draw, worse a loss, in the order

@@ -200,6 +200,22 @@ impl Server {
         self.clock.now()
     }
 
+    /// Moves the clock to the close of the rating week it is in (the next Monday, 00:00
+    /// UTC, and the grace after it) and sweeps: every rated game ended so far has changed
+    /// its players' ratings. Games still being played may time out.
+    pub async fn close_rating_week(&self) {
+        use chrono::Datelike;
+        let now = self.clock_now();
+        let ahead = 7 - i64::from(now.weekday().num_days_from_monday());
+        let monday = (now.date_naive() + chrono::TimeDelta::days(ahead))
+            .and_time(chrono::NaiveTime::MIN)
+            .and_utc();
+        self.clock
+            .advance(monday + missive_game::PERIOD_GRACE - now);
+        let report = notifier(&self.app).sweep().await.unwrap();
+        assert!(report.failures.is_empty(), "{report:?}");
+    }
+
     /// The server's clock in seconds since the epoch.
     pub fn clock_seconds(&self) -> i64 {
         self.clock_now().timestamp()

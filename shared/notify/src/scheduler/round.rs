@@ -34,6 +34,8 @@ pub struct SweepReport {
     pub tournaments: usize,
     /// Tournaments started because their start date came.
     pub tournaments_started: usize,
+    /// Rating periods closed (each rating the games that ended in it).
+    pub rating_periods: u32,
     /// Webhooks handed over to be attended (out of line: see [`crate::dispatch`]).
     pub hooks: usize,
     /// What failed (each is retried by the next sweep).

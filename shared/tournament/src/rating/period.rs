@@ -33,6 +33,16 @@ impl Period {
         }
     }
 
+    /// The period holding the day `day` (a Monday is the first day of its period).
+    pub fn of_day(day: NaiveDate) -> Period {
+        Period::of(day.and_time(NaiveTime::MIN).and_utc())
+    }
+
+    /// The period's first day, a Monday.
+    pub fn first_day(&self) -> NaiveDate {
+        self.start
+    }
+
     /// The instant the period starts: its Monday, 00:00 UTC.
     pub fn start(&self) -> DateTime<Utc> {
         self.start.and_time(NaiveTime::MIN).and_utc()
@@ -47,6 +57,13 @@ impl Period {
     pub fn next(&self) -> Period {
         Period {
             start: self.start + Duration::days(PERIOD_DAYS),
+        }
+    }
+
+    /// The period before this one.
+    pub fn previous(&self) -> Period {
+        Period {
+            start: self.start - Duration::days(PERIOD_DAYS),
         }
     }
 
