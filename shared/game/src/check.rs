@@ -42,7 +42,9 @@ impl GameService {
     /// then stores every tournament with a wake-up (open with a start date, or starting)
     /// again at its next revision, so that its wake-up is in the sweep's index as this
     /// version keeps it (on DynamoDB an open one's start made before was in a list of its
-    /// own); gives how many games and tournaments were rewritten.
+    /// own), then rates again in rating periods the variants whose ratings were rated game
+    /// by game (`crate::rating_upgrade`); gives how many games, tournaments and variants
+    /// were rewritten.
     pub async fn upgrade_all(&self) -> Result<usize, ServiceError> {
         let mut upgraded = 0;
         for id in self.all_game_ids().await? {
@@ -68,9 +70,11 @@ impl GameService {
             }
             match page.next {
                 Some(next) => cursor = Some(next),
-                None => return Ok(upgraded),
+                None => break,
             }
         }
+        let now = self.clock.now();
+        Ok(upgraded + self.rate_histories_in_periods(now).await?)
     }
 
     /// Brings game `id` up to what this version keeps: a head written before it carried
