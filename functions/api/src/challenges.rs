@@ -51,10 +51,11 @@ pub(crate) struct Publish {
 
 /// Publish an open challenge
 ///
-/// Listed for anyone to accept until every seat is taken, it is withdrawn, or 14 days pass.
+/// Listed for anyone to accept until every seat is taken, it is withdrawn, or 14 days pass. A player has at most `MISSIVE_OPEN_CHALLENGES` (10 by default) open at once.
 #[utoipa::path(post, path = "/v1/challenges", tag = "challenges", operation_id = "publish_challenge", security(("bearer" = [])), request_body = Publish, responses(
     (status = 201, description = "Published; open for 14 days", body = ChallengeView),
     (status = 400, description = "Malformed request, or a setup the variant refuses (`invalid-setup`)", body = ErrorBody),
+    (status = 409, description = "The caller has as many challenges open as one may (`too-many-challenges`, naming the limit `open-challenges`; 10 by default): withdraw one, or wait until one is accepted or expires", body = ErrorBody),
     (status = 422, description = "Refused: time control, seat, a `min_rating` above the `max_rating` (`refused`)", body = ErrorBody),
 ))]
 pub(crate) async fn publish(

@@ -138,7 +138,8 @@ struct ErrorDetail {
     message: String,
     /// With `stale-ply`: the ply the game is at.
     current_ply: Option<u32>,
-    /// With `limit-reached` and `too-large` for a limit of the service's: which limit.
+    /// With `limit-reached`, `too-many-challenges` and `too-large` for a limit of the
+    /// service's: which limit.
     limit: Option<missive_game::Limit>,
 }
 
@@ -192,6 +193,12 @@ impl From<ServiceError> for ApiError {
                     extra: Some(("limit", json!(limit))),
                     retry_after: Some(*retry_after),
                     ..ApiError::new(S::TOO_MANY_REQUESTS, "limit-reached", message)
+                };
+            }
+            ServiceError::TooManyChallenges(limit) => {
+                return ApiError {
+                    extra: Some(("limit", json!(limit))),
+                    ..ApiError::new(S::CONFLICT, "too-many-challenges", message)
                 };
             }
             ServiceError::TooMuch(limit) => {

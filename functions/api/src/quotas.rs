@@ -1,6 +1,6 @@
 //! The settings of the service's limits on what one sender may have it do: mails per
 //! recipient, per client and per player, imports per player, a tournament start's batches
-//! and working time ([`missive_game::Quotas`], whose defaults they share). Every quota is
+//! and working time, open challenges per player ([`missive_game::Quotas`], whose defaults they share). Every quota is
 //! counted in the store, so it holds across processes.
 
 use std::time::Duration;
@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::Args;
 use missive_game::Quotas;
 
-/// Quotas on mails, imports and tournament starts (0 turns a quota off).
+/// Quotas on mails, imports, tournament starts and open challenges (0 turns a quota off).
 #[derive(Args, Clone, Debug)]
 pub struct QuotaSettings {
     /// Mails requests ask for (sign-in and sign-up links, game and tournament invitations)
@@ -51,6 +51,9 @@ pub struct QuotaSettings {
     #[arg(long, env = "MISSIVE_TOURNAMENT_START_SECONDS", default_value_t = Quotas::default().start_time.as_secs_f64(),
           value_parser = seconds)]
     pub tournament_start_seconds: f64,
+    /// Challenges one player may have open at once (not withdrawn, accepted or expired).
+    #[arg(long, env = "MISSIVE_OPEN_CHALLENGES", default_value_t = Quotas::default().open_challenges)]
+    pub open_challenges: u64,
 }
 
 impl QuotaSettings {
@@ -68,6 +71,7 @@ impl QuotaSettings {
             import_time: Duration::from_secs_f64(self.import_seconds),
             start_batch: self.tournament_start_batch,
             start_time: Duration::from_secs_f64(self.tournament_start_seconds),
+            open_challenges: self.open_challenges,
         }
     }
 }
@@ -108,6 +112,8 @@ mod tests {
             "20",
             "--tournament-start-seconds",
             "2.5",
+            "--open-challenges",
+            "3",
         ])
         .quotas
         .limits();
@@ -115,6 +121,7 @@ mod tests {
         assert_eq!(set.import_time, Duration::from_millis(500));
         assert_eq!(set.start_batch, 20);
         assert_eq!(set.start_time, Duration::from_millis(2500));
+        assert_eq!(set.open_challenges, 3);
         assert!(Command::try_parse_from(["missive", "--tournament-start-batch", "0"]).is_err());
         assert!(Command::try_parse_from(["missive", "--import-seconds", "-1"]).is_err());
         assert!(Command::try_parse_from(["missive", "--mail-window", "0"]).is_err());

@@ -498,6 +498,8 @@ impl Game {
         let wake = self.wake(to_move, self.rules.ply() as u32);
         let finishes =
             self.doc.status == Status::Finished && self.head.doc.status != Status::Finished;
+        let cancels =
+            self.doc.status == Status::Cancelled && self.head.doc.status != Status::Cancelled;
         let last_hash = self.chain_end();
         let events = self.head.events + self.events_appended();
         let Game {
@@ -532,6 +534,7 @@ impl Game {
             moves,
             events: entries,
             finishes,
+            cancels,
             wake,
             feed,
         })

@@ -337,6 +337,7 @@ impl StoredGame {
     /// [`StoredGame::as_first_commit`], taking the game rather than copying it.
     pub fn into_first_commit(self) -> Result<Commit, InvalidCommit> {
         let finishes = self.head.doc.status == Status::Finished;
+        let cancels = self.head.doc.status == Status::Cancelled;
         let commit = Commit {
             head: self.head,
             expected_revision: 0,
@@ -345,6 +346,7 @@ impl StoredGame {
             moves: self.moves,
             events: self.events,
             finishes,
+            cancels,
             wake: WakeChange::Clear,
             feed: Vec::new(),
         };
@@ -393,6 +395,9 @@ pub struct Commit {
     pub events: Vec<EventRecord>,
     /// Whether this change ends the game: then every player gets a finished-games entry.
     pub finishes: bool,
+    /// Whether this change calls the game off (declined, aborted): then every player and
+    /// invitee gets a cancelled-games entry.
+    pub cancels: bool,
     /// What the change does to the game's wake-up.
     pub wake: WakeChange,
     /// What the players are told of the change, written with it.
@@ -434,8 +439,8 @@ impl Commit {
         if !chained || !last {
             return invalid("the entries must be chained and end at the head's last hash");
         }
-        if self.finishes && self.head.doc.ending.is_none() {
-            return invalid("a finishing commit needs an ending");
+        if (self.finishes || self.cancels) && self.head.doc.ending.is_none() {
+            return invalid("a finishing or cancelling commit needs an ending");
         }
         Ok(())
     }
@@ -456,14 +461,14 @@ impl Commit {
         Ok(())
     }
 
-    /// When the game ended, for a commit that finishes it.
-    pub fn finished_at(&self) -> Result<DateTime<Utc>, InvalidCommit> {
+    /// When the game ended, for a commit that finishes or cancels it.
+    pub fn ended_at(&self) -> Result<DateTime<Utc>, InvalidCommit> {
         self.head
             .doc
             .ending
             .as_ref()
             .map(|ending| ending.at)
-            .ok_or_else(|| InvalidCommit("a finishing commit needs an ending".into()))
+            .ok_or_else(|| InvalidCommit("a finishing or cancelling commit needs an ending".into()))
     }
 }
 

@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::lobby::{NewGame, check_time_control};
 use crate::service::ATTEMPTS;
 use crate::views::filled;
-use crate::{GameService, ServiceError};
+use crate::{GameService, Limit, ServiceError};
 
 /// How long an unanswered challenge stays open: 14 days from publication.
 pub const CHALLENGE_LIFETIME: TimeDelta = TimeDelta::days(14);
@@ -135,8 +135,10 @@ pub struct ChallengeView {
 impl GameService {
     /// Publishes a challenge: the variant, options and time control must be valid, and the
     /// creator's seat (if given) one of the variant's, and a `min_rating` no higher than a
-    /// `max_rating`. It is listed until every seat is
-    /// taken, its creator withdraws it, or [`CHALLENGE_LIFETIME`] passes.
+    /// `max_rating`; the creator may have at most [`Quotas::open_challenges`](crate::Quotas)
+    /// open at once ([`ServiceError::TooManyChallenges`] beyond). It is listed until every
+    /// seat is taken, its creator withdraws it, or [`CHALLENGE_LIFETIME`] passes, which
+    /// frees its place among the creator's open ones.
     pub async fn publish_challenge(
         &self,
         new: NewChallenge,
@@ -175,8 +177,34 @@ impl GameService {
             expires_at: now + CHALLENGE_LIFETIME,
             state: ChallengeState::Open,
         };
-        self.store.put_challenge(&challenge, None).await?;
+        self.store_published(&challenge).await?;
         self.challenge_view_of(&challenge).await
+    }
+
+    /// Stores the new open `challenge` while its creator has fewer open (not withdrawn,
+    /// accepted or expired) than [`Quotas::open_challenges`](crate::Quotas) (0: no limit):
+    /// [`ServiceError::TooManyChallenges`] once they have that many. Of publications at
+    /// once, those the store finds counted by another count again.
+    async fn store_published(&self, challenge: &Challenge) -> Result<(), ServiceError> {
+        let most = self.config.quotas.open_challenges;
+        if most == 0 {
+            return Ok(self.store.put_challenge(challenge, None).await?);
+        }
+        for _ in 0..ATTEMPTS {
+            match self.store.publish_challenge(challenge, most).await {
+                Ok(true) => return Ok(()),
+                Ok(false) => {
+                    return Err(ServiceError::TooManyChallenges(Limit {
+                        name: "open-challenges",
+                        value: most,
+                        per_seconds: None,
+                    }));
+                }
+                Err(StoreError::Conflict) => continue,
+                Err(error) => return Err(error.into()),
+            }
+        }
+        Err(ServiceError::Contended)
     }
 
     /// The challenge `id`, whatever its state.

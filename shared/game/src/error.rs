@@ -65,6 +65,10 @@ pub enum ServiceError {
         /// Whole seconds until the limit allows it again (at the earliest).
         retry_after: u64,
     },
+    /// The player has as many challenges open as they may (the limit's `value`): nothing
+    /// was published; one withdrawn, accepted or expired makes room.
+    #[error("you have {} open challenges, as many as you may: withdraw one, or wait until one is accepted or expires", .0.value)]
+    TooManyChallenges(Limit),
     /// The request carries more than one request may: nothing was done.
     #[error("too much for one request: at most {}", .0.value)]
     TooMuch(Limit),

@@ -57,6 +57,8 @@ pub struct Quotas {
     /// How long one start of a tournament (a request's, or one sweep's) creates games:
     /// once a batch ends past it, the games left are created by the sweep. Zero: one batch.
     pub start_time: Duration,
+    /// Challenges one player may have open at once (not withdrawn, accepted or expired).
+    pub open_challenges: u64,
 }
 
 impl Default for Quotas {
@@ -73,6 +75,7 @@ impl Default for Quotas {
             import_time: Duration::from_secs(8),
             start_batch: 100,
             start_time: Duration::from_secs(10),
+            open_challenges: 10,
         }
     }
 }
@@ -82,13 +85,13 @@ impl Default for Quotas {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Limit {
     /// Which limit: `mails-per-address`, `mails-per-client`, `mails-per-player`,
-    /// `import-bytes-per-day`,
-    /// `import-games-per-day`, `import-games-per-request` or `imports-at-once`.
+    /// `import-bytes-per-day`, `import-games-per-day`, `import-games-per-request`,
+    /// `imports-at-once` or `open-challenges`.
     pub name: &'static str,
     /// How much it allows.
     pub value: u64,
-    /// The window it counts in, in seconds (absent for a limit of one request or of imports
-    /// at once).
+    /// The window it counts in, in seconds (absent for a limit of one request or of what
+    /// is held at once: imports, open challenges).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub per_seconds: Option<u64>,
 }

@@ -391,6 +391,19 @@ impl GameService {
         filled(cursor, limit, read).await
     }
 
+    /// A page of the games called off (invitations declined, games aborted) where `player`
+    /// sat or was invited, most recent end first, each with its ending (`declined`,
+    /// `aborted`) and the seat that called it off.
+    pub async fn cancelled_for(
+        &self,
+        player: &str,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<GameSummary>, ServiceError> {
+        let page = self.store.cancelled_for(player, cursor, limit).await?;
+        Ok(page.map(|head| summary(&head, &[])))
+    }
+
     /// A page of `player`'s current games of one kind (see [`Membership`]): forming ones
     /// where they sit (not those they are only invited to: see
     /// [`GameService::invitations_of`]) oldest first, active ones by the deadline of

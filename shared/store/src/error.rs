@@ -1,6 +1,6 @@
 //! The store's errors.
 
-use missive_domain::{InvalidCommit, MailPreference};
+use missive_domain::{Challenge, ChallengeState, InvalidCommit, MailPreference};
 use thiserror::Error;
 
 /// What can go wrong in a store.
@@ -53,4 +53,15 @@ impl From<InvalidCommit> for StoreError {
 pub(crate) fn stored_preference(text: &str) -> Result<MailPreference, StoreError> {
     MailPreference::parse(text)
         .ok_or_else(|| StoreError::Corrupt(format!("mail preference `{text}`")))
+}
+
+/// Refuses a challenge to publish that is not new and open (revision 1): a bug in the
+/// caller.
+pub(crate) fn check_publishable(challenge: &Challenge) -> Result<(), StoreError> {
+    if challenge.revision != 1 || challenge.state != ChallengeState::Open {
+        return Err(StoreError::Invalid(
+            "a challenge is published open at revision 1".into(),
+        ));
+    }
+    Ok(())
 }

@@ -134,6 +134,7 @@ impl TestStore {
                      DROP TABLE ratings;
                      DROP TABLE rating_periods;
                      DROP TABLE rated_games;
+                     DROP TABLE cancelled;
                      ALTER TABLE moves DROP COLUMN conditional;
                      PRAGMA user_version = 5;",
                 )

@@ -22,8 +22,8 @@ use crate::{ApiError, App};
 
 /// Which games to list: `waiting=me` (the caller's turn); the caller's games
 /// `player=me&status=invited` (invitations not answered), `forming` (where they sit, not
-/// started), `active` (by the deadline of whoever is to move) or `finished`; or
-/// `player=H&status=finished`.
+/// started), `active` (by the deadline of whoever is to move), `finished` or `cancelled`
+/// (called off); or `player=H&status=finished`.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct ListQuery {
@@ -63,11 +63,14 @@ pub(crate) enum ListStatus {
     Active,
     /// Games over, newest first.
     Finished,
+    /// Games called off (invitations declined, games aborted) where the caller sat or was
+    /// invited, newest first (the caller's only).
+    Cancelled,
 }
 
 /// List games
 ///
-/// The caller's games by status, the games waiting for the caller's move, or a player's finished games; paged with an opaque cursor.
+/// The caller's games by status (called off ones among them), the games waiting for the caller's move, or a player's finished games; paged with an opaque cursor.
 #[utoipa::path(get, path = "/v1/games", tag = "games", operation_id = "list_games", security((), ("bearer" = [])), params(ListQuery), responses(
     (status = 200, description = "A page of games: by deadline for `waiting=me` and `status=active`, newest first otherwise", body = Page<GameSummary>),
     (status = 400, description = "A combination of filters that is not one of the lists, or a bad cursor (`bad-request`, `invalid-cursor`)", body = ErrorBody),
@@ -95,6 +98,9 @@ pub(crate) async fn list(
             let me = me()?;
             app.service.games_of(&me, membership, cursor, limit).await?
         }
+        (None, Some("me"), Some(ListStatus::Cancelled)) => {
+            app.service.cancelled_for(&me()?, cursor, limit).await?
+        }
         (None, Some(player), Some(ListStatus::Finished)) => {
             let viewer = Caller::optional(&headers, &app)?;
             let player = match player {
@@ -107,7 +113,8 @@ pub(crate) async fn list(
         }
         _ => {
             return Err(ApiError::bad_request(
-                "list with ?waiting=me, ?player=me&status=invited|forming|active|finished or \
+                "list with ?waiting=me, \
+                 ?player=me&status=invited|forming|active|finished|cancelled or \
                  ?player=HANDLE&status=finished",
             ));
         }

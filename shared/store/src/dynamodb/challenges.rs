@@ -1,5 +1,6 @@
-//! Challenges on DynamoDB: one record item each, and listing items in the list index
-//! (one per filter) while open.
+//! Challenges on DynamoDB: one record item each, and while open listing items in the list
+//! index (one per filter) and an item in the creator's partition, which a publication
+//! counts (raising the creator's publications record, so two cannot count the same).
 
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::TransactWriteItem;
@@ -8,8 +9,9 @@ use missive_domain::{
     Challenge, ChallengeFilter, ChallengeId, ChallengeState, Commit, Cursor, Page,
 };
 
-use super::items::{Item, n, read_body, s};
+use super::items::{Item, get_n, n, read_body, s};
 use super::{DynamoDbStore, Part, keys};
+use crate::error::check_publishable;
 use crate::{ChallengeStore, StoreError};
 
 #[async_trait]
@@ -25,6 +27,41 @@ impl ChallengeStore for DynamoDbStore {
         }
         let parts = vec![Part::Head; items.len()];
         self.transact(items, &parts).await
+    }
+
+    async fn publish_challenge(
+        &self,
+        challenge: &Challenge,
+        most: u64,
+    ) -> Result<bool, StoreError> {
+        check_publishable(challenge)?;
+        let creator = keys::player_pk(&challenge.creator);
+        let revision = match self.get(&creator, keys::PUBLICATIONS).await? {
+            Some(item) => get_n(&item, "revision")?,
+            None => 0,
+        };
+        if self.open_of_creator(challenge).await? >= most {
+            return Ok(false);
+        }
+        let publications = Item::from([
+            ("PK".into(), s(&creator)),
+            ("SK".into(), s(keys::PUBLICATIONS)),
+            ("revision".into(), n(revision + 1)),
+        ]);
+        let mut items = self.challenge_writes(challenge)?;
+        items.push(self.versioned_transact_put(
+            publications,
+            revision + 1,
+            "a creator's publications",
+        )?);
+        let parts = vec![Part::Head; items.len()];
+        match self.transact(items, &parts).await {
+            Ok(()) => Ok(true),
+            Err(StoreError::Conflict) if self.challenge(&challenge.id).await?.is_some() => Err(
+                StoreError::Invalid(format!("a challenge {} exists already", challenge.id)),
+            ),
+            Err(error) => Err(error),
+        }
     }
 
     async fn challenge(&self, id: &ChallengeId) -> Result<Option<Challenge>, StoreError> {
@@ -61,9 +98,26 @@ impl ChallengeStore for DynamoDbStore {
 }
 
 impl DynamoDbStore {
+    /// How many challenges of `challenge`'s creator are open and not expired at its
+    /// publication: their items in the creator's partition, read consistently.
+    async fn open_of_creator(&self, challenge: &Challenge) -> Result<u64, StoreError> {
+        let query = self.partition_query(
+            &keys::player_pk(&challenge.creator),
+            Some(keys::OPEN_CHALLENGES),
+        );
+        let published = challenge.created_at.timestamp_millis();
+        let mut open = 0;
+        for item in self.every_page(query).await? {
+            if get_n::<i64>(&item, "expires_ms")? > published {
+                open += 1;
+            }
+        }
+        Ok(open)
+    }
+
     /// The writes of `challenge`: its record, on condition that it replaces the revision
-    /// before (or is new at revision 1), and its listing items: put while it is open,
-    /// removed otherwise.
+    /// before (or is new at revision 1), and its listing items and its item in its
+    /// creator's partition: put while it is open, removed otherwise.
     fn challenge_writes(
         &self,
         challenge: &Challenge,
@@ -101,6 +155,22 @@ impl DynamoDbStore {
                 self.transact_delete(&pk, sk)?
             });
         }
+        let creator = keys::player_pk(&challenge.creator);
+        let sk = keys::open_challenge_sk(&challenge.id);
+        writes.push(if open {
+            let item = Item::from([
+                ("PK".into(), s(&creator)),
+                ("SK".into(), s(&sk)),
+                (
+                    "expires_ms".into(),
+                    n(challenge.expires_at.timestamp_millis()),
+                ),
+                ("expires_at".into(), n(challenge.expires_at.timestamp())),
+            ]);
+            self.transact_put(item, None, None)?
+        } else {
+            self.transact_delete(&creator, &sk)?
+        });
         Ok(writes)
     }
 }

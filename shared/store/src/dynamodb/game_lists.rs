@@ -1,5 +1,6 @@
-//! A player's lists of games on DynamoDB: waiting (the `waiting` index), finished (their
-//! partition's finished entries) and current (member items in the list index).
+//! A player's lists of games on DynamoDB: waiting (the `waiting` index), finished and
+//! cancelled (their partition's finished and cancelled entries) and current (member items
+//! in the list index).
 
 use async_trait::async_trait;
 use missive_domain::{Cursor, GameId, Head, Page};
@@ -29,11 +30,18 @@ impl GameListStore for DynamoDbStore {
         cursor: Option<&Cursor>,
         limit: usize,
     ) -> Result<Page<Head>, StoreError> {
-        let query = self
-            .partition_query(&keys::player_pk(player), Some("FINISHED#"))
-            .scan_index_forward(false);
-        let page = self.one_page("finished", query, cursor, limit).await?;
-        heads_of(page)
+        self.ended_page("finished", keys::FINISHED, player, cursor, limit)
+            .await
+    }
+
+    async fn cancelled_for(
+        &self,
+        player: &str,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Head>, StoreError> {
+        self.ended_page("cancelled", keys::CANCELLED, player, cursor, limit)
+            .await
     }
 
     async fn games_of(
@@ -56,7 +64,26 @@ impl GameListStore for DynamoDbStore {
     }
 }
 
-/// The heads in a page of head or finished items.
+impl DynamoDbStore {
+    /// A page of `player`'s entries in the list of games over whose sort keys start with
+    /// `prefix`, most recent end first.
+    async fn ended_page(
+        &self,
+        list: &str,
+        prefix: &str,
+        player: &str,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Head>, StoreError> {
+        let query = self
+            .partition_query(&keys::player_pk(player), Some(prefix))
+            .scan_index_forward(false);
+        let page = self.one_page(list, query, cursor, limit).await?;
+        heads_of(page)
+    }
+}
+
+/// The heads in a page of head, finished or cancelled items.
 fn heads_of(page: Page<Item>) -> Result<Page<Head>, StoreError> {
     Ok(Page {
         items: page.items.iter().map(read_body).collect::<Result<_, _>>()?,

@@ -67,7 +67,7 @@ impl GameStore for DynamoDbStore {
         }
         items.extend(self.member_writes(head)?);
         items.extend(self.wake_write(&head.id, commit.wake)?);
-        items.extend(self.finished_puts(commit)?);
+        items.extend(self.ended_puts(commit)?);
         items.extend(self.feed_puts(&commit.feed, &head.id, head.revision)?);
         parts.resize(items.len(), Part::Other);
         self.transact(items, &parts).await
@@ -194,21 +194,23 @@ impl DynamoDbStore {
         }
     }
 
-    /// The players' finished entries, if the commit finishes the game.
-    fn finished_puts(&self, commit: &Commit) -> Result<Vec<TransactWriteItem>, StoreError> {
-        if !commit.finishes {
-            return Ok(Vec::new());
-        }
+    /// The players' finished entries, if the commit finishes the game; its players' and
+    /// invitees' cancelled entries, if it calls the game off.
+    fn ended_puts(&self, commit: &Commit) -> Result<Vec<TransactWriteItem>, StoreError> {
         let head = &commit.head;
-        let at = commit.finished_at()?.timestamp_millis();
+        let (prefix, players) = match (commit.finishes, commit.cancels) {
+            (true, _) => (keys::FINISHED, head.doc.players()),
+            (false, true) => (keys::CANCELLED, head.doc.members()),
+            (false, false) => return Ok(Vec::new()),
+        };
+        let at = commit.ended_at()?.timestamp_millis();
         let body = s(&serde_json::to_string(head)?);
-        head.doc
-            .players()
+        players
             .into_iter()
             .map(|player| {
                 let item = Item::from([
                     ("PK".into(), s(&keys::player_pk(player))),
-                    ("SK".into(), s(&keys::finished_sk(at, &head.id))),
+                    ("SK".into(), s(&keys::ended_sk(prefix, at, &head.id))),
                     ("body".into(), body.clone()),
                 ]);
                 self.transact_put(item, None, None)
@@ -233,7 +235,7 @@ impl DynamoDbStore {
     }
 
     /// The items of a whole game written at once: its entries, and the head with the
-    /// finished entries (written last when the game needs more than one transaction).
+    /// finished or cancelled entries (written last when the game needs more than one transaction).
     fn import_items(&self, game: &StoredGame) -> Result<ImportItems, StoreError> {
         let commit = game.as_first_commit()?;
         let mut last = vec![self.transact_put(
@@ -241,7 +243,7 @@ impl DynamoDbStore {
             Some("attribute_not_exists(PK)"),
             None,
         )?];
-        last.extend(self.finished_puts(&commit)?);
+        last.extend(self.ended_puts(&commit)?);
         let entries = self
             .log_puts(&commit)?
             .into_iter()
@@ -301,7 +303,7 @@ const MAX_BATCH_GET: usize = 100;
 struct ImportItems {
     /// Its moves and events (and their keys).
     entries: Vec<TransactWriteItem>,
-    /// Its head and the players' finished entries.
+    /// Its head and the players' finished or cancelled entries.
     last: Vec<TransactWriteItem>,
 }
 

@@ -11,6 +11,7 @@
 //! | member | `GAME#<id>` | `SEATED#<player>` | `wait_queue` = `games#forming#<player>` or `games#active#<player>`, `wait_deadline` (creation or the turn's deadline) |
 //! | wake-up | `GAME#<id>` | `WAKE` | `wait_queue` = `wake#<shard>`, `wait_deadline` (when the notifier is next due) |
 //! | finished | `PLAYER#<player>` | `FINISHED#<ms, 13 digits>#<id>` | `body` (the final head) |
+//! | cancelled | `PLAYER#<player>` | `CANCELLED#<ms, 13 digits>#<id>` | `body` (the head that called the game off; for its players and invitees) |
 //! | vacation | `PLAYER#<player>` | `VACATION` | `revision`, `body` |
 //! | player | `PLAYER#<player>` | `PROFILE` | `body` |
 //! | e-mail | `EMAIL#<lower-cased address>` | `EMAIL` | `handle` |
@@ -20,6 +21,8 @@
 //! | used token | `TOKEN#<token id>` | `USED` | `expires_at` (seconds; the table's TTL attribute) |
 //! | challenge | `CHALLENGE#<id>` | `CHALLENGE` | `revision`, `body` (the challenge as JSON) |
 //! | challenge listing | `CHALLENGE#<id>` | `LIST#all`, `LIST#variant`, `LIST#time`, `LIST#both` | `wait_queue` = [`challenge_list`], `wait_deadline` (publication), `expires_ms`, `expires_at` (seconds; TTL), `body`; only while open |
+//! | open challenge of a creator | `PLAYER#<creator>` | `OPENCHALLENGE#<id>` | `expires_ms`, `expires_at` (seconds; TTL); only while open (written with the challenge) |
+//! | creator's publications | `PLAYER#<creator>` | `CHALLENGES` | `revision` (raised by every publication, which counts the creator's open challenges first) |
 //! | message mail choice | `PLAYER#<player>` | `MESSAGES` | `choice` |
 //! | counter | `COUNT#<name>` | `COUNT` | `used`, `expires_at` (seconds; the table's TTL attribute) |
 //! | application password | `PLAYER#<player>` | `APPPASS#<id>` | `body` (the password's record as JSON, its hash included), `last_used` (ms) once used |
@@ -223,6 +226,18 @@ pub fn challenge_pk(id: &ChallengeId) -> String {
     format!("CHALLENGE#{id}")
 }
 
+/// The sort key, in its creator's partition, of an open challenge's item.
+pub fn open_challenge_sk(id: &ChallengeId) -> String {
+    format!("{OPEN_CHALLENGES}{id}")
+}
+
+/// The prefix of the sort keys of a creator's open challenges' items.
+pub const OPEN_CHALLENGES: &str = "OPENCHALLENGE#";
+
+/// The sort key of a creator's publications: the record every publication raises, so that
+/// of two counting the same open challenges only one is stored.
+pub const PUBLICATIONS: &str = "CHALLENGES";
+
 /// The list of open challenges of `variant` (any if `None`) with `time_control` (any if
 /// `None`), newest first.
 pub fn challenge_list(variant: Option<&str>, time_control: Option<&TimeControl>) -> String {
@@ -250,9 +265,15 @@ pub fn challenge_listings(challenge: &Challenge) -> [(&'static str, String); 4] 
     ]
 }
 
-/// The sort key of `player`'s finished entry for game `id`, ended at `at_ms`.
-pub fn finished_sk(at_ms: i64, id: &GameId) -> String {
-    format!("FINISHED#{at_ms:013}#{id}")
+/// The prefix of the sort keys of a player's finished entries.
+pub const FINISHED: &str = "FINISHED#";
+/// The prefix of the sort keys of a player's cancelled entries.
+pub const CANCELLED: &str = "CANCELLED#";
+
+/// The sort key of a player's entry in the list `prefix` ([`FINISHED`], [`CANCELLED`]) for
+/// game `id`, ended at `at_ms`.
+pub fn ended_sk(prefix: &str, at_ms: i64, id: &GameId) -> String {
+    format!("{prefix}{at_ms:013}#{id}")
 }
 
 #[cfg(test)]

@@ -22,6 +22,16 @@ pub trait ChallengeStore: Send + Sync {
         start: Option<&Commit>,
     ) -> Result<(), StoreError>;
 
+    /// Publishes `challenge`, new and open at revision 1, unless its creator has `most`
+    /// challenges open and not expired at its publication (`created_at`) already: `true` if
+    /// it was stored as [`ChallengeStore::put_challenge`] stores it, `false` (and nothing
+    /// written) if not. Challenges withdrawn, accepted or expired do not count. Of
+    /// publications by one creator at once, no more are stored than `most` allows: one
+    /// that another got ahead of is a conflict (nothing written), to be tried again.
+    /// Invalid if `challenge` is not open at revision 1, or its id is taken.
+    async fn publish_challenge(&self, challenge: &Challenge, most: u64)
+    -> Result<bool, StoreError>;
+
     /// The challenge with this id, if any (whatever its state).
     async fn challenge(&self, id: &ChallengeId) -> Result<Option<Challenge>, StoreError>;
 

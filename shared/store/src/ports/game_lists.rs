@@ -1,4 +1,4 @@
-//! A player's lists of games: waiting for them, finished, current.
+//! A player's lists of games: waiting for them, finished, called off, current.
 
 use async_trait::async_trait;
 use missive_domain::{Cursor, GameId, Head, Page};
@@ -16,7 +16,7 @@ pub enum Membership {
 }
 
 /// A player's lists of games, read a page at a time: the games waiting for them, the games
-/// they finished and their current games.
+/// they finished, the games called off and their current games.
 #[async_trait]
 pub trait GameListStore: Send + Sync {
     /// Heads of the active games where `player` is to move, earliest stored deadline first.
@@ -29,6 +29,17 @@ pub trait GameListStore: Send + Sync {
 
     /// Heads of the games `player` finished, most recent first.
     async fn finished_by(
+        &self,
+        player: &str,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Head>, StoreError>;
+
+    /// Heads of the games called off (declined, aborted: [`Status::Cancelled`]) where
+    /// `player` sat or was invited, most recent end first.
+    ///
+    /// [`Status::Cancelled`]: missive_domain::Status::Cancelled
+    async fn cancelled_for(
         &self,
         player: &str,
         cursor: Option<&Cursor>,

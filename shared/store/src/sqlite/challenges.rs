@@ -1,5 +1,5 @@
-//! Challenges on SQLite (`challenges`, open ones listed through a partial index), and the
-//! game a challenge's last seat starts, in the same write.
+//! Challenges on SQLite (`challenges`, open ones listed and counted per creator through
+//! partial indexes), and the game a challenge's last seat starts, in the same write.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -8,11 +8,13 @@ use missive_domain::{
 };
 use rusqlite::{Connection, params};
 
+use super::counters::sql_count;
 use super::games::start_game;
 use super::read::rows;
 use super::write::{Write, versioned};
 use super::{SqliteStore, backend, paged, time_and_id};
 use crate::cursor::{page_size, position};
+use crate::error::check_publishable;
 use crate::{ChallengeStore, StoreError};
 
 #[async_trait]
@@ -24,6 +26,16 @@ impl ChallengeStore for SqliteStore {
     ) -> Result<(), StoreError> {
         let start = start.map(|commit| Box::new(commit.clone()));
         self.write(Write::Challenge(Box::new(challenge.clone()), start))
+            .await
+    }
+
+    async fn publish_challenge(
+        &self,
+        challenge: &Challenge,
+        most: u64,
+    ) -> Result<bool, StoreError> {
+        check_publishable(challenge)?;
+        self.write_if(Write::Publish(Box::new(challenge.clone()), most))
             .await
     }
 
@@ -89,8 +101,9 @@ pub(super) fn put_challenge(
         || {
             conn.execute(
                 "INSERT OR IGNORE INTO challenges
-                     (id, revision, open, variant, time_control, created_at, expires_at, body)
-                 VALUES (?1, 1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                     (id, revision, open, variant, time_control, created_at, expires_at, body,
+                      creator)
+                 VALUES (?1, 1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 params![
                     challenge.id.0,
                     open,
@@ -98,7 +111,8 @@ pub(super) fn put_challenge(
                     challenge.time_control.key(),
                     challenge.created_at.timestamp_millis(),
                     challenge.expires_at.timestamp_millis(),
-                    body
+                    body,
+                    challenge.creator
                 ],
             )
         },
@@ -114,4 +128,35 @@ pub(super) fn put_challenge(
         Some(start) => start_game(conn, start),
         None => Ok(()),
     }
+}
+
+/// Stores the new open `challenge` unless its creator has `most` challenges open and not
+/// expired at its publication (a conflict then, and nothing written); invalid if its id is
+/// taken. The writer applies one write at a time, so the count stays true until the insert.
+pub(super) fn publish_challenge(
+    conn: &Connection,
+    challenge: &Challenge,
+    most: u64,
+) -> Result<(), StoreError> {
+    let open: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM challenges
+             WHERE creator = ?1 AND open = 1 AND expires_at > ?2",
+        )
+        .and_then(|mut count| {
+            count.query_row(
+                params![challenge.creator, challenge.created_at.timestamp_millis()],
+                |row| row.get(0),
+            )
+        })
+        .map_err(backend)?;
+    if open >= sql_count(most) {
+        return Err(StoreError::Conflict);
+    }
+    put_challenge(conn, challenge, None).map_err(|error| match error {
+        StoreError::Conflict => {
+            StoreError::Invalid(format!("a challenge {} exists already", challenge.id))
+        }
+        other => other,
+    })
 }

@@ -1,5 +1,5 @@
 //! A player's lists of games on SQLite, paged by keyset: waiting (by deadline), finished
-//! (most recent first) and current (members joined with their games).
+//! and cancelled (most recent first) and current (members joined with their games).
 
 use async_trait::async_trait;
 use missive_domain::{Cursor, GameId, Head, Page};
@@ -24,7 +24,8 @@ impl GameListStore for SqliteStore {
             "waiting",
             "SELECT body, wait_deadline, id FROM games
              WHERE wait_player = ?1 AND (wait_deadline, id) > (?2, ?3)
-             ORDER BY wait_deadline, id LIMIT ?4",
+             ORDER BY wait_deadline, id LIMIT ?4"
+                .into(),
             values([
                 player.to_string().into(),
                 deadline.into(),
@@ -43,26 +44,16 @@ impl GameListStore for SqliteStore {
         cursor: Option<&Cursor>,
         limit: usize,
     ) -> Result<Page<Head>, StoreError> {
-        let limit = page_size(limit);
-        let (at, id) = position("finished", cursor)?.unwrap_or((i64::MAX, String::new()));
-        let first = cursor.is_none();
-        self.head_page(
-            "finished",
-            "SELECT games.body, finished.at, finished.game
-             FROM finished JOIN games ON games.id = finished.game
-             WHERE finished.player = ?1 AND (?5 OR (finished.at, finished.game) < (?2, ?3))
-             ORDER BY finished.at DESC, finished.game DESC LIMIT ?4",
-            values([
-                player.to_string().into(),
-                at.into(),
-                id.into(),
-                (limit as i64 + 1).into(),
-                first.into(),
-            ]),
-            limit,
-            |row| time_and_id(row, 1),
-        )
-        .await
+        self.ended_page("finished", player, cursor, limit).await
+    }
+
+    async fn cancelled_for(
+        &self,
+        player: &str,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Head>, StoreError> {
+        self.ended_page("cancelled", player, cursor, limit).await
     }
 
     async fn games_of(
@@ -104,13 +95,46 @@ impl GameListStore for SqliteStore {
 }
 
 impl SqliteStore {
+    /// A page of `player`'s games over in `table` (`finished`, `cancelled`: rows of player,
+    /// time and game), most recent end first.
+    async fn ended_page(
+        &self,
+        table: &'static str,
+        player: &str,
+        cursor: Option<&Cursor>,
+        limit: usize,
+    ) -> Result<Page<Head>, StoreError> {
+        let limit = page_size(limit);
+        let (at, id) = position(table, cursor)?.unwrap_or((i64::MAX, String::new()));
+        let first = cursor.is_none();
+        self.head_page(
+            table,
+            format!(
+                "SELECT games.body, {table}.at, {table}.game
+                 FROM {table} JOIN games ON games.id = {table}.game
+                 WHERE {table}.player = ?1 AND (?5 OR ({table}.at, {table}.game) < (?2, ?3))
+                 ORDER BY {table}.at DESC, {table}.game DESC LIMIT ?4"
+            ),
+            values([
+                player.to_string().into(),
+                at.into(),
+                id.into(),
+                (limit as i64 + 1).into(),
+                first.into(),
+            ]),
+            limit,
+            |row| time_and_id(row, 1),
+        )
+        .await
+    }
+
     /// A page of heads: `sql` selects the body then the sort values (`T`) of up to `?2 + 1`
     /// rows after the position `?1`-style parameters give; one more than asked tells that a
     /// next page exists.
     async fn head_page<T>(
         &self,
         list: &'static str,
-        sql: &'static str,
+        sql: String,
         params: Vec<rusqlite::types::Value>,
         limit: usize,
         after: impl Fn(&rusqlite::Row) -> Result<T, StoreError> + Send + 'static,
@@ -122,7 +146,7 @@ impl SqliteStore {
             .read(move |conn, tally| {
                 rows(
                     conn,
-                    sql,
+                    &sql,
                     rusqlite::params_from_iter(params),
                     tally,
                     |row| {

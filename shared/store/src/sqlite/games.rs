@@ -245,8 +245,8 @@ pub(super) fn keep_members(conn: &Connection, head: &Head) -> Result<(), StoreEr
     Ok(())
 }
 
-/// Inserts the commit's moves (with their keys) and events and, if it finishes the game,
-/// the players' finished entries.
+/// Inserts the commit's moves (with their keys) and events and, if it ends the game, the
+/// entries of its players' lists of games over.
 pub(super) fn append_log(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
     for mv in &commit.moves {
         insert_move(conn, &commit.head.id.0, mv)?;
@@ -254,20 +254,29 @@ pub(super) fn append_log(conn: &Connection, commit: &Commit) -> Result<(), Store
     append_events(conn, commit)
 }
 
-/// Inserts the commit's events and, if it finishes the game, the players' finished entries.
+/// Inserts the commit's events and, if it finishes the game, the players' finished entries;
+/// if it calls the game off, the cancelled entries of its players and invitees.
 pub(super) fn append_events(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
     let game = &commit.head.id.0;
     for event in &commit.events {
         insert_event(conn, game, event)?;
     }
-    if commit.finishes {
-        let at = commit.finished_at()?.timestamp_millis();
-        let mut insert = conn
-            .prepare_cached("INSERT OR IGNORE INTO finished (player, at, game) VALUES (?1, ?2, ?3)")
-            .map_err(backend)?;
-        for player in commit.head.doc.players() {
-            insert.execute(params![player, at, game]).map_err(backend)?;
-        }
+    let doc = &commit.head.doc;
+    let (sql, players) = match (commit.finishes, commit.cancels) {
+        (true, _) => (
+            "INSERT OR IGNORE INTO finished (player, at, game) VALUES (?1, ?2, ?3)",
+            doc.players(),
+        ),
+        (false, true) => (
+            "INSERT OR IGNORE INTO cancelled (player, at, game) VALUES (?1, ?2, ?3)",
+            doc.members(),
+        ),
+        (false, false) => return Ok(()),
+    };
+    let at = commit.ended_at()?.timestamp_millis();
+    let mut insert = conn.prepare_cached(sql).map_err(backend)?;
+    for player in players {
+        insert.execute(params![player, at, game]).map_err(backend)?;
     }
     Ok(())
 }

@@ -225,6 +225,27 @@ const MIGRATIONS: &[&str] = &[
          body TEXT NOT NULL
      ) WITHOUT ROWID;
      CREATE INDEX rated_games_period ON rated_games (variant, period, game);",
+    // 16: the games called off (declined, aborted) per player seated or invited, by when
+    // they ended; the games called off before are listed from their heads.
+    "CREATE TABLE cancelled (
+         player TEXT NOT NULL,
+         at INTEGER NOT NULL,
+         game TEXT NOT NULL REFERENCES games (id),
+         PRIMARY KEY (player, at, game)
+     ) WITHOUT ROWID;
+     INSERT OR IGNORE INTO cancelled (player, at, game)
+         SELECT json_extract(seat.value, '$.player'),
+                coalesce(json_extract(games.body, '$.doc.ending.at'),
+                         json_extract(games.body, '$.doc.created_at')),
+                games.id
+         FROM games, json_each(games.body, '$.doc.seats') AS seat
+         WHERE games.status = 'cancelled'
+           AND json_extract(seat.value, '$.state') IN ('taken', 'invited');",
+    // 17: each challenge's creator, and the open ones by creator and expiry, which a
+    // publication counts.
+    "ALTER TABLE challenges ADD COLUMN creator TEXT;
+     UPDATE challenges SET creator = json_extract(body, '$.creator');
+     CREATE INDEX challenges_creator ON challenges (creator, expires_at) WHERE open = 1;",
 ];
 
 /// The schema version this code writes.

@@ -40,6 +40,8 @@ pub(super) enum Write {
         expires_at: i64,
     },
     Challenge(Box<Challenge>, Option<Box<Commit>>),
+    /// A new challenge, unless its creator has this many open (a conflict then).
+    Publish(Box<Challenge>, u64),
     /// Games created started, each in a savepoint of its own (see [`apply_parts`]).
     Starts(Vec<Commit>),
     Tournament(Box<Tournament>),
@@ -157,6 +159,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
         Write::Challenge(challenge, start) => {
             challenges::put_challenge(conn, challenge, start.as_deref())
         }
+        Write::Publish(challenge, most) => challenges::publish_challenge(conn, challenge, *most),
         Write::Hook(hook) => hooks::put_hook(conn, hook),
         Write::Tournament(tournament) => tournaments::put_tournament(conn, tournament),
         Write::Rating(rating) => ratings::put_rating(conn, rating),

@@ -189,7 +189,132 @@ async fn the_last_seat_of_a_challenge_creates_its_game_in_the_same_write(
     assert_eq!(store.challenge(&second.id).await.unwrap(), Some(second));
 }
 
+/// `creator`'s challenge `id` published at `minute`, expiring 100 minutes later.
+fn by(creator: &str, id: &str, minute: i64) -> missive_domain::Challenge {
+    let mut published = challenge(id, "chess", 3, minute);
+    published.creator = creator.into();
+    published.seats = vec![Some(creator.into()), None];
+    published
+}
+
+/// `challenge` again at its next revision, in `state`.
+fn closed(
+    challenge: &missive_domain::Challenge,
+    state: ChallengeState,
+) -> missive_domain::Challenge {
+    let mut closed = challenge.clone();
+    closed.revision += 1;
+    closed.state = state;
+    closed
+}
+
+async fn a_publication_counts_its_creators_open_challenges(store: &(impl ChallengeStore + ?Sized)) {
+    let first = [by("ann", "a1", 1), by("ann", "a2", 2), by("ann", "a3", 3)];
+    for challenge in &first {
+        assert!(store.publish_challenge(challenge, 3).await.unwrap());
+    }
+    let fourth = by("ann", "a4", 10);
+    assert!(!store.publish_challenge(&fourth, 3).await.unwrap());
+    assert_eq!(
+        store.challenge(&fourth.id).await.unwrap(),
+        None,
+        "nothing written"
+    );
+    assert!(
+        store
+            .publish_challenge(&by("bob", "b1", 10), 3)
+            .await
+            .unwrap(),
+        "each creator counts their own"
+    );
+    store
+        .put_challenge(&closed(&first[0], ChallengeState::Withdrawn), None)
+        .await
+        .unwrap();
+    assert!(
+        store.publish_challenge(&fourth, 3).await.unwrap(),
+        "a withdrawn one is not counted"
+    );
+    let game = missive_domain::GameId("g1".into());
+    store
+        .put_challenge(&closed(&first[1], ChallengeState::Accepted { game }), None)
+        .await
+        .unwrap();
+    let mut taken = closed(&first[2], ChallengeState::Open);
+    taken.seats[1] = Some("cid".into());
+    store.put_challenge(&taken, None).await.unwrap();
+    assert!(
+        store
+            .publish_challenge(&by("ann", "a5", 11), 3)
+            .await
+            .unwrap(),
+        "an accepted one is not counted"
+    );
+    assert!(
+        !store
+            .publish_challenge(&by("ann", "a6", 12), 3)
+            .await
+            .unwrap(),
+        "one open with a seat taken is"
+    );
+    // a3 expires at minute 103: a publication then no longer counts it.
+    assert!(
+        store
+            .publish_challenge(&by("ann", "a6", 103), 3)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .publish_challenge(&by("ann", "a7", 104), 3)
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        open_ids(store, &ChallengeFilter::default(), at(104)).await,
+        ["a6", "a5", "b1", "a4"]
+    );
+    let mut second = by("ann", "a8", 200);
+    second.revision = 2;
+    assert!(matches!(
+        store.publish_challenge(&second, 3).await,
+        Err(StoreError::Invalid(_))
+    ));
+    assert!(matches!(
+        store.publish_challenge(&by("bob", "b1", 200), 3).await,
+        Err(StoreError::Invalid(_))
+    ));
+}
+
+async fn of_racing_publications_only_those_within_the_most_are_stored(
+    store: &(impl ChallengeStore + ?Sized),
+) {
+    let racers = (0..6).map(|n| async move {
+        let challenge = by("cid", &format!("c{n}"), 1);
+        loop {
+            match store.publish_challenge(&challenge, 2).await {
+                Err(StoreError::Conflict) => continue,
+                answer => return answer.unwrap(),
+            }
+        }
+    });
+    let answers = futures_util::future::join_all(racers).await;
+    assert_eq!(
+        answers.iter().filter(|stored| **stored).count(),
+        2,
+        "{answers:?}"
+    );
+    assert_eq!(
+        open_ids(store, &ChallengeFilter::default(), at(2))
+            .await
+            .len(),
+        2
+    );
+}
+
 store_checks!(
+    a_publication_counts_its_creators_open_challenges,
+    of_racing_publications_only_those_within_the_most_are_stored,
     challenges_are_listed_newest_first_while_open_by_filter,
     challenges_change_only_over_the_revision_before,
     the_last_seat_of_a_challenge_creates_its_game_in_the_same_write,

@@ -55,6 +55,22 @@ pub fn head(id: &str) -> Head {
     }
 }
 
+/// Calls off `head` (as stored) at `minute`, by `reason` of `seat`: the commit that does.
+pub fn called_off(head: &Head, reason: Reason, seat: u8, minute: i64) -> Commit {
+    let mut commit = append(head, &[], None);
+    commit.head.waiting = None;
+    commit.head.to_move = None;
+    commit.head.doc.status = Status::Cancelled;
+    commit.head.doc.ending = Some(Ending {
+        at: at(minute),
+        rule: reason,
+        results: Vec::new(),
+        by: Some(Seat(seat)),
+    });
+    commit.cancels = true;
+    commit
+}
+
 /// The commit appending `texts` to `stored` (a head as stored), by alternating seats.
 pub fn append(stored: &Head, texts: &[&str], key: Option<&str>) -> Commit {
     let mut prev = stored.last_hash.clone();
@@ -103,6 +119,7 @@ pub fn append(stored: &Head, texts: &[&str], key: Option<&str>) -> Commit {
         moves,
         events: Vec::new(),
         finishes: false,
+        cancels: false,
         wake: WakeChange::Keep,
         feed: Vec::new(),
     }
@@ -228,6 +245,7 @@ pub fn start_of(id: &str) -> Commit {
         moves: Vec::new(),
         events: Vec::new(),
         finishes: false,
+        cancels: false,
         wake: WakeChange::At(at(5)),
         feed: Vec::new(),
     }

@@ -7,7 +7,7 @@ use missive_store::{
     GameListStore, GameStore, Membership, OperatorStore, StoreError, store_checks,
 };
 
-use crate::fixtures::{all_ids, append, at, created, every_page, head};
+use crate::fixtures::{all_ids, append, at, called_off, created, every_page, head};
 
 async fn waiting_lists_games_by_deadline(store: &(impl GameStore + GameListStore + ?Sized)) {
     let mut expected = Vec::new();
@@ -198,8 +198,80 @@ async fn members_see_their_current_games_until_they_end(
     }
 }
 
+async fn games_called_off_are_listed_for_their_players_and_invitees(
+    store: &(impl GameStore + GameListStore + ?Sized),
+) {
+    let mut invitation = head("declined");
+    invitation.doc.status = Status::Forming;
+    invitation.doc.seats[1] = SeatDoc::Invited {
+        player: "cid".into(),
+    };
+    invitation.to_move = None;
+    store.create(&invitation, &[]).await.unwrap();
+    let declined = called_off(&invitation, Reason::Declined, 1, 10);
+    store.commit(&declined).await.unwrap();
+    for (id, minute) in [("aborted", 20), ("aborted-later", 30)] {
+        let started = created(store, id).await;
+        store
+            .commit(&called_off(&started, Reason::Aborted, 0, minute))
+            .await
+            .unwrap();
+    }
+    let ids = |heads: Vec<Head>| -> Vec<String> { heads.into_iter().map(|h| h.id.0).collect() };
+    let ann = every_page(2, |cursor| async move {
+        store.cancelled_for("ann", cursor.as_ref(), 2).await
+    })
+    .await;
+    assert_eq!(
+        ids(ann.clone()),
+        ["aborted-later", "aborted", "declined"],
+        "most recent end first, each once"
+    );
+    assert_eq!(
+        ann[2].doc.ending.as_ref().map(|e| &e.rule),
+        Some(&Reason::Declined)
+    );
+    let cid = store.cancelled_for("cid", None, 10).await.unwrap();
+    assert_eq!(ids(cid.items), ["declined"], "the invitee who declined");
+    assert!(cid.next.is_none());
+    let bob = store.cancelled_for("bob", None, 10).await.unwrap();
+    assert_eq!(ids(bob.items), ["aborted-later", "aborted"]);
+    for player in ["ann", "bob", "cid"] {
+        let finished = store.finished_by(player, None, 10).await.unwrap();
+        assert!(finished.items.is_empty(), "{player}: none of them finished");
+    }
+    let resigned = created(store, "resigned").await;
+    let mut resigned = append(&resigned, &["e2e4"], None);
+    resigned.head.waiting = None;
+    resigned.head.doc.status = Status::Finished;
+    resigned.head.doc.ending = Some(Ending {
+        at: at(40),
+        rule: Reason::Rule(EndRule::Resignation),
+        results: vec![SeatResult::Win, SeatResult::Loss],
+        by: Some(Seat(1)),
+    });
+    resigned.finishes = true;
+    store.commit(&resigned).await.unwrap();
+    let ann = store.cancelled_for("ann", None, 10).await.unwrap().items;
+    assert_eq!(ann.len(), 3, "a game finished is not called off");
+    let cancelled = store
+        .cancelled_for("ann", None, 1)
+        .await
+        .unwrap()
+        .next
+        .unwrap();
+    assert!(
+        matches!(
+            store.finished_by("ann", Some(&cancelled), 1).await,
+            Err(StoreError::BadCursor)
+        ),
+        "a cursor of the cancelled list goes on only there"
+    );
+}
+
 store_checks!(
     waiting_lists_games_by_deadline,
+    games_called_off_are_listed_for_their_players_and_invitees,
     finished_games_leave_the_waiting_list_and_are_listed_per_player,
     lists_go_on_past_page_boundaries_with_private_games_among_them,
     members_see_their_current_games_until_they_end,

@@ -82,6 +82,7 @@ async fn a_head_only_change_races_like_a_move(store: &(impl GameStore + ?Sized))
         moves: Vec::new(),
         events: Vec::new(),
         finishes: false,
+        cancels: false,
         wake: WakeChange::Keep,
         feed: Vec::new(),
     };

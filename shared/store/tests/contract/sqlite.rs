@@ -1,8 +1,10 @@
 //! What only the SQLite adapter keeps: its own rows.
 
+use missive_domain::{Reason, SeatDoc, Status};
 use missive_store::testing::TestStore;
+use missive_store::{ChallengeStore, GameStore, SqliteStore};
 
-use crate::fixtures::whole_game;
+use crate::fixtures::{called_off, challenge, head, whole_game};
 
 /// On SQLite, the moves of an imported game that is over take one row of `closed_logs`
 /// (none of `moves`), which can be neither changed nor deleted; the game loads whole, its
@@ -55,4 +57,47 @@ async fn a_finished_import_is_one_append_only_row_on_sqlite() {
         !(chained && ends_at_head),
         "a changed move breaks the chain"
     );
+}
+
+/// A SQLite file written before the cancelled list and the creators of challenges were
+/// kept: once opened (so migrated), it lists its games called off for their players and
+/// invitees, and a publication counts the open challenges it held.
+#[tokio::test]
+async fn an_older_file_lists_its_games_called_off_and_counts_its_open_challenges() {
+    let file = missive_store::testing::temp_db_path();
+    let store = SqliteStore::open(&file).unwrap();
+    let mut invitation = head("declined");
+    invitation.doc.status = Status::Forming;
+    invitation.doc.seats[1] = SeatDoc::Invited {
+        player: "cid".into(),
+    };
+    store.create(&invitation, &[]).await.unwrap();
+    let declined = called_off(&invitation, Reason::Declined, 1, 10);
+    store.commit(&declined).await.unwrap();
+    store
+        .put_challenge(&challenge("c1", "chess", 3, 1), None)
+        .await
+        .unwrap();
+    drop(store);
+    rusqlite::Connection::open(&file)
+        .unwrap()
+        .execute_batch(
+            "DROP TABLE cancelled;
+             DROP INDEX challenges_creator;
+             ALTER TABLE challenges DROP COLUMN creator;
+             PRAGMA user_version = 15;",
+        )
+        .unwrap();
+    let test = TestStore::sqlite_at(file);
+    for player in ["ann", "cid"] {
+        let listed = test.store.cancelled_for(player, None, 10).await.unwrap();
+        assert_eq!(
+            listed.items,
+            std::slice::from_ref(&declined.head),
+            "{player}"
+        );
+    }
+    let second = challenge("c2", "chess", 3, 2);
+    assert!(!test.store.publish_challenge(&second, 1).await.unwrap());
+    assert!(test.store.publish_challenge(&second, 2).await.unwrap());
 }
