@@ -461,14 +461,14 @@ impl Commit {
         Ok(())
     }
 
-    /// When the game ended, for a commit that finishes or cancels it.
-    pub fn ended_at(&self) -> Result<DateTime<Utc>, InvalidCommit> {
+    /// When the game ended, for a commit that finishes it.
+    pub fn finished_at(&self) -> Result<DateTime<Utc>, InvalidCommit> {
         self.head
             .doc
             .ending
             .as_ref()
             .map(|ending| ending.at)
-            .ok_or_else(|| InvalidCommit("a finishing or cancelling commit needs an ending".into()))
+            .ok_or_else(|| InvalidCommit("a finishing commit needs an ending".into()))
     }
 }
 

@@ -77,12 +77,17 @@ impl GameService {
         Ok(upgraded + self.rate_histories_in_periods(now).await?)
     }
 
-    /// Brings game `id` up to what this version keeps: a head written before it carried
-    /// what the next move needs is replayed from its log and rewritten with it, with its
-    /// players' lists and its wake-up (what a store written by an earlier version lacks).
-    /// `true` if the head was rewritten; nothing else in the game changes.
+    /// Brings game `id` up to what this version keeps: a game called off is listed for its
+    /// players and invitees (its cancelled entries written again, where they are); a head
+    /// written before it carried what the next move needs is replayed from its log and
+    /// rewritten with it, with its players' lists and its wake-up (what a store written by
+    /// an earlier version lacks). `true` if the head was rewritten; nothing else in the
+    /// game changes.
     pub async fn upgrade(&self, id: &GameId) -> Result<bool, ServiceError> {
         let head = self.head_of(id).await?;
+        if head.doc.status == Status::Cancelled {
+            self.store.keep_cancelled(&head).await?;
+        }
         if head.resume.is_some() {
             return Ok(false);
         }

@@ -248,7 +248,31 @@ async fn old_tournament_starts_move_into_the_sweep_index(kind: Kind) {
     assert_eq!(stored, Some(expected));
 }
 
+/// The games called off in an old store (an invitation dan declined, a game dan aborted
+/// against cat) are listed for their players and invitees once it is upgraded: on SQLite
+/// from the moment the file is opened (its migration reads the heads), on DynamoDB from
+/// the upgrade on.
+async fn old_games_called_off_are_listed_once_upgraded(kind: Kind) {
+    let (_test, service, _clock, served) = old_store(kind).await;
+    let service = &service;
+    let listed = |player: &'static str| async move {
+        let page = service.cancelled_for(player, None, 10).await.unwrap();
+        page.items.into_iter().map(|g| g.id).collect::<Vec<_>>()
+    };
+    let aborted = game(&served, "chess-aborted");
+    let declined = game(&served, "xiangqi-declined");
+    if kind == Kind::Sqlite {
+        assert_eq!(listed("dan").await, [aborted.clone(), declined.clone()]);
+    }
+    service.upgrade_all().await.unwrap();
+    assert_eq!(listed("dan").await, [aborted.clone(), declined.clone()]);
+    assert_eq!(listed("bob").await, [declined]);
+    assert_eq!(listed("cat").await, [aborted]);
+    assert!(listed("ann").await.is_empty());
+}
+
 contract_tests!(
+    old_games_called_off_are_listed_once_upgraded,
     an_old_store_replays_and_shows_every_game_as_it_did,
     old_games_upgrade_in_place_once,
     old_games_play_on_with_or_without_an_upgrade,

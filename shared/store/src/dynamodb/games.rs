@@ -73,6 +73,15 @@ impl GameStore for DynamoDbStore {
         self.transact(items, &parts).await
     }
 
+    async fn keep_cancelled(&self, head: &Head) -> Result<(), StoreError> {
+        let items = self.cancelled_puts(head)?;
+        if items.is_empty() {
+            return Ok(());
+        }
+        let parts = vec![Part::Other; items.len()];
+        self.transact(items, &parts).await
+    }
+
     async fn heads(&self, ids: &[GameId]) -> Result<Vec<Head>, StoreError> {
         let mut found = Vec::with_capacity(ids.len());
         for chunk in ids.chunks(MAX_BATCH_GET) {
@@ -197,13 +206,37 @@ impl DynamoDbStore {
     /// The players' finished entries, if the commit finishes the game; its players' and
     /// invitees' cancelled entries, if it calls the game off.
     fn ended_puts(&self, commit: &Commit) -> Result<Vec<TransactWriteItem>, StoreError> {
-        let head = &commit.head;
-        let (prefix, players) = match (commit.finishes, commit.cancels) {
-            (true, _) => (keys::FINISHED, head.doc.players()),
-            (false, true) => (keys::CANCELLED, head.doc.members()),
-            (false, false) => return Ok(Vec::new()),
-        };
-        let at = commit.ended_at()?.timestamp_millis();
+        match (commit.finishes, commit.cancels) {
+            (true, _) => self.ended_items(&commit.head, keys::FINISHED, commit.head.doc.players()),
+            (false, true) => self.cancelled_puts(&commit.head),
+            (false, false) => Ok(Vec::new()),
+        }
+    }
+
+    /// The cancelled entries of the game at `head` for its players and invitees, if it was
+    /// called off.
+    fn cancelled_puts(&self, head: &Head) -> Result<Vec<TransactWriteItem>, StoreError> {
+        match head.doc.status {
+            Status::Cancelled => self.ended_items(head, keys::CANCELLED, head.doc.members()),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    /// The puts of the entries of `players` in their lists of games over whose sort keys
+    /// start with `prefix`, each carrying `head`, at the time the game ended.
+    fn ended_items(
+        &self,
+        head: &Head,
+        prefix: &str,
+        players: Vec<&str>,
+    ) -> Result<Vec<TransactWriteItem>, StoreError> {
+        let at = head
+            .doc
+            .ending
+            .as_ref()
+            .ok_or_else(|| StoreError::Invalid("a game over needs an ending".into()))?
+            .at
+            .timestamp_millis();
         let body = s(&serde_json::to_string(head)?);
         players
             .into_iter()

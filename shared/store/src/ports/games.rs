@@ -28,6 +28,12 @@ pub trait GameStore: Send + Sync {
     /// new move's key was used before by the same seat.
     async fn commit(&self, commit: &Commit) -> Result<(), StoreError>;
 
+    /// Writes the cancelled entries of the game called off at `head` (as stored) for its
+    /// players and invitees, as the commit that called it off writes them (again, where
+    /// they are); nothing for a game not cancelled. How an upgrade lists the games called
+    /// off before their entries were kept.
+    async fn keep_cancelled(&self, head: &Head) -> Result<(), StoreError>;
+
     /// The heads of `ids` that exist, in the order given.
     async fn heads(&self, ids: &[GameId]) -> Result<Vec<Head>, StoreError>;
 

@@ -35,6 +35,11 @@ impl GameStore for SqliteStore {
         self.write(Write::Commit(Box::new(commit.clone()))).await
     }
 
+    async fn keep_cancelled(&self, head: &Head) -> Result<(), StoreError> {
+        self.write(Write::KeepCancelled(Box::new(head.clone())))
+            .await
+    }
+
     async fn heads(&self, ids: &[GameId]) -> Result<Vec<Head>, StoreError> {
         let wanted: Vec<String> = ids.iter().map(|id| id.0.clone()).collect();
         let json = serde_json::to_string(&wanted)?;
@@ -261,22 +266,39 @@ pub(super) fn append_events(conn: &Connection, commit: &Commit) -> Result<(), St
     for event in &commit.events {
         insert_event(conn, game, event)?;
     }
-    let doc = &commit.head.doc;
-    let (sql, players) = match (commit.finishes, commit.cancels) {
-        (true, _) => (
-            "INSERT OR IGNORE INTO finished (player, at, game) VALUES (?1, ?2, ?3)",
-            doc.players(),
-        ),
-        (false, true) => (
-            "INSERT OR IGNORE INTO cancelled (player, at, game) VALUES (?1, ?2, ?3)",
-            doc.members(),
-        ),
-        (false, false) => return Ok(()),
+    match (commit.finishes, commit.cancels) {
+        (true, _) => {
+            let at = commit.finished_at()?.timestamp_millis();
+            conn.prepare_cached(
+                "INSERT OR IGNORE INTO finished (player, at, game) VALUES (?1, ?2, ?3)",
+            )
+            .and_then(|mut insert| {
+                for player in commit.head.doc.players() {
+                    insert.execute(params![player, at, game])?;
+                }
+                Ok(())
+            })
+            .map_err(backend)
+        }
+        (false, true) => keep_cancelled(conn, &commit.head),
+        (false, false) => Ok(()),
+    }
+}
+
+/// Inserts the cancelled entries of the game at `head` for its players and invitees, if it
+/// was called off (where they are not already).
+pub(super) fn keep_cancelled(conn: &Connection, head: &Head) -> Result<(), StoreError> {
+    let (Status::Cancelled, Some(ending)) = (head.doc.status, head.doc.ending.as_ref()) else {
+        return Ok(());
     };
-    let at = commit.ended_at()?.timestamp_millis();
-    let mut insert = conn.prepare_cached(sql).map_err(backend)?;
-    for player in players {
-        insert.execute(params![player, at, game]).map_err(backend)?;
+    let at = ending.at.timestamp_millis();
+    let mut insert = conn
+        .prepare_cached("INSERT OR IGNORE INTO cancelled (player, at, game) VALUES (?1, ?2, ?3)")
+        .map_err(backend)?;
+    for player in head.doc.members() {
+        insert
+            .execute(params![player, at, head.id.0])
+            .map_err(backend)?;
     }
     Ok(())
 }

@@ -18,6 +18,8 @@ use crate::StoreError;
 pub(super) enum Write {
     Create(Box<Head>, Vec<FeedItem>),
     Commit(Box<Commit>),
+    /// The cancelled entries of a game called off (its head).
+    KeepCancelled(Box<Head>),
     /// Whole games, each in a savepoint of its own (see [`apply_parts`]).
     Imports(Vec<Import>),
     MoveWake {
@@ -143,6 +145,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
     match write {
         Write::Create(head, feed) => games::create(conn, head, feed),
         Write::Commit(commit) => games::apply_commit(conn, commit),
+        Write::KeepCancelled(head) => games::keep_cancelled(conn, head),
         Write::Imports(_) | Write::Starts(_) => Err(StoreError::Invalid(
             "imports and started games are written game by game".into(),
         )),

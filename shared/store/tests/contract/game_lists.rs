@@ -269,8 +269,44 @@ async fn games_called_off_are_listed_for_their_players_and_invitees(
     );
 }
 
+async fn games_called_off_before_their_entries_are_listed_once_kept(
+    store: &(impl GameStore + GameListStore + ?Sized),
+) {
+    let mut old = head("old");
+    old.doc.status = Status::Cancelled;
+    old.doc.seats[1] = SeatDoc::Invited {
+        player: "cid".into(),
+    };
+    old.doc.ending = Some(Ending {
+        at: at(5),
+        rule: Reason::Declined,
+        results: Vec::new(),
+        by: Some(Seat(1)),
+    });
+    old.to_move = None;
+    store.create(&old, &[]).await.unwrap();
+    let active = created(store, "active").await;
+    store.keep_cancelled(&active).await.unwrap();
+    assert!(
+        store
+            .cancelled_for("ann", None, 10)
+            .await
+            .unwrap()
+            .items
+            .is_empty()
+    );
+    for _ in 0..2 {
+        store.keep_cancelled(&old).await.unwrap();
+    }
+    for player in ["ann", "cid"] {
+        let listed = store.cancelled_for(player, None, 10).await.unwrap().items;
+        assert_eq!(listed, std::slice::from_ref(&old), "{player}: once");
+    }
+}
+
 store_checks!(
     waiting_lists_games_by_deadline,
+    games_called_off_before_their_entries_are_listed_once_kept,
     games_called_off_are_listed_for_their_players_and_invitees,
     finished_games_leave_the_waiting_list_and_are_listed_per_player,
     lists_go_on_past_page_boundaries_with_private_games_among_them,
