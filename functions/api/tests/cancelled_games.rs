@@ -1,11 +1,14 @@
 //! Games called off, over real HTTP on every store: an invitation declined, a game aborted
 //! while forming and one aborted before its first move are each listed under
 //! `?player=me&status=cancelled` for every player who sat or was invited in it, with why,
-//! most recent first and page by page; nobody else sees them there.
+//! most recent first and page by page; nobody else sees them there. The player's page lists
+//! the latest too.
 
 mod common;
 
 use chrono::TimeDelta;
+use common::inbox::sign_in_link;
+use common::links::{get, press_sign_in};
 use common::{Player, Server, start_game};
 use missive_store::testing::Kind;
 use reqwest::StatusCode;
@@ -127,4 +130,32 @@ async fn games_called_off_are_listed_for_each_member_with_why(kind: Kind) {
     assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
 }
 
-per_store!(games_called_off_are_listed_for_each_member_with_why);
+/// The signed-in player's page lists the games called off lately, with why.
+async fn the_players_page_lists_games_called_off(kind: Kind) {
+    let server = Server::start(kind).await;
+    let ann = server.player("ann").await;
+    let bob = server.player("bob").await;
+    let declined = create(&ann, json!({ "kind": "invite", "player": "bob" })).await;
+    let (status, body) = bob
+        .post(&format!("/v1/games/{declined}/decline"), json!({}))
+        .await;
+    assert!(status.is_success(), "{status} {body}");
+    server.clock.advance(TimeDelta::seconds(1));
+    server.sign_in_token("bob@example.org").await;
+    let link = sign_in_link(&server, "bob@example.org");
+    let token = link.split("token=").nth(1).unwrap();
+    let location = press_sign_in(&server, token).await;
+    let (status, page) = get(&server, &location).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let listed = &page[page.find("Games called off").expect("the section")..];
+    let start = listed
+        .find(&format!("data-game=\"{declined}\""))
+        .expect("the game listed");
+    let row = &listed[start..start + listed[start..].find("</li>").unwrap()];
+    assert!(row.contains("chess · ann · declined"), "{row}");
+}
+
+per_store!(
+    games_called_off_are_listed_for_each_member_with_why,
+    the_players_page_lists_games_called_off,
+);

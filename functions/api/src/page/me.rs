@@ -1,6 +1,6 @@
 //! A signed-in player's pages: `/me/{token}` lists their current games, each with a fresh
 //! move link (to play when it is their move, to set conditional lines while it is another
-//! seat's), and their vacation balance, linking to `/me/{token}/vacation` (see
+//! seat's), the games called off lately, and their vacation balance, linking to `/me/{token}/vacation` (see
 //! [`super::leave`]).
 //!
 //! Pages keep no session of their own: no cookie, nothing stored. The token in the path, a
@@ -26,6 +26,8 @@ use crate::{ApiError, App};
 pub const SESSION_LIFETIME: i64 = 24 * 3600;
 /// Games listed of each kind.
 const LISTED: usize = 100;
+/// Games called off listed, the latest.
+const CALLED_OFF: usize = 10;
 
 /// A token for `handle`'s pages, good for [`SESSION_LIFETIME`].
 pub(super) fn session(app: &App, handle: &str) -> Result<String, ApiError> {
@@ -50,7 +52,8 @@ pub(super) fn failed(error: missive_game::ServiceError) -> Problem {
     Problem::via(error.into(), Via::Session)
 }
 
-/// `GET /me/{token}`: the player's current games with a link each, and their vacations.
+/// `GET /me/{token}`: the player's current games with a link each, the latest games called
+/// off, and their vacations.
 pub(crate) async fn games(
     State(app): State<App>,
     Path(token): Path<String>,
@@ -65,6 +68,10 @@ pub(crate) async fn games(
         .games_of(&me, Membership::Forming, None, LISTED)
         .await
         .map_err(failed)?;
+    let called_off = service
+        .cancelled_for(&me, None, CALLED_OFF)
+        .await
+        .map_err(failed)?;
     let balance = service.vacation_balance(&me).await.map_err(failed)?;
     let mut rows = String::new();
     for game in &active.items {
@@ -74,13 +81,25 @@ pub(crate) async fn games(
         true => format!("<p class=\"detail\">Only the first {LISTED} of each are listed.</p>"),
         false => String::new(),
     };
+    let latest = match called_off.next.is_some() {
+        true => format!("<p class=\"detail\">The latest {CALLED_OFF} are listed.</p>"),
+        false => String::new(),
+    };
     let body = format!(
         "<h1>Signed in as {name}</h1><section class=\"panel\"><h2>Games being played</h2>{}\
-         <h2>Games about to start</h2>{}{more}</section><section class=\"panel\">{}\
-         </section>",
+         <h2>Games about to start</h2>{}{more}<h2>Games called off</h2>{}{latest}</section>\
+         <section class=\"panel\">{}</section>",
         listed(&rows, "No game is being played."),
         listed(
             &forming.items.iter().map(forming_row).collect::<String>(),
+            "None."
+        ),
+        listed(
+            &called_off
+                .items
+                .iter()
+                .map(called_off_row)
+                .collect::<String>(),
             "None."
         ),
         vacation_summary(&token, &balance),
@@ -163,6 +182,24 @@ fn forming_row(game: &GameSummary) -> String {
          href=\"../games/{id}\">See the game</a></span></li>",
         escape(&game.variant),
         escape(&seated.join(" v ")),
+        id = escape(&game.id.0),
+    )
+}
+
+/// A game called off: its players, why and when, and a link to it.
+fn called_off_row(game: &GameSummary) -> String {
+    let seated: Vec<&str> = game.players.iter().flatten().map(String::as_str).collect();
+    let why = game
+        .ending
+        .as_ref()
+        .map(|ending| format!("{} {}", ending.rule, utc(ending.at)))
+        .unwrap_or_default();
+    format!(
+        "<li data-game=\"{id}\"><span>{} · {} · {}</span><span class=\"actions\"><a \
+         class=\"button\" href=\"../games/{id}\">See the game</a></span></li>",
+        escape(&game.variant),
+        escape(&seated.join(" v ")),
+        escape(&why),
         id = escape(&game.id.0),
     )
 }
