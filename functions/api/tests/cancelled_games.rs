@@ -30,6 +30,20 @@ async fn create(creator: &Player<'_>, other: Value) -> String {
     body["id"].as_str().unwrap().to_string()
 }
 
+/// A chess game `creator` invites `invitee` to, which `invitee` declines; its id.
+async fn declined(creator: &Player<'_>, invitee: &Player<'_>) -> String {
+    let game = create(
+        creator,
+        json!({ "kind": "invite", "player": invitee.handle }),
+    )
+    .await;
+    let (status, body) = invitee
+        .post(&format!("/v1/games/{game}/decline"), json!({}))
+        .await;
+    assert!(status.is_success(), "{status} {body}");
+    game
+}
+
 /// Every game of `player`'s cancelled list, read a page of `limit` at a time: each one's
 /// id, its ending's rule and the seat that called it off.
 async fn cancelled(player: &Player<'_>, limit: usize) -> Vec<(String, String, Value)> {
@@ -73,11 +87,7 @@ async fn games_called_off_are_listed_for_each_member_with_why(kind: Kind) {
     let cid = server.player("cid").await;
     let eve = server.player("eve").await;
 
-    let declined = create(&ann, json!({ "kind": "invite", "player": "bob" })).await;
-    let (status, body) = bob
-        .post(&format!("/v1/games/{declined}/decline"), json!({}))
-        .await;
-    assert!(status.is_success(), "{status} {body}");
+    let declined = declined(&ann, &bob).await;
     server.clock.advance(TimeDelta::minutes(1));
 
     let forming = create(&cid, json!({ "kind": "invite", "player": "ann" })).await;
@@ -135,11 +145,7 @@ async fn the_players_page_lists_games_called_off(kind: Kind) {
     let server = Server::start(kind).await;
     let ann = server.player("ann").await;
     let bob = server.player("bob").await;
-    let declined = create(&ann, json!({ "kind": "invite", "player": "bob" })).await;
-    let (status, body) = bob
-        .post(&format!("/v1/games/{declined}/decline"), json!({}))
-        .await;
-    assert!(status.is_success(), "{status} {body}");
+    let declined = declined(&ann, &bob).await;
     server.clock.advance(TimeDelta::seconds(1));
     server.sign_in_token("bob@example.org").await;
     let link = sign_in_link(&server, "bob@example.org");
