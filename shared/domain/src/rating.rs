@@ -47,6 +47,10 @@ pub struct RatingRecord {
     pub games: u32,
     /// Every rated game's change, oldest first.
     pub history: Vec<RatingChange>,
+    /// Whether its history was rated in weekly rating periods; `false` for a history rated
+    /// game by game (by a version before rating periods), until the upgrade rates it again.
+    #[serde(default)]
+    pub in_periods: bool,
 }
 
 impl RatingRecord {

@@ -249,6 +249,7 @@ fn with_period(
         volatility: before.volatility,
         games: 0,
         history: Vec::new(),
+        in_periods: true,
     });
     let mut ended: Vec<(DateTime<Utc>, &GameId)> = games
         .iter()

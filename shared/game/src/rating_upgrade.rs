@@ -3,11 +3,13 @@
 //! variant's histories is rated again, week by week from newcomers, as the weekly closes
 //! would have rated it (`crate::rating_periods`).
 //!
-//! A variant is upgraded while it has ratings and no rating periods set up. Its new records
-//! are computed whole, then written one by one, and its periods set up last: an upgrade cut
-//! short leaves the variant to the next one, which computes the same records again from the
-//! same games (a history rated in periods names the same games). Run it while no rated game
-//! ends (the server stopped), as the other upgrades.
+//! A variant is upgraded while one of its ratings was rated game by game
+//! (`RatingRecord::in_periods` false). Its new records are computed whole (from the games
+//! its histories name, and the games kept with weeks not closed yet), then written one by
+//! one, and its weeks set up last: an upgrade cut short leaves the variant to the next one,
+//! which computes the same records again from the same games (a history rated in periods
+//! names the same games). Run it while no rated game ends (the server stopped), as the
+//! other upgrades.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -21,30 +23,26 @@ use crate::rating_periods::{PERIOD_GRACE, closed, players_of, rated_game};
 use crate::{GameService, ServiceError};
 
 impl GameService {
-    /// Rates again in rating periods every variant whose ratings were rated game by game,
-    /// every week closed by `now` rated, the games of the week still open kept for its
-    /// close: how many variants.
+    /// Rates again in rating periods every variant with a rating rated game by game, every
+    /// week closed by `now` rated, the games of the week still open kept for its close: how
+    /// many variants.
     pub(crate) async fn rate_histories_in_periods(
         &self,
         now: DateTime<Utc>,
     ) -> Result<usize, ServiceError> {
-        let set_up: Vec<String> = self
-            .store
-            .rating_periods()
-            .await?
-            .into_iter()
-            .map(|closed| closed.variant)
-            .collect();
+        let markers = self.store.rating_periods().await?;
         let mut upgraded = 0;
         for variant in registry::variants().iter().map(|v| v.id()) {
-            if set_up.iter().any(|v| v == variant) {
+            let records = self.every_rating(variant).await?;
+            if records.iter().all(|record| record.in_periods) {
                 continue;
             }
-            let records = self.every_rating(variant).await?;
-            if !records.is_empty() {
-                self.rate_in_periods(variant, records, now).await?;
-                upgraded += 1;
-            }
+            let marker = markers
+                .iter()
+                .find(|closed| closed.variant == variant)
+                .map(|closed| Period::of_day(closed.through));
+            self.rate_in_periods(variant, records, marker, now).await?;
+            upgraded += 1;
         }
         Ok(upgraded)
     }
@@ -66,27 +64,23 @@ impl GameService {
         }
     }
 
-    /// Rates `variant`'s games again in periods from `records`, its ratings as they stand.
+    /// Rates `variant`'s games again in periods through the last week closed by `now`:
+    /// those of `records` (its ratings as they stand) and those kept with the weeks after
+    /// `marker` (how far its weeks have closed, if they are set up); then sets its weeks
+    /// up as closed through that week.
     async fn rate_in_periods(
         &self,
         variant: &str,
         records: Vec<RatingRecord>,
+        marker: Option<Period>,
         now: DateTime<Utc>,
     ) -> Result<(), ServiceError> {
-        let ids: BTreeSet<&GameId> = records
-            .iter()
-            .flat_map(|record| record.history.iter().map(|change| &change.game))
-            .collect();
-        let mut games = Vec::with_capacity(ids.len());
-        for id in ids {
-            games.extend(rated_game(&self.head_of(id).await?));
-        }
         let through = Period::of(now - PERIOD_GRACE).previous();
-        let rated = rated_through(variant, &games, through)?;
+        let games = self.games_to_rate(variant, &records, marker, through).await?;
+        let mut rated = rated_through(variant, &games, through)?;
         for game in &games {
             self.store.keep_rated_game(game).await?;
         }
-        let mut rated = rated;
         for record in records {
             let next = RatingRecord {
                 revision: record.revision + 1,
@@ -103,12 +97,54 @@ impl GameService {
             };
             self.store.put_rating(&first).await?;
         }
-        let closed = PeriodsClosed {
-            variant: variant.to_string(),
-            through: through.first_day(),
+        let set = match marker {
+            Some(marker) => {
+                let (from, to) = (marker.first_day(), through.first_day());
+                self.store.move_rating_periods(variant, from, to).await?
+            }
+            None => {
+                let closed = PeriodsClosed {
+                    variant: variant.to_string(),
+                    through: through.first_day(),
+                };
+                self.store.open_rating_periods(&closed).await?
+            }
         };
-        self.store.open_rating_periods(&closed).await?;
-        Ok(())
+        match set {
+            true => Ok(()),
+            false => Err(ServiceError::Contended),
+        }
+    }
+
+    /// The rated games to rate `variant` again with: those kept with the weeks after
+    /// `marker` up to `through` (with the week each was kept with), and those the
+    /// histories of `records` name.
+    async fn games_to_rate(
+        &self,
+        variant: &str,
+        records: &[RatingRecord],
+        marker: Option<Period>,
+        through: Period,
+    ) -> Result<Vec<RatedGame>, ServiceError> {
+        let mut games: BTreeMap<GameId, RatedGame> = BTreeMap::new();
+        let mut week = marker.map(|marker| marker.next());
+        while let Some(period) = week.filter(|period| *period <= through) {
+            for game in self.store.rated_games(variant, period.first_day()).await? {
+                games.insert(game.game.clone(), game);
+            }
+            week = Some(period.next());
+        }
+        let named: BTreeSet<&GameId> = records
+            .iter()
+            .flat_map(|record| record.history.iter().map(|change| &change.game))
+            .filter(|id| !games.contains_key(*id))
+            .collect();
+        for id in named {
+            if let Some(game) = rated_game(&self.head_of(id).await?) {
+                games.insert(game.game.clone(), game);
+            }
+        }
+        Ok(games.into_values().collect())
     }
 }
 
@@ -146,6 +182,7 @@ fn newcomer(record: &RatingRecord) -> RatingRecord {
         volatility: rating.volatility,
         games: 0,
         history: Vec::new(),
+        in_periods: true,
         ..record.clone()
     }
 }

@@ -11,8 +11,9 @@ use std::process::{Command, Stdio};
 
 use chrono::{DateTime, Datelike, NaiveTime, TimeDelta, Utc};
 use common::{Setup, chess_game, invite, setup};
+use missive_domain::{RatingChange, RatingRecord};
 use missive_game::{NewGame, PERIOD_GRACE, SeatRequest, rating_at};
-use missive_store::contract_tests;
+use missive_store::{RatingStore, contract_tests};
 use missive_store::testing::Kind;
 use missive_tournament::rating::Rating;
 use serde_json::{Value, json};
@@ -207,7 +208,59 @@ async fn a_game_ending_in_a_closed_week_is_rated_with_the_next(kind: Kind) {
     assert_eq!(records[0].games, 2, "rated with the next week: {records:?}");
 }
 
+/// Every player's rating record.
+async fn records(s: &Setup) -> Vec<RatingRecord> {
+    let mut records = Vec::new();
+    for player in PLAYERS {
+        records.extend(s.service.ratings_of(player).await.unwrap());
+    }
+    records
+}
+
+/// Ratings rated game by game, as a version before rating periods left them, are rated
+/// again by the upgrade exactly as the weekly closes rate them; a game of the week still
+/// open is rated when it closes; upgrading again changes nothing.
+async fn the_upgrade_rates_histories_rated_game_by_game_in_weeks(kind: Kind) {
+    let s = setup(kind).await;
+    for games in WEEKS {
+        for &(white, black, score) in games {
+            rated_game(&s, PLAYERS[white], PLAYERS[black], score).await;
+        }
+        close_week(&s).await;
+    }
+    rated_game(&s, "bob", "dan", 1.0).await;
+    let weekly = records(&s).await;
+    assert_eq!(weekly.len(), 4);
+    for record in &weekly {
+        let history = record.history.iter().map(|change| RatingChange {
+            before: 1000.0,
+            after: 1234.0,
+            ..change.clone()
+        });
+        let game_by_game = RatingRecord {
+            revision: record.revision + 1,
+            rating: 1234.0,
+            history: history.collect(),
+            in_periods: false,
+            ..record.clone()
+        };
+        s.test.store.put_rating(&game_by_game).await.unwrap();
+    }
+    s.service.upgrade_all().await.unwrap();
+    let upgraded = records(&s).await;
+    for (before, after) in weekly.iter().zip(&upgraded) {
+        let revision = before.revision + 2;
+        assert_eq!(after, &RatingRecord { revision, ..before.clone() });
+    }
+    s.service.upgrade_all().await.unwrap();
+    assert_eq!(records(&s).await, upgraded, "upgrading again changes nothing");
+    close_week(&s).await;
+    let bob = s.service.ratings_of("bob").await.unwrap();
+    assert_eq!(bob[0].games, upgraded[1].games + 1, "the open week's game");
+}
+
 contract_tests!(
     three_weeks_rate_as_glicko2_rating_periods,
     a_game_ending_in_a_closed_week_is_rated_with_the_next,
+    the_upgrade_rates_histories_rated_game_by_game_in_weeks,
 );

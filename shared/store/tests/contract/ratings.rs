@@ -19,6 +19,7 @@ fn rating(player: &str, variant: &str, value: f64, revision: u64) -> RatingRecor
         volatility: 0.06,
         games: revision as u32,
         history: Vec::new(),
+        in_periods: true,
     }
 }
 
