@@ -31,7 +31,8 @@ use std::sync::mpsc::{Receiver, TrySendError, sync_channel};
 pub use decode::EncodingWarning;
 pub use error::{ExportError, ImportError, Reason, VerifyError};
 pub use record::{
-    Argument, Entry, Event, EventKind, GameRecord, GameResult, MessageEntry, MoveEntry, TimeControl,
+    Argument, Entry, Event, EventKind, GameRecord, GameResult, MessageEntry, MoveEntry,
+    OrganiserAct, OrganiserEntry, TimeControl,
 };
 pub use replay::{Imported, ReplayedGame, SealPlaces};
 pub use rules::{Registry, Rules};

@@ -46,6 +46,110 @@ pub enum Entry {
     /// game's players, outside the canonical content (never digested or signed), and
     /// dropped on import like every comment.
     Message(MessageEntry),
+    /// Something the game's tournament organiser did: it concerns no seat.
+    Organiser(OrganiserEntry),
+}
+
+/// An act of a game's tournament organiser, as its archive writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrganiserEntry {
+    /// What the organiser did.
+    pub act: OrganiserAct,
+    /// When the server recorded it (UTC, whole seconds in the archive).
+    pub at: Option<DateTime<Utc>>,
+}
+
+/// What a tournament's organiser does to a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OrganiserAct {
+    /// The tournament was paused: from then no clock of the game ran.
+    Paused,
+    /// The tournament was resumed: the clocks ran again, the pause given back.
+    Resumed,
+    /// `by` stopped the game's clocks for `days` days from then: the turn's deadline moved
+    /// that much later.
+    DeadlineExtended {
+        /// Days.
+        days: u32,
+        /// The organiser (one word: a handle).
+        by: String,
+    },
+    /// `by` ended the game with its result for `reason`.
+    Adjudicated {
+        /// The organiser (one word: a handle).
+        by: String,
+        /// Why, in the organiser's words: any text.
+        reason: String,
+    },
+}
+
+impl OrganiserAct {
+    /// Every act's name, as the archive writes them.
+    pub const NAMES: &'static [&'static str] = &["pause", "resume", "extend", "adjudicate"];
+
+    /// The act's name in the archive (`pause`, `resume`, `extend`, `adjudicate`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            OrganiserAct::Paused => "pause",
+            OrganiserAct::Resumed => "resume",
+            OrganiserAct::DeadlineExtended { .. } => "extend",
+            OrganiserAct::Adjudicated { .. } => "adjudicate",
+        }
+    }
+
+    /// The act's words between its name and its time: the days and the organiser of an
+    /// extension, the organiser of an adjudication.
+    pub fn arguments(&self) -> Vec<String> {
+        match self {
+            OrganiserAct::Paused | OrganiserAct::Resumed => Vec::new(),
+            OrganiserAct::DeadlineExtended { days, by } => vec![days.to_string(), by.clone()],
+            OrganiserAct::Adjudicated { by, .. } => vec![by.clone()],
+        }
+    }
+
+    /// Whether the act named `name` takes the rest of its comment as its text (an
+    /// adjudication, its reason).
+    pub fn takes_text(name: &str) -> bool {
+        name == "adjudicate"
+    }
+
+    /// The free text after the command: an adjudication's reason.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            OrganiserAct::Adjudicated { reason, .. } => Some(reason),
+            _ => None,
+        }
+    }
+
+    /// The act named `name` with `arguments` (the command's words before its time) and
+    /// `text` (for an act that takes one, what follows the command in its comment,
+    /// unescaped), or why they do not make one.
+    pub fn parse(name: &str, arguments: &[&str], text: &str) -> Result<OrganiserAct, String> {
+        let organiser = |by: Option<&&str>| {
+            by.map(|by| by.to_string())
+                .ok_or_else(|| format!("`{name}` needs the organiser's handle"))
+        };
+        let act = match (name, arguments) {
+            ("pause", []) => OrganiserAct::Paused,
+            ("resume", []) => OrganiserAct::Resumed,
+            ("extend", [days, rest @ ..]) if rest.len() <= 1 => OrganiserAct::DeadlineExtended {
+                days: days
+                    .parse()
+                    .map_err(|_| format!("`extend` needs the number of days, found `{days}`"))?,
+                by: organiser(rest.first())?,
+            },
+            ("extend", []) => return Err("`extend` needs the number of days".into()),
+            ("adjudicate", rest) if rest.len() <= 1 => OrganiserAct::Adjudicated {
+                by: organiser(rest.first())?,
+                reason: text.to_string(),
+            },
+            ("pause" | "resume" | "extend" | "adjudicate", _) => {
+                return Err(format!("too many arguments for `{name}`"));
+            }
+            _ => return Err(format!("unknown organiser act `{name}`")),
+        };
+        Ok(act)
+    }
 }
 
 /// A message of a game's players, as its archive writes it.
@@ -348,7 +452,7 @@ impl GameRecord {
     pub fn moves(&self) -> impl Iterator<Item = &MoveEntry> {
         self.entries.iter().filter_map(|entry| match entry {
             Entry::Move(mv) => Some(mv),
-            Entry::Event(_) | Entry::Message(_) => None,
+            Entry::Event(_) | Entry::Message(_) | Entry::Organiser(_) => None,
         })
     }
 }
@@ -461,6 +565,24 @@ mod tests {
         for bad in ["-", "?", "0/3", "1/0", "40/9000+5", "x/3", "10/50 iccf"] {
             assert_eq!(TimeControl::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn organiser_acts_by_name() {
+        for name in OrganiserAct::NAMES {
+            let arguments: &[&str] = match *name {
+                "extend" => &["3", "ann"],
+                "adjudicate" => &["ann"],
+                _ => &[],
+            };
+            let act = OrganiserAct::parse(name, arguments, "why").expect("parses");
+            assert_eq!(act.name(), *name);
+            assert_eq!(act.arguments(), arguments);
+            let reason = (*name == "adjudicate").then_some("why");
+            assert_eq!(act.text(), reason);
+        }
+        assert!(OrganiserAct::parse("halt", &[], "").is_err());
+        assert!(OrganiserAct::parse("extend", &["-1", "ann"], "").is_err());
     }
 
     #[test]

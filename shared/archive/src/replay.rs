@@ -199,6 +199,7 @@ fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Replayed, Impor
                 read_event(game, name, seat, argument.as_deref(), *at)
                     .map_err(|reason| raw.error(*place, Reason::Event(reason)))?,
             ),
+            RawItem::Organiser { entry, .. } => Entry::Organiser(entry.clone()),
         };
         latest = in_order(latest, &entry).map_err(|reason| raw.error(item.place(), reason))?;
         entries.push(entry);
@@ -227,6 +228,7 @@ fn in_order(latest: Option<DateTime<Utc>>, entry: &Entry) -> Result<Option<DateT
         Entry::Event(event) if event.kind.is_timed_ahead() => None,
         Entry::Event(event) => event.at,
         Entry::Message(message) => Some(message.at),
+        Entry::Organiser(organiser) => organiser.at,
     };
     match (latest, time) {
         (Some(before), Some(now)) if whole(now) < whole(before) => Err(Reason::Order(format!(
@@ -259,7 +261,9 @@ impl RawItem {
     /// Where the item is.
     fn place(&self) -> Place {
         match self {
-            RawItem::Move { place, .. } | RawItem::Event { place, .. } => *place,
+            RawItem::Move { place, .. }
+            | RawItem::Event { place, .. }
+            | RawItem::Organiser { place, .. } => *place,
         }
     }
 }

@@ -17,7 +17,7 @@ use rand::RngCore as _;
 use sha2::{Digest as _, Sha256};
 
 use crate::record::{Entry, GameRecord};
-use crate::text::clean;
+use crate::text::{clean, escape_free_text};
 
 /// The three sections of a game's canonical content.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,6 +78,17 @@ impl Canonical {
                         let _ = write!(play, " {}", argument.canonical());
                     }
                     let _ = writeln!(play, " {}", time_text(event.at));
+                }
+                Entry::Organiser(organiser) => {
+                    let _ = write!(play, "event {} -", organiser.act.name());
+                    for argument in organiser.act.arguments() {
+                        let _ = write!(play, " {argument}");
+                    }
+                    let _ = write!(play, " {}", time_text(organiser.at));
+                    let _ = match organiser.act.text() {
+                        Some(text) => writeln!(play, " {}", escape_free_text(text)),
+                        None => writeln!(play),
+                    };
                 }
                 Entry::Message(_) => {}
             }

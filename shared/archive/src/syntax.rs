@@ -9,7 +9,8 @@ use chrono::{DateTime, Utc};
 
 use crate::error::{ImportError, Reason};
 use crate::lexer::{Lexer, Token, TokenKind};
-use crate::text::{is_result_token, parse_ccsnt};
+use crate::record::{EventKind, OrganiserAct, OrganiserEntry};
+use crate::text::{is_result_token, parse_ccsnt, unescape_free_text};
 
 /// The most tags one game may have.
 pub const MAX_TAGS: usize = 1_000;
@@ -60,6 +61,14 @@ pub enum RawItem {
         argument: Option<String>,
         /// The time, if given.
         at: Option<DateTime<Utc>>,
+        /// Where the comment holding it starts.
+        place: Place,
+    },
+    /// An organiser's act `[%name arguments time]`, with the text after it for an
+    /// adjudication's reason.
+    Organiser {
+        /// The act and its time.
+        entry: OrganiserEntry,
         /// Where the comment holding it starts.
         place: Place,
     },
@@ -298,19 +307,29 @@ impl<R: Read> Games<R> {
     /// Reads the commands of a main-line comment: `[%ccsnt]` gives the previous move its
     /// time, `[%conditional]` marks it as played from a conditional line, event commands
     /// add events; anything else is dropped.
+    /// An adjudication takes the rest of its comment as its reason: no command after it is
+    /// read.
     fn take_comment(&mut self, text: &str, at: Place) {
-        for (name, arguments) in commands(text) {
+        for (name, arguments, rest) in commands(text) {
+            let organiser = OrganiserAct::NAMES.contains(&name);
             let outcome = match name {
                 "ccsnt" => self.take_time(arguments),
                 CONDITIONAL => self.take_conditional(arguments),
-                _ if crate::record::EventKind::NAMES.contains(&name) => {
+                _ if EventKind::NAMES.contains(&name) => {
                     let arguments: Vec<&str> = arguments.split_whitespace().collect();
                     take_event(name, &arguments, at).map(|item| self.push(item, at))
+                }
+                _ if organiser => {
+                    let arguments: Vec<&str> = arguments.split_whitespace().collect();
+                    take_organiser(name, &arguments, rest, at).map(|item| self.push(item, at))
                 }
                 _ => Ok(()),
             };
             if let Err(reason) = outcome {
                 self.fail(at, Reason::Syntax(format!("in `[%{name}]`: {reason}")));
+                return;
+            }
+            if OrganiserAct::takes_text(name) {
                 return;
             }
         }
@@ -353,10 +372,7 @@ fn take_event(name: &str, arguments: &[&str], at: Place) -> Result<RawItem, Stri
     let (seat, rest) = arguments
         .split_first()
         .ok_or_else(|| "the seat is missing".to_string())?;
-    let (time, rest) = match rest.split_last() {
-        Some((last, before)) if parse_ccsnt(last).is_some() => (parse_ccsnt(last), before),
-        _ => (None, rest),
-    };
+    let (time, rest) = split_time(rest);
     let argument = match rest {
         [] => None,
         [one] => Some(one.to_string()),
@@ -371,9 +387,38 @@ fn take_event(name: &str, arguments: &[&str], at: Place) -> Result<RawItem, Stri
     })
 }
 
-/// The `[%name arguments]` commands in a comment, as name and argument text. Comments are
-/// short: plain byte scans find the brackets faster than a searcher could be set up.
-fn commands(text: &str) -> impl Iterator<Item = (&str, &str)> {
+/// Reads `[argument ...] [time]` of an organiser's act, and `text`, the rest of its
+/// comment, as its text if it takes one (an adjudication's reason).
+fn take_organiser(
+    name: &str,
+    arguments: &[&str],
+    text: &str,
+    at: Place,
+) -> Result<RawItem, String> {
+    let (time, arguments) = split_time(arguments);
+    let text = match OrganiserAct::takes_text(name) {
+        true => unescape_free_text(text),
+        false => String::new(),
+    };
+    let act = OrganiserAct::parse(name, arguments, &text)?;
+    Ok(RawItem::Organiser {
+        entry: OrganiserEntry { act, at: time },
+        place: at,
+    })
+}
+
+/// A command's words without its time (the last word, when it is one), and the time.
+fn split_time<'a, 'w>(words: &'a [&'w str]) -> (Option<DateTime<Utc>>, &'a [&'w str]) {
+    match words.split_last() {
+        Some((last, before)) if parse_ccsnt(last).is_some() => (parse_ccsnt(last), before),
+        _ => (None, words),
+    }
+}
+
+/// The `[%name arguments]` commands in a comment, as name, argument text and the comment's
+/// text after the command. Comments are short: plain byte scans find the brackets faster
+/// than a searcher could be set up.
+fn commands(text: &str) -> impl Iterator<Item = (&str, &str, &str)> {
     let mut rest = text;
     std::iter::from_fn(move || {
         let start = rest.as_bytes().windows(2).position(|pair| pair == b"[%")?;
@@ -382,7 +427,7 @@ fn commands(text: &str) -> impl Iterator<Item = (&str, &str)> {
         rest = &body[end + 1..];
         let command = body[..end].trim_start();
         let split = command.find(char::is_whitespace).unwrap_or(command.len());
-        Some((&command[..split], &command[split..]))
+        Some((&command[..split], &command[split..], rest))
     })
 }
 

@@ -92,6 +92,80 @@ pub fn parse_ccsnt(text: &str) -> Option<DateTime<Utc>> {
         .map(|naive| naive.and_utc())
 }
 
+/// `text` as free text after a command in a comment, written so that it reads back exactly:
+/// each `%`, `{`, `}` and control character (line feeds, tabs) as `%` and the two hex digits
+/// of each of its UTF-8 bytes, and each space that does not stand between two other
+/// characters (leading, trailing, doubled) as `%20`. What is left is words joined by single
+/// spaces, where a line may break, holding neither a comment's end nor a command.
+pub fn escape_free_text(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut escaped = String::with_capacity(text.len());
+    for (index, c) in chars.iter().copied().enumerate() {
+        let between_words = index > 0
+            && chars.get(index - 1).is_some_and(|before| *before != ' ')
+            && chars.get(index + 1).is_some_and(|after| *after != ' ');
+        let plain = match c {
+            ' ' => between_words,
+            '%' | '{' | '}' => false,
+            c => !c.is_control(),
+        };
+        if plain {
+            escaped.push(c);
+        } else {
+            let mut bytes = [0; 4];
+            for byte in c.encode_utf8(&mut bytes).bytes() {
+                escaped.push('%');
+                escaped.push(char::from(HEX[usize::from(byte >> 4)]));
+                escaped.push(char::from(HEX[usize::from(byte & 0x0f)]));
+            }
+        }
+    }
+    escaped
+}
+
+/// Free text as [`escape_free_text`] wrote it, back as it was: its words (split at spaces and
+/// line ends, as the movetext's lines broke them) joined by single spaces, each `%` and two
+/// hex digits the byte they give. A `%` without two hex digits after it stays as it is; bytes
+/// that are not UTF-8 read as U+FFFD.
+pub fn unescape_free_text(written: &str) -> String {
+    let joined = written
+        .split_ascii_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let bytes = joined.as_bytes();
+    let mut text = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        let escaped = (bytes[index] == b'%')
+            .then(|| {
+                Some((
+                    hex_value(*bytes.get(index + 1)?)?,
+                    hex_value(*bytes.get(index + 2)?)?,
+                ))
+            })
+            .flatten();
+        match escaped {
+            Some((high, low)) => {
+                text.push((high << 4) | low);
+                index += 3;
+            }
+            None => {
+                text.push(bytes[index]);
+                index += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+/// Upper-case hex digits, as [`escape_free_text`] writes them.
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// The value of a hex digit of either case.
+fn hex_value(digit: u8) -> Option<u8> {
+    char::from(digit).to_digit(16).map(|value| value as u8)
+}
+
 /// The tag naming a seat's player: the seat name with its first letter in upper case
 /// (`white` gives `White`, `shu` gives `Shu`).
 pub fn seat_tag(seat: &str) -> String {
@@ -171,6 +245,34 @@ mod tests {
                 assert_eq!(ccsnt_text(time), text);
             }
         }
+    }
+
+    #[test]
+    fn free_text_reads_back_exactly_and_holds_no_comment_end_or_command() {
+        let table = [
+            (
+                "Adjourned; white's win is clear",
+                "Adjourned; white's win is clear",
+            ),
+            ("a}b{c [%ccsnt x] 100%", "a%7Db%7Bc [%25ccsnt x] 100%25"),
+            (" two  spaces ", "%20two%20%20spaces%20"),
+            ("line\nfeed\ttab", "line%0Afeed%09tab"),
+            ("Čapek \u{85}", "Čapek %C2%85"),
+            ("", ""),
+        ];
+        for (text, written) in table {
+            assert_eq!(escape_free_text(text), written, "{text:?}");
+            assert_eq!(unescape_free_text(written), text, "{written:?}");
+            let broken = written.replace(' ', "\n  ");
+            assert_eq!(
+                unescape_free_text(&broken),
+                text,
+                "lines broken: {broken:?}"
+            );
+        }
+        assert_eq!(unescape_free_text("100% %zz %4"), "100% %zz %4");
+        assert_eq!(unescape_free_text("%ff"), "\u{fffd}");
+        assert_eq!(unescape_free_text("%e2%82%ac"), "€");
     }
 
     #[test]

@@ -6,12 +6,12 @@ use std::fmt::Write as _;
 use missive_rules::{AnyGame, MoveNumbering, Notation, PlayedMove, Seat};
 
 use crate::error::{ExportError, Reason};
-use crate::record::{Entry, Event, GameRecord, MessageEntry, MoveEntry};
+use crate::record::{Entry, Event, GameRecord, MessageEntry, MoveEntry, OrganiserEntry};
 use crate::replay::{check_result, is_derived_tag, non_standard_start};
 use crate::rules::{CHESS, Rules, new_game};
 use crate::seal::{Canonical, KeyPair};
 use crate::syntax::CONDITIONAL;
-use crate::text::{ccsnt_text, escape_tag_value, seat_tag};
+use crate::text::{ccsnt_text, escape_free_text, escape_tag_value, seat_tag};
 
 /// What to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +110,7 @@ fn replay(record: &GameRecord, rules: &dyn Rules) -> Result<Replayed, Reason> {
                 }
                 message.at = whole_seconds(message.at);
             }
+            Entry::Organiser(organiser) => organiser.at = organiser.at.map(whole_seconds),
         }
     }
     match &record.result {
@@ -287,7 +288,13 @@ fn movetext(replayed: &Replayed, options: ExportOptions) -> Vec<String> {
                 }
                 after_comment = true;
             }
-            Entry::Event(_) | Entry::Message(_) => {}
+            Entry::Organiser(organiser) if options.format == Format::Archive => {
+                for token in organiser_tokens(organiser) {
+                    lines.push(token);
+                }
+                after_comment = true;
+            }
+            Entry::Event(_) | Entry::Message(_) | Entry::Organiser(_) => {}
         }
     }
     lines.push(result_text(&replayed.normal));
@@ -335,11 +342,40 @@ fn message_tokens(message: &MessageEntry, seat_names: &[&str]) -> Vec<String> {
         .replace('}', ")")
         .replace("[%", "[ %")
         .replace("\n%", "\n %");
-    let mut tokens = vec![format!(
+    let command = format!(
         "{{[%message {} {}]",
         seat_names[message.seat.index()],
         ccsnt_text(message.at)
-    )];
+    );
+    comment_tokens(command, &text)
+}
+
+/// An organiser's act as comment tokens: `{[%name arguments time]}`, and for an
+/// adjudication its reason after the command, escaped to read back exactly
+/// ([`escape_free_text`]).
+fn organiser_tokens(organiser: &OrganiserEntry) -> Vec<String> {
+    let mut command = format!("{{[%{}", organiser.act.name());
+    for argument in organiser.act.arguments() {
+        let _ = write!(command, " {argument}");
+    }
+    if let Some(at) = organiser.at {
+        let _ = write!(command, " {}", ccsnt_text(at));
+    }
+    command.push(']');
+    let text = organiser
+        .act
+        .text()
+        .map(escape_free_text)
+        .unwrap_or_default();
+    comment_tokens(command, &text)
+}
+
+/// A comment as tokens a line may break between: `command` (which opens it), the words of
+/// `text` (which holds no `}`), and `}` after the last. No token starts with `%` (which
+/// would make an escape line at the start of a line): such a word stays with the one before
+/// it.
+fn comment_tokens(command: String, text: &str) -> Vec<String> {
+    let mut tokens = vec![command];
     for word in text.split(' ').filter(|word| !word.is_empty()) {
         match tokens.last_mut() {
             Some(last) if word.starts_with('%') => {

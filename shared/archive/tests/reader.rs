@@ -239,6 +239,7 @@ fn reads_events() {
             Entry::Move(_) => "move",
             Entry::Event(event) => event.kind.name(),
             Entry::Message(_) => "message",
+            Entry::Organiser(organiser) => organiser.act.name(),
         })
         .collect();
     assert_eq!(
@@ -273,6 +274,7 @@ fn reads_the_events_of_the_server_and_conditional_replies() {
             Entry::Move(mv) => mv.text.clone(),
             Entry::Event(event) => event.kind.name().to_string(),
             Entry::Message(_) => "message".to_string(),
+            Entry::Organiser(organiser) => organiser.act.name().to_string(),
         })
         .collect();
     assert_eq!(

@@ -11,14 +11,15 @@
 //! name-only seat ([`SeatDoc::Named`]) that no registered player acts or is listed for.
 //! Moves keep the times the archive gives (the import time where it gives none), and
 //! whether they were played from a conditional line; a draw offer right after its seat's
-//! move at the move's time is the offer made with that move; every other event becomes the
-//! log event it records, and eliminations are those the rules give after each move. The
-//! archive's tags are kept as they are for the game's export, so a game exported here,
-//! imported and exported again is the same text.
+//! move at the move's time is the offer made with that move; every other event (an
+//! organiser's act too) becomes the log event it records, and eliminations are those the
+//! rules give after each move. The archive's tags are kept as they are for the game's
+//! export, so a game exported here, imported and exported again is the same text.
 
 use chrono::{DateTime, Duration, Utc};
 use missive_archive::{
-    Entry, Event, EventKind, GameRecord, ImportError, Imported, Sealed, check_seal,
+    Entry, Event, EventKind, GameRecord, ImportError, Imported, OrganiserAct, OrganiserEntry,
+    Sealed, check_seal,
 };
 use missive_domain::{
     EndRule, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MoveRecord, Reason, Seat,
@@ -334,10 +335,12 @@ impl Log {
                     let (ply, mover) = (log.moves.len(), played.seat);
                     log.push_move(played, received, offer, mv.conditional);
                     while let Some((_, seat)) = eliminations.next_if(|(at, _)| *at == ply) {
-                        log.push_event(GameEvent::Eliminated { heir: mover }, *seat, received);
+                        let eliminated = GameEvent::Eliminated { heir: mover };
+                        log.push_event(eliminated, Some(*seat), received);
                     }
                 }
                 Entry::Event(event) => log.record(event)?,
+                Entry::Organiser(organiser) => log.record_organiser(organiser)?,
                 Entry::Message(_) => {}
             }
         }
@@ -397,15 +400,37 @@ impl Log {
                 log_event(kind)?
             }
         };
-        self.push_event(recorded, event.seat, at);
+        self.push_event(recorded, Some(event.seat), at);
         Ok(())
     }
 
-    fn push_event(&mut self, event: GameEvent, seat: Seat, at: DateTime<Utc>) {
+    /// Records an organiser's act as its log event, which concerns no seat.
+    fn record_organiser(&mut self, organiser: &OrganiserEntry) -> Result<(), ServiceError> {
+        let at = organiser.at.unwrap_or(self.now);
+        let event = match &organiser.act {
+            OrganiserAct::Paused => GameEvent::Paused,
+            OrganiserAct::Resumed => GameEvent::Resumed,
+            OrganiserAct::DeadlineExtended { days, by } => GameEvent::DeadlineExtended {
+                by: by.clone(),
+                days: u16::try_from(*days).map_err(|_| {
+                    ServiceError::refused(format!("an extension of {days} days is too long"))
+                })?,
+            },
+            OrganiserAct::Adjudicated { by, reason } => GameEvent::Adjudicated {
+                by: by.clone(),
+                reason: reason.clone(),
+            },
+        };
+        self.note_time(at);
+        self.push_event(event, None, at);
+        Ok(())
+    }
+
+    fn push_event(&mut self, event: GameEvent, seat: Option<Seat>, at: DateTime<Utc>) {
         let record = EventRecord {
             seq: self.events.len() as u32,
             ply: self.moves.len() as u32,
-            seat: Some(seat),
+            seat,
             at,
             event,
             prev_hash: std::mem::take(&mut self.chain),

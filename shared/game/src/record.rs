@@ -3,7 +3,8 @@
 
 use missive_archive::{
     Entry, Event, EventKind, ExportOptions, GameRecord, GameResult, MessageEntry, MoveEntry,
-    Registry, TimeControl as ArchiveClock, export, export_signed, seat_tag,
+    OrganiserAct, OrganiserEntry, Registry, TimeControl as ArchiveClock, export, export_signed,
+    seat_tag,
 };
 use missive_domain::{
     EventRecord, GameDoc, GameEvent, GameId, LogEntry, MoveRecord, Status, StoredGame, TimeControl,
@@ -150,7 +151,7 @@ fn record_with(
                         text: text.clone(),
                     }));
                 }
-                _ => entries.extend(archive_event(event).map(Entry::Event)),
+                _ => entries.extend(archive_entry(event)),
             },
         }
     }
@@ -188,19 +189,23 @@ fn push_move(entries: &mut Vec<Entry>, mv: &MoveRecord) {
     }
 }
 
-/// An event of the log as the archive writes it (a vacation at its start); `None` for an
-/// event that concerns no seat, and for a message (the players' own, never in an archive
-/// anyone may read).
-fn archive_event(record: &EventRecord) -> Option<Event> {
+/// An event of the log as the archive writes it: a seat's event (a vacation at its start),
+/// or an organiser's act; `None` for a message (the players' own, never in an archive anyone
+/// may read) and for a seat's event without its seat.
+fn archive_entry(record: &EventRecord) -> Option<Entry> {
     let (kind, at) = match &record.event {
-        // None of these concerns a seat: a message is the players' own, an adjudication is
-        // in the result and its `Adjudication` tag, and a pause's or an extension's effect
-        // is in the moves' times.
-        GameEvent::Message { .. }
-        | GameEvent::Adjudicated { .. }
-        | GameEvent::Paused
-        | GameEvent::Resumed
-        | GameEvent::DeadlineExtended { .. } => return None,
+        GameEvent::Message { .. } => return None,
+        GameEvent::Paused => return organiser_entry(OrganiserAct::Paused, record),
+        GameEvent::Resumed => return organiser_entry(OrganiserAct::Resumed, record),
+        GameEvent::DeadlineExtended { by, days } => {
+            let days = (*days).into();
+            let by = by.clone();
+            return organiser_entry(OrganiserAct::DeadlineExtended { days, by }, record);
+        }
+        GameEvent::Adjudicated { by, reason } => {
+            let (by, reason) = (by.clone(), reason.clone());
+            return organiser_entry(OrganiserAct::Adjudicated { by, reason }, record);
+        }
         GameEvent::DrawOffered => (EventKind::DrawOffered, record.at),
         GameEvent::DrawWithdrawn => (EventKind::DrawWithdrawn, record.at),
         GameEvent::DrawAccepted => (EventKind::DrawAccepted, record.at),
@@ -220,11 +225,19 @@ fn archive_event(record: &EventRecord) -> Option<Event> {
         GameEvent::VacationEnded => (EventKind::VacationEnded, record.at),
         GameEvent::Eliminated { heir } => (EventKind::Eliminated { heir: *heir }, record.at),
     };
-    Some(Event {
+    Some(Entry::Event(Event {
         kind,
         seat: record.seat?,
         at: Some(at),
-    })
+    }))
+}
+
+/// The organiser's `act` that `record` logged, at its time.
+fn organiser_entry(act: OrganiserAct, record: &EventRecord) -> Option<Entry> {
+    Some(Entry::Organiser(OrganiserEntry {
+        act,
+        at: Some(record.at),
+    }))
 }
 
 /// The tags of a stored game. An imported game's are its archive's, as they were (its
