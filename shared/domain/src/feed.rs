@@ -7,7 +7,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use missive_rules::{Seat, SeatResult};
 use serde::{Deserialize, Serialize};
 
-use crate::{ChallengeId, GameId, Reason, Status};
+use crate::{ChallengeId, GameId, Reason, Status, TournamentId};
 
 /// How long a feed item is kept after it was written: a reader whose position is older
 /// than this may have missed items.
@@ -110,6 +110,51 @@ pub enum FeedEvent {
         /// Who accepted it.
         by: String,
     },
+    /// The game's tournament was paused by its organiser: no clock of the game runs.
+    GamePaused,
+    /// The game's tournament was resumed: the clocks run again, the pause given back.
+    GameResumed {
+        /// When the turn's time runs out now, before any vacation (absent when nobody is
+        /// to move).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deadline: Option<DateTime<Utc>>,
+    },
+    /// The tournament's organiser stopped the game's clocks for `days` days: the turn's
+    /// deadline moved that much later.
+    DeadlineExtended {
+        /// The organiser.
+        by: String,
+        /// Days.
+        days: u16,
+        /// The seat to move, whose deadline moved (absent when nobody is to move).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// When the turn's time runs out now, before any vacation (absent when nobody is
+        /// to move).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deadline: Option<DateTime<Utc>>,
+    },
+    /// The tournament's organiser ended the game with a result (a `game-over` follows).
+    Adjudicated {
+        /// The organiser.
+        by: String,
+        /// Why, in the organiser's words.
+        reason: String,
+    },
+    /// A tournament the player plays in started: its games are being played.
+    TournamentStarted {
+        /// The tournament.
+        tournament: TournamentId,
+        /// Its name.
+        name: String,
+    },
+    /// A tournament the player plays in finished: every game of it is over.
+    TournamentFinished {
+        /// The tournament.
+        tournament: TournamentId,
+        /// Its name.
+        name: String,
+    },
 }
 
 /// One item of a player's feed, as written.
@@ -119,8 +164,10 @@ pub struct FeedItem {
     pub recipient: String,
     /// When it happened (the change's time).
     pub at: DateTime<Utc>,
-    /// The game it is about.
-    pub game: GameId,
+    /// The game it is about; `None` for an item about a whole tournament (absent, never
+    /// `null`, from what is written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<GameId>,
     /// What happened.
     #[serde(flatten)]
     pub event: FeedEvent,

@@ -56,7 +56,9 @@ pub use notice::{LeaveEdge, MailPreference, MessageMail, Notice, TournamentEdge}
 pub use page::{Cursor, Page};
 pub use player::{AppPassword, Period, Player, VacationRecord};
 pub use rating::{PeriodsClosed, RatedGame, RatingChange, RatingRecord};
-pub use told::{told_of_challenge_accepted, told_of_change, told_of_invitations};
+pub use told::{
+    told_of_challenge_accepted, told_of_change, told_of_invitations, told_of_tournament,
+};
 pub use tournament::{
     StartJob, Tournament, TournamentGame, TournamentId, TournamentStart, TournamentState,
     Withdrawal, WithdrawalScoring,

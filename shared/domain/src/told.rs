@@ -1,19 +1,21 @@
 //! Who is told what of a change to a game: the feed items written with the change itself
-//! (its moves and notes to the other players, an elimination, the start and the end to all,
-//! the turn to the player now to move), and those of a new game's invitations and of a
-//! challenge's last seat taken.
+//! (its moves and notes to the other players, an elimination and an organiser's acts, the
+//! start and the end to all, the turn to the player now to move), those of a new game's
+//! invitations and of a challenge's last seat taken, and those of a tournament's start and
+//! end.
 
 use chrono::{DateTime, Utc};
 
 use crate::{
     ChallengeId, EventRecord, FeedEvent, FeedItem, GameDoc, GameEvent, GameId, Head, LogEntry,
-    MoveRecord, Seat, SeatDoc, Status, merged,
+    MoveRecord, Seat, SeatDoc, Status, Tournament, TournamentState, merged,
 };
 
 /// What the players of the game are told of the change from `before` to `after` that
 /// appended `moves` and `events` at `now`: each move and note (draw offers and answers,
 /// messages) to the game's other players (a move the service played from a conditional
-/// line to its own player too), an elimination to all, the start to all, the end
+/// line to its own player too), an elimination and each act of the tournament's organiser
+/// (a pause, a resumption, an extension, an adjudication) to all, the start to all, the end
 /// to every member, and the turn to the player now to move; in that order.
 pub fn told_of_change(
     before: &Head,
@@ -27,7 +29,10 @@ pub fn told_of_change(
     for entry in merged(moves, events) {
         match entry {
             LogEntry::Move(mv) => feed.moved(mv),
-            LogEntry::Event(event) => feed.event(event),
+            LogEntry::Event(event) => match organiser_event(&event.event, after) {
+                Some(told) => feed.tell(doc.players(), told),
+                None => feed.event(event),
+            },
         }
     }
     let started = before.doc.status == Status::Forming && doc.status == Status::Active;
@@ -57,6 +62,61 @@ pub fn told_of_change(
         }
     }
     feed.items
+}
+
+/// What every player of a game is told of an act of its tournament's organiser, with the
+/// turn at `after` (its seat and deadline); `None` for an event of another kind.
+fn organiser_event(event: &GameEvent, after: &Head) -> Option<FeedEvent> {
+    let deadline = after.waiting.as_ref().map(|waiting| waiting.deadline);
+    Some(match event {
+        GameEvent::Paused => FeedEvent::GamePaused,
+        GameEvent::Resumed => FeedEvent::GameResumed { deadline },
+        GameEvent::DeadlineExtended { by, days } => FeedEvent::DeadlineExtended {
+            by: by.clone(),
+            days: *days,
+            seat: after.to_move.filter(|_| deadline.is_some()),
+            deadline,
+        },
+        GameEvent::Adjudicated { by, reason } => FeedEvent::Adjudicated {
+            by: by.clone(),
+            reason: reason.clone(),
+        },
+        _ => return None,
+    })
+}
+
+/// What the players of a tournament are told of its change from `before` to `after` at
+/// `now`: each of them, once, that it started (when it became running from starting) or
+/// that it finished.
+pub fn told_of_tournament(
+    before: &Tournament,
+    after: &Tournament,
+    now: DateTime<Utc>,
+) -> Vec<FeedItem> {
+    let (from, to) = (before.state, after.state);
+    let event = if from == TournamentState::Starting && to == TournamentState::Running {
+        FeedEvent::TournamentStarted {
+            tournament: after.id.clone(),
+            name: after.name.clone(),
+        }
+    } else if from != TournamentState::Finished && to == TournamentState::Finished {
+        FeedEvent::TournamentFinished {
+            tournament: after.id.clone(),
+            name: after.name.clone(),
+        }
+    } else {
+        return Vec::new();
+    };
+    after
+        .players
+        .iter()
+        .map(|player| FeedItem {
+            recipient: player.clone(),
+            at: now,
+            game: None,
+            event: event.clone(),
+        })
+        .collect()
 }
 
 /// What the invited players of a new game are told: that they were invited.
@@ -115,7 +175,7 @@ impl<'a> Feed<'a> {
             self.items.push(FeedItem {
                 recipient: player.to_string(),
                 at: self.now,
-                game: self.game.clone(),
+                game: Some(self.game.clone()),
                 event: event.clone(),
             });
         }

@@ -323,4 +323,59 @@ pub enum FeedEvent {
         /// Who accepted it.
         by: String,
     },
+    /// The game's tournament was paused by its organiser: no clock of the game runs.
+    #[schema(title = "GamePaused")]
+    GamePaused,
+    /// The game's tournament was resumed: the clocks run again, the pause given back.
+    #[schema(title = "GameResumed")]
+    GameResumed {
+        /// When the turn's time runs out now, before any vacation (absent when nobody is
+        /// to move).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deadline: Option<DateTime<Utc>>,
+    },
+    /// The tournament's organiser stopped the game's clocks for `days` days: the turn's
+    /// deadline moved that much later.
+    #[schema(title = "DeadlineExtended")]
+    DeadlineExtended {
+        /// The organiser.
+        by: String,
+        /// Days.
+        #[schema(minimum = 1, maximum = 60)]
+        days: u16,
+        /// The seat to move, whose deadline moved (absent when nobody is to move).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(maximum = 2)]
+        seat: Option<u8>,
+        /// When the turn's time runs out now, before any vacation (absent when nobody is
+        /// to move).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deadline: Option<DateTime<Utc>>,
+    },
+    /// The tournament's organiser ended the game with a result (a `game-over` follows).
+    #[schema(title = "Adjudicated")]
+    Adjudicated {
+        /// The organiser.
+        by: String,
+        /// Why, in the organiser's words.
+        reason: String,
+    },
+    /// A tournament the player plays in started: its games are being played (the event
+    /// has no `game`).
+    #[schema(title = "TournamentStarted")]
+    TournamentStarted {
+        /// The tournament.
+        tournament: String,
+        /// Its name.
+        name: String,
+    },
+    /// A tournament the player plays in finished: every game of it is over (the event has
+    /// no `game`).
+    #[schema(title = "TournamentFinished")]
+    TournamentFinished {
+        /// The tournament.
+        tournament: String,
+        /// Its name.
+        name: String,
+    },
 }

@@ -32,9 +32,11 @@ pub struct EventView {
     pub cursor: String,
     /// When it happened.
     pub at: DateTime<Utc>,
-    /// The game it is about.
-    #[cfg_attr(feature = "openapi", schema(value_type = String))]
-    pub game: GameId,
+    /// The game it is about; absent for an event about a whole tournament
+    /// (`tournament-started`, `tournament-finished`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
+    pub game: Option<GameId>,
     /// What happened (`type` names it).
     #[serde(flatten)]
     #[cfg_attr(feature = "openapi", schema(value_type = crate::api_schema::FeedEvent))]

@@ -7,7 +7,7 @@
 //! The crosstable is computed from the games' heads whenever it is read, so it never
 //! disagrees with them.
 
-use missive_domain::{Cursor, EndRule, Page};
+use missive_domain::{Cursor, EndRule, Page, told_of_tournament};
 use missive_domain::{
     GameId, Head, Status, TimeControl, Tournament, TournamentGame, TournamentId, TournamentStart,
     TournamentState, Withdrawal, WithdrawalScoring,
@@ -364,7 +364,8 @@ impl GameService {
         Ok(heads)
     }
 
-    /// Applies `change` to tournament `id` and stores it over its revision, reading it
+    /// Applies `change` to tournament `id` and stores it over its revision, with what its
+    /// players are told of it ([`told_of_tournament`]: its start, its end), reading it
     /// again when another change came first.
     pub(crate) async fn change_tournament(
         &self,
@@ -379,7 +380,8 @@ impl GameService {
                 return Ok(after);
             }
             after.revision = before.revision + 1;
-            match self.store.put_tournament(&after).await {
+            let feed = told_of_tournament(&before, &after, self.now());
+            match self.store.put_tournament_telling(&after, &feed).await {
                 Ok(()) => return Ok(after),
                 Err(StoreError::Conflict) => continue,
                 Err(error) => return Err(error.into()),

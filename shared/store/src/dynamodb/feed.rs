@@ -9,7 +9,7 @@
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::TransactWriteItem;
 use chrono::{DateTime, Utc};
-use missive_domain::{Cursor, FeedEntry, FeedItem, FeedPage, GameId, hex_sha256};
+use missive_domain::{Cursor, FeedEntry, FeedItem, FeedPage, hex_sha256};
 use serde::{Deserialize, Serialize};
 
 use super::items::{Item, get_s, n, read_body, s};
@@ -62,14 +62,15 @@ fn digest(sk: &str) -> String {
     hex_sha256(sk)[..16].to_string()
 }
 
-/// The feed item of `item`, the `n`th of the change that took `game` to `revision`.
+/// The feed item of `item`, the `n`th of the change that took `source` (a game's or a
+/// tournament's id) to `revision`.
 fn feed_item(
     item: &FeedItem,
-    game: &GameId,
+    source: &str,
     revision: u64,
     n_th: usize,
 ) -> Result<Item, StoreError> {
-    let sk = keys::feed_sk(item.at.timestamp_millis(), game, revision, n_th);
+    let sk = keys::feed_sk(item.at.timestamp_millis(), source, revision, n_th);
     Ok(Item::from([
         ("PK".into(), s(&keys::player_pk(&item.recipient))),
         ("SK".into(), s(&sk)),
@@ -79,18 +80,18 @@ fn feed_item(
 }
 
 impl DynamoDbStore {
-    /// The transaction items that append `feed`, written by the change that took `game` to
-    /// `revision`.
+    /// The transaction items that append `feed`, written by the change that took `source`
+    /// (a game's or a tournament's id) to `revision`.
     pub(super) fn feed_puts(
         &self,
         feed: &[FeedItem],
-        game: &GameId,
+        source: &str,
         revision: u64,
     ) -> Result<Vec<TransactWriteItem>, StoreError> {
         feed.iter()
             .enumerate()
             .map(|(n_th, item)| {
-                self.transact_put(feed_item(item, game, revision, n_th)?, None, None)
+                self.transact_put(feed_item(item, source, revision, n_th)?, None, None)
             })
             .collect()
     }

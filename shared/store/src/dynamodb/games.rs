@@ -18,7 +18,7 @@ impl GameStore for DynamoDbStore {
         let mut items =
             vec![self.transact_put(head_item(head)?, Some("attribute_not_exists(PK)"), None)?];
         items.extend(self.member_writes(head)?);
-        items.extend(self.feed_puts(feed, &head.id, head.revision)?);
+        items.extend(self.feed_puts(feed, &head.id.0, head.revision)?);
         let parts = vec![Part::Head; items.len()];
         self.transact(items, &parts).await
     }
@@ -68,7 +68,7 @@ impl GameStore for DynamoDbStore {
         items.extend(self.member_writes(head)?);
         items.extend(self.wake_write(&head.id, commit.wake)?);
         items.extend(self.ended_puts(commit)?);
-        items.extend(self.feed_puts(&commit.feed, &head.id, head.revision)?);
+        items.extend(self.feed_puts(&commit.feed, &head.id.0, head.revision)?);
         parts.resize(items.len(), Part::Other);
         self.transact(items, &parts).await
     }
@@ -263,7 +263,7 @@ impl DynamoDbStore {
             vec![self.transact_put(head_item(head)?, Some("attribute_not_exists(PK)"), None)?];
         writes.extend(self.member_writes(head)?);
         writes.extend(self.wake_write(&head.id, start.wake)?);
-        writes.extend(self.feed_puts(&start.feed, &head.id, head.revision)?);
+        writes.extend(self.feed_puts(&start.feed, &head.id.0, head.revision)?);
         Ok(writes)
     }
 

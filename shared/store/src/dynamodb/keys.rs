@@ -32,7 +32,7 @@
 //! | rating | `PLAYER#<player>` | `RATING#<variant>` | `revision`, `body`; `wait_queue` = `ratings#<variant>`, `wait_deadline` (the rating in thousandths) |
 //! | rating periods | `RATINGS` | `PERIODS#<variant>` | `through` (the last closed period's first day, `YYYY-MM-DD`) |
 //! | rated game | `GAME#<id>` | `RATED` | `body`; `wait_queue` = `rated#<variant>#<period's first day>`, `wait_deadline` (when it ended) |
-//! | feed item | `PLAYER#<player>` | `FEED#<ms, 13 digits>#<game>#<revision, 10 digits>#<n, 3 digits>` | `body` (the item as JSON), `expires_at` (seconds; TTL) |
+//! | feed item | `PLAYER#<player>` | `FEED#<ms, 13 digits>#<game or tournament>#<revision, 10 digits>#<n, 3 digits>` | `body` (the item as JSON), `expires_at` (seconds; TTL) |
 //!
 //! Indexes: `waiting` (`wait_player`, `wait_deadline`) holds the heads of games someone is
 //! to move in; `deadlines` (`wait_queue`, `wait_deadline`) is the table's list index: the
@@ -164,10 +164,14 @@ pub const FEED_FROM: &str = "FEED#";
 /// Past the last sort key of a player's feed items.
 pub const FEED_TO: &str = "FEED$";
 
-/// The sort key of a feed item written at `ms` by the change that took game `game` to
-/// `revision`, the `n`th item of that change: feed items sort by time, then change.
-pub fn feed_sk(ms: i64, game: &GameId, revision: u64, n: usize) -> String {
-    format!("{FEED_FROM}{}#{game}#{revision:010}#{n:03}", feed_time(ms))
+/// The sort key of a feed item written at `ms` by the change that took `source` (the id
+/// of a game or a tournament: ULIDs both, never the same) to `revision`, the `n`th item of
+/// that change: feed items sort by time, then change.
+pub fn feed_sk(ms: i64, source: &str, revision: u64, n: usize) -> String {
+    format!(
+        "{FEED_FROM}{}#{source}#{revision:010}#{n:03}",
+        feed_time(ms)
+    )
 }
 
 /// A time in milliseconds as feed sort keys write it (13 digits, so they sort by time).

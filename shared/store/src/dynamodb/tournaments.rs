@@ -3,7 +3,7 @@
 //! created like imported games: each game's writes whole, several games to a transaction.
 
 use async_trait::async_trait;
-use missive_domain::{Commit, Cursor, Page, Tournament, TournamentId};
+use missive_domain::{Commit, Cursor, FeedItem, Page, Tournament, TournamentId};
 
 use super::items::{Item, n, read_body, s};
 use super::{DynamoDbStore, MAX_TRANSACTION, Part, keys};
@@ -26,9 +26,13 @@ fn tournament_item(tournament: &Tournament) -> Result<Item, StoreError> {
 
 #[async_trait]
 impl TournamentStore for DynamoDbStore {
-    /// The tournament's item and, while it is open with a start date, its start in the
-    /// sweep's queue (removed otherwise), in one transaction.
-    async fn put_tournament(&self, tournament: &Tournament) -> Result<(), StoreError> {
+    /// The tournament's item, its wake-up in the sweep's queue while it has one (removed
+    /// otherwise) and the feed items, in one transaction.
+    async fn put_tournament_telling(
+        &self,
+        tournament: &Tournament,
+        feed: &[FeedItem],
+    ) -> Result<(), StoreError> {
         let item = tournament_item(tournament)?;
         let pk = keys::tournament_pk(&tournament.id);
         let mut writes =
@@ -49,6 +53,7 @@ impl TournamentStore for DynamoDbStore {
             )?,
             None => self.transact_delete(&pk, keys::TOURNAMENT_START)?,
         });
+        writes.extend(self.feed_puts(feed, &tournament.id.0, tournament.revision)?);
         self.transact(writes, &[Part::Head, Part::Other]).await
     }
 

@@ -1,7 +1,7 @@
 //! Tournaments, and the games their starts create.
 
 use async_trait::async_trait;
-use missive_domain::{Commit, Cursor, Page, Tournament, TournamentId};
+use missive_domain::{Commit, Cursor, FeedItem, Page, Tournament, TournamentId};
 
 use crate::StoreError;
 
@@ -10,7 +10,18 @@ use crate::StoreError;
 pub trait TournamentStore: Send + Sync {
     /// Stores `tournament`: revision 1 only if no tournament has its id, revision `n` only
     /// over revision `n - 1`; a conflict otherwise, and nothing written.
-    async fn put_tournament(&self, tournament: &Tournament) -> Result<(), StoreError>;
+    async fn put_tournament(&self, tournament: &Tournament) -> Result<(), StoreError> {
+        self.put_tournament_telling(tournament, &[]).await
+    }
+
+    /// Stores `tournament` as [`TournamentStore::put_tournament`] does, with `feed`, the
+    /// items that tell its players of the change, in the same atomic write: the tournament
+    /// and its items together, or nothing (a conflict writes no item).
+    async fn put_tournament_telling(
+        &self,
+        tournament: &Tournament,
+        feed: &[FeedItem],
+    ) -> Result<(), StoreError>;
 
     /// The tournament with this id, if any.
     async fn tournament(&self, id: &TournamentId) -> Result<Option<Tournament>, StoreError>;

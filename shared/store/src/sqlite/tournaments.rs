@@ -2,7 +2,7 @@
 //! starts create, each in a savepoint of its own.
 
 use async_trait::async_trait;
-use missive_domain::{Commit, Cursor, Page, Tournament, TournamentId};
+use missive_domain::{Commit, Cursor, FeedItem, Page, Tournament, TournamentId};
 use rusqlite::{Connection, params};
 
 use super::read::rows;
@@ -13,9 +13,16 @@ use crate::{StoreError, TournamentStore};
 
 #[async_trait]
 impl TournamentStore for SqliteStore {
-    async fn put_tournament(&self, tournament: &Tournament) -> Result<(), StoreError> {
-        self.write(Write::Tournament(Box::new(tournament.clone())))
-            .await
+    async fn put_tournament_telling(
+        &self,
+        tournament: &Tournament,
+        feed: &[FeedItem],
+    ) -> Result<(), StoreError> {
+        self.write(Write::Tournament(
+            Box::new(tournament.clone()),
+            feed.to_vec(),
+        ))
+        .await
     }
 
     async fn tournament(&self, id: &TournamentId) -> Result<Option<Tournament>, StoreError> {
@@ -67,8 +74,12 @@ impl TournamentStore for SqliteStore {
     }
 }
 
-/// Stores a tournament by its revision.
-pub(super) fn put_tournament(conn: &Connection, tournament: &Tournament) -> Result<(), StoreError> {
+/// Stores a tournament by its revision, with the feed items that tell of the change.
+pub(super) fn put_tournament(
+    conn: &Connection,
+    tournament: &Tournament,
+    feed: &[FeedItem],
+) -> Result<(), StoreError> {
     let body = serde_json::to_string(tournament)?;
     let starts_at = tournament.wakes_at().map(|at| at.timestamp_millis());
     versioned(
@@ -93,5 +104,6 @@ pub(super) fn put_tournament(conn: &Connection, tournament: &Tournament) -> Resu
                 params![tournament.id.0, previous + 1, starts_at, body, previous],
             )
         },
-    )
+    )?;
+    super::games::append_feed(conn, feed)
 }

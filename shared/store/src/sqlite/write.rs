@@ -46,7 +46,7 @@ pub(super) enum Write {
     Publish(Box<Challenge>, u64),
     /// Games created started, each in a savepoint of its own (see [`apply_parts`]).
     Starts(Vec<Commit>),
-    Tournament(Box<Tournament>),
+    Tournament(Box<Tournament>, Vec<FeedItem>),
     Rating(Box<RatingRecord>),
     /// Answers a conflict when the variant's rating periods are set up already.
     OpenRatingPeriods(PeriodsClosed),
@@ -164,7 +164,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
         }
         Write::Publish(challenge, most) => challenges::publish_challenge(conn, challenge, *most),
         Write::Hook(hook) => hooks::put_hook(conn, hook),
-        Write::Tournament(tournament) => tournaments::put_tournament(conn, tournament),
+        Write::Tournament(tournament, feed) => tournaments::put_tournament(conn, tournament, feed),
         Write::Rating(rating) => ratings::put_rating(conn, rating),
         Write::OpenRatingPeriods(closed) => ratings::open_periods(conn, closed),
         Write::MoveRatingPeriods { variant, from, to } => {

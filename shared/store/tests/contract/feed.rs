@@ -1,8 +1,12 @@
 //! FeedStore: feed items written with their change and each given once, in order.
 
 use chrono::{DateTime, Duration, Utc};
-use missive_domain::{ChallengeState, FeedEntry, FeedEvent, FeedItem, GameId, Seat};
-use missive_store::{ChallengeStore, FeedStore, GameStore, StoreError, store_checks};
+use missive_domain::{
+    ChallengeState, FeedEntry, FeedEvent, FeedItem, GameId, Seat, Tournament, TournamentState,
+};
+use missive_store::{
+    ChallengeStore, FeedStore, GameStore, StoreError, TournamentStore, store_checks,
+};
 
 use crate::fixtures::{append, at, challenge, head, start_of};
 
@@ -11,7 +15,7 @@ fn told(player: &str, game: &str, time: DateTime<Utc>, event: FeedEvent) -> Feed
     FeedItem {
         recipient: player.into(),
         at: time,
-        game: GameId(game.into()),
+        game: Some(GameId(game.into())),
         event,
     }
 }
@@ -150,7 +154,50 @@ async fn a_feed_item_that_lands_after_a_later_one_is_given_once(
     assert!(none.is_empty());
 }
 
+/// A tournament's change writes the items that tell its players of it, items about no
+/// game; a change that loses its race writes none.
+async fn a_tournaments_change_writes_its_items_with_it(
+    store: &(impl TournamentStore + FeedStore + ?Sized),
+) {
+    let open = missive_store::testing::open_tournament("t1", at(0), 1);
+    store.put_tournament(&open).await.unwrap();
+    let started = FeedEvent::TournamentStarted {
+        tournament: open.id.clone(),
+        name: open.name.clone(),
+    };
+    let told = |player: &str| FeedItem {
+        recipient: player.into(),
+        at: at(1),
+        game: None,
+        event: started.clone(),
+    };
+    let running = Tournament {
+        revision: 2,
+        state: TournamentState::Running,
+        ..open.clone()
+    };
+    store
+        .put_tournament_telling(&running, &[told("ann"), told("bob")])
+        .await
+        .unwrap();
+    let stale = Tournament {
+        name: "stale".into(),
+        ..running.clone()
+    };
+    assert!(matches!(
+        store.put_tournament_telling(&stale, &[told("ann")]).await,
+        Err(StoreError::Conflict)
+    ));
+    assert_eq!(store.tournament(&open.id).await.unwrap(), Some(running));
+    for player in ["ann", "bob"] {
+        let (entries, _) = whole_feed(store, player, None, 10).await;
+        let items: Vec<FeedItem> = entries.into_iter().map(|e| e.item).collect();
+        assert_eq!(items, vec![told(player)], "{player}");
+    }
+}
+
 store_checks!(
     feed_items_are_written_with_their_change_and_read_in_order,
     a_feed_item_that_lands_after_a_later_one_is_given_once,
+    a_tournaments_change_writes_its_items_with_it,
 );
