@@ -88,8 +88,8 @@ async fn sweep_until_running(server: &Server, player: &Player<'_>, id: &str) -> 
 }
 
 /// Checks that tournament `id` of `players` runs with every one of its 15 games, each the
-/// only game of its id in the store, started once in each of its players' feeds, and that
-/// each player had one start mail.
+/// only game of its id in the store, started once in each of its players' feeds (and the
+/// tournament told started once), and that each player had one start mail.
 async fn check_ran_once(server: &Server, players: &[Player<'_>], id: &str) {
     let (status, view) = players[0].get(&format!("/v1/tournaments/{id}")).await;
     assert_eq!(
@@ -128,8 +128,14 @@ async fn check_ran_once(server: &Server, players: &[Player<'_>], id: &str) {
             .events
             .iter()
             .filter(|e| matches!(e.event, FeedEvent::GameStarted))
-            .map(|e| e.game.0.clone())
+            .filter_map(|e| e.game.as_ref().map(|game| game.0.clone()))
             .collect();
+        let told_started = feed
+            .events
+            .iter()
+            .filter(|e| matches!(&e.event, FeedEvent::TournamentStarted { tournament, .. } if tournament.0 == id))
+            .count();
+        assert_eq!(told_started, 1, "{} is told once it started", player.handle);
         started.sort();
         let mut theirs: Vec<String> = view["games"]
             .as_array()
