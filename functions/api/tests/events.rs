@@ -3,42 +3,10 @@
 
 mod common;
 
-use common::{Player, Server};
+use common::{Player, Server, read_events};
 use missive_store::testing::Kind;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-
-/// One read of the feed: the status, the events (or the error body) and the
-/// `Event-Cursor` header.
-async fn read(player: &Player<'_>, query: &str) -> (StatusCode, Vec<Value>, Option<String>) {
-    let url = format!("{}/v1/events?{query}", player.server.base);
-    let response = player
-        .server
-        .http
-        .get(url)
-        .bearer_auth(&player.token)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status();
-    let cursor = response
-        .headers()
-        .get("event-cursor")
-        .map(|v| v.to_str().unwrap().to_string());
-    let content_type = response.headers().get("content-type").cloned();
-    let text = response.text().await.unwrap();
-    if status != StatusCode::OK {
-        let body: Value = serde_json::from_str(&text).unwrap();
-        assert!(body["error"]["code"].is_string(), "{body}");
-        return (status, vec![body], cursor);
-    }
-    assert_eq!(content_type.unwrap(), "application/x-ndjson");
-    let events = text
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
-    (status, events, cursor)
-}
 
 /// An app following one player's feed from where it last was.
 struct App<'s> {
@@ -62,7 +30,7 @@ impl<'s> App<'s> {
         if let Some(cursor) = &self.cursor {
             query.push_str(&format!("&cursor={cursor}"));
         }
-        let (status, events, cursor) = read(&self.player, &query).await;
+        let (status, events, cursor) = read_events(&self.player, &query).await;
         assert_eq!(status, StatusCode::OK, "{events:?}");
         self.cursor = cursor;
         self.seen.extend(events.iter().cloned());
@@ -229,7 +197,7 @@ async fn an_app_follows_a_whole_game_through_the_feed_alone(kind: Kind) {
     // Nothing more, and nothing for a player outside the game.
     assert!(ann.follow(0).await.is_empty());
     let carl = server.player("carl").await;
-    let (status, events, cursor) = read(&carl, "wait=0").await;
+    let (status, events, cursor) = read_events(&carl, "wait=0").await;
     assert_eq!((status, events.len()), (StatusCode::OK, 0));
     assert!(cursor.is_some());
 }
@@ -242,7 +210,7 @@ async fn the_feed_goes_on_from_any_event_and_refuses_bad_and_old_cursors(kind: K
     ann.play(&game, "e2e4", 0).await;
     bob.play(&game, "e7e5", 1).await;
     ann.play(&game, "g1f3", 2).await;
-    let (_, all, _) = read(&bob, "").await;
+    let (_, all, _) = read_events(&bob, "").await;
     let kinds: Vec<&str> = all.iter().map(|e| e["type"].as_str().unwrap()).collect();
     assert_eq!(
         kinds,
@@ -256,7 +224,7 @@ async fn the_feed_goes_on_from_any_event_and_refuses_bad_and_old_cursors(kind: K
             Some(cursor) => format!("limit=2&cursor={cursor}"),
             None => "limit=2".to_string(),
         };
-        let (status, events, next) = read(&bob, &query).await;
+        let (status, events, next) = read_events(&bob, &query).await;
         assert_eq!(status, StatusCode::OK);
         if events.is_empty() {
             break;
@@ -266,7 +234,7 @@ async fn the_feed_goes_on_from_any_event_and_refuses_bad_and_old_cursors(kind: K
     }
     assert_eq!(paged, all);
     let middle = all[1]["cursor"].as_str().unwrap();
-    let (_, again, _) = read(&bob, &format!("cursor={middle}")).await;
+    let (_, again, _) = read_events(&bob, &format!("cursor={middle}")).await;
     let ids = |events: &[Value]| -> Vec<String> {
         events
             .iter()
@@ -275,12 +243,12 @@ async fn the_feed_goes_on_from_any_event_and_refuses_bad_and_old_cursors(kind: K
     };
     assert_eq!(ids(&again), ids(&all[2..]));
 
-    let (status, body, _) = read(&bob, "cursor=nonsense").await;
+    let (status, body, _) = read_events(&bob, "cursor=nonsense").await;
     assert_eq!(
         (status, &body[0]["error"]["code"]),
         (StatusCode::BAD_REQUEST, &json!("invalid-cursor"))
     );
-    let (status, body, _) = read(&bob, "wait=26").await;
+    let (status, body, _) = read_events(&bob, "wait=26").await;
     assert_eq!(
         (status, &body[0]["error"]["code"]),
         (StatusCode::BAD_REQUEST, &json!("bad-request"))
@@ -293,12 +261,12 @@ async fn the_feed_goes_on_from_any_event_and_refuses_bad_and_old_cursors(kind: K
     // A read held open is answered by the move it waited for (made while it waits, or
     // just before it started: either way the move is in it); one that waits in vain
     // answers nothing and the same place to go on from.
-    let (_, _, anns) = read(&ann, "").await;
+    let (_, _, anns) = read_events(&ann, "").await;
     let anns = anns.unwrap();
-    let (_, quiet, same) = read(&ann, &format!("wait=1&cursor={anns}")).await;
+    let (_, quiet, same) = read_events(&ann, &format!("wait=1&cursor={anns}")).await;
     assert!(quiet.is_empty());
     let waiting = format!("wait=20&cursor={}", same.unwrap());
-    let (held, _) = tokio::join!(read(&ann, &waiting), async {
+    let (held, _) = tokio::join!(read_events(&ann, &waiting), async {
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         bob.play(&game, "b8c6", 3).await
     });
@@ -318,12 +286,12 @@ async fn the_feed_goes_on_from_any_event_and_refuses_bad_and_old_cursors(kind: K
         token: body["access_token"].as_str().unwrap().to_string(),
         ..bob
     };
-    let (status, body, _) = read(&bob, &format!("cursor={last}")).await;
+    let (status, body, _) = read_events(&bob, &format!("cursor={last}")).await;
     assert_eq!(
         (status, &body[0]["error"]["code"]),
         (StatusCode::GONE, &json!("cursor-expired"))
     );
-    let (status, events, _) = read(&bob, "").await;
+    let (status, events, _) = read_events(&bob, "").await;
     assert_eq!((status, events.len()), (StatusCode::OK, 0));
 }
 
@@ -340,9 +308,9 @@ async fn a_move_played_from_a_conditional_line_is_told_to_its_own_player_too(kin
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let (_, _, cursor) = read(&ann, "").await;
+    let (_, _, cursor) = read_events(&ann, "").await;
     bob.play(&game, "c5", 1).await;
-    let (_, came, _) = read(&ann, &format!("cursor={}", cursor.unwrap())).await;
+    let (_, came, _) = read_events(&ann, &format!("cursor={}", cursor.unwrap())).await;
     let told: Vec<(Value, Value, Value)> = came
         .iter()
         .map(|e| {
@@ -361,7 +329,7 @@ async fn a_move_played_from_a_conditional_line_is_told_to_its_own_player_too(kin
             (json!("moved"), json!("Nc3"), json!(true))
         ]
     );
-    let (_, bobs, _) = read(&bob, "").await;
+    let (_, bobs, _) = read_events(&bob, "").await;
     let last: Vec<&Value> = bobs.iter().rev().take(2).collect();
     assert_eq!(
         (&last[1]["short"], &last[0]["type"]),
@@ -390,14 +358,14 @@ async fn a_challenge_taken_is_told_to_its_creator_before_the_game_starts(kind: K
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let game = body["game"].as_str().unwrap().to_string();
-    let (_, anns, _) = read(&ann, "").await;
+    let (_, anns, _) = read_events(&ann, "").await;
     let kinds: Vec<&str> = anns.iter().map(|e| e["type"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["challenge-accepted", "game-started", "your-turn"]);
     assert_eq!(
         (&anns[0]["challenge"], &anns[0]["by"], &anns[0]["game"]),
         (&json!(challenge), &json!("bob"), &json!(game))
     );
-    let (_, bobs, _) = read(&bob, "").await;
+    let (_, bobs, _) = read_events(&bob, "").await;
     let kinds: Vec<&str> = bobs.iter().map(|e| e["type"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["game-started"]);
 }

@@ -6,21 +6,10 @@
 
 mod common;
 
-use common::{Player, Server, archive_key, seat_count, start_game};
+use common::{Player, Server, archive_key, seat_count, start_game, text_of};
 use missive_store::testing::Kind;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-
-/// GETs `path` as text: status and body.
-async fn text_of(server: &Server, path: &str) -> (StatusCode, String) {
-    let response = server
-        .http
-        .get(format!("{}{path}", server.base))
-        .send()
-        .await
-        .unwrap();
-    (response.status(), response.text().await.unwrap())
-}
 
 /// The archive text of game `id`, which must export.
 async fn archive_of(server: &Server, id: &str) -> String {

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Duration, Utc};
 use common::tournaments::{deadline_of, full_tournament, resign, tournament_once};
-use common::{Player, Server, archive_key};
+use common::{Player, Server, archive_key, read_events, text_of};
 use missive_store::testing::Kind;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -109,23 +109,18 @@ fn ccsnt(time: DateTime<Utc>) -> String {
     time.format("%Y.%m.%d,%H:%M:%S").to_string()
 }
 
-/// GETs `path` as text; it must answer 200.
-async fn text_of(server: &Server, path: &str) -> String {
-    let response = server
-        .http
-        .get(format!("{}{path}", server.base))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK, "{path}");
-    response.text().await.unwrap()
+/// The archive of game `id`, which must export.
+async fn archive_of(server: &Server, id: &str) -> String {
+    let (status, text) = text_of(server, &format!("/v1/games/{id}/archive")).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    text
 }
 
 async fn the_acts_are_in_the_signed_archive_and_import_back(kind: Kind) {
     let server = Server::start(kind).await;
     let played = play(&server).await;
     let first = &played.games[0];
-    let text = text_of(&server, &format!("/v1/games/{first}/archive")).await;
+    let text = archive_of(&server, first).await;
     let flat = text.replace('\n', " ");
     let [paused, resumed, extended, adjudicated] = played.times.map(ccsnt);
     for part in [
@@ -159,7 +154,7 @@ async fn the_acts_are_in_the_signed_archive_and_import_back(kind: Kind) {
     let imported = &body["games"][0];
     assert_eq!(imported["verified"], true, "{body}");
     let copy = imported["id"].as_str().unwrap();
-    let again = text_of(&server, &format!("/v1/games/{copy}/archive")).await;
+    let again = archive_of(&server, copy).await;
     assert_eq!(again, text, "the same events, the same text");
     let view = ann.game(copy).await;
     assert_eq!(view["ending"]["rule"], "adjudication", "{view}");
@@ -168,36 +163,15 @@ async fn the_acts_are_in_the_signed_archive_and_import_back(kind: Kind) {
 /// Every event of `player`'s feed from the start.
 async fn feed_of(player: &Player<'_>) -> Vec<Value> {
     let mut events = Vec::new();
-    let mut cursor: Option<String> = None;
+    let mut query = "limit=100".to_string();
     loop {
-        let mut url = format!("{}/v1/events?limit=100", player.server.base);
-        if let Some(cursor) = &cursor {
-            url.push_str(&format!("&cursor={cursor}"));
-        }
-        let response = player
-            .server
-            .http
-            .get(url)
-            .bearer_auth(&player.token)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), StatusCode::OK);
-        cursor = Some(
-            response.headers()["event-cursor"]
-                .to_str()
-                .unwrap()
-                .to_string(),
-        );
-        let text = response.text().await.unwrap();
-        let page: Vec<Value> = text
-            .lines()
-            .map(|line| serde_json::from_str(line).unwrap())
-            .collect();
+        let (status, page, cursor) = read_events(player, &query).await;
+        assert_eq!(status, StatusCode::OK, "{page:?}");
         if page.is_empty() {
             return events;
         }
         events.extend(page);
+        query = format!("limit=100&cursor={}", cursor.unwrap());
     }
 }
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{ISSUER, Server};
+use common::{ISSUER, Server, text_of};
 use missive_auth::Authority;
 use missive_notify::links::unsubscribe_link;
 use missive_store::testing::Kind;
@@ -22,17 +22,6 @@ fn link_path(server: &Server, handle: &str) -> String {
     link.strip_prefix("http://missive.test")
         .unwrap()
         .to_string()
-}
-
-/// GETs the page: its status and text.
-async fn page(server: &Server, path: &str) -> (StatusCode, String) {
-    let response = server
-        .http
-        .get(format!("{}{path}", server.base))
-        .send()
-        .await
-        .unwrap();
-    (response.status(), response.text().await.unwrap())
 }
 
 /// POSTs a form body to `path`: its status and text.
@@ -68,7 +57,7 @@ async fn the_page_shows_the_form_and_changes_nothing() {
     server.player("ann").await;
     let path = link_path(&server, "ann");
     for _ in 0..2 {
-        let (status, text) = page(&server, &path).await;
+        let (status, text) = text_of(&server, &path).await;
         assert_eq!(status, StatusCode::OK);
         assert!(
             text.contains("now: a mail each time it is your turn"),
@@ -94,7 +83,7 @@ async fn the_page_chooses_the_current_preference_so_saving_keeps_it() {
     ] {
         let (status, _) = post(&server, &path, &format!("preference={value}")).await;
         assert_eq!(status, StatusCode::OK);
-        let (_, text) = page(&server, &path).await;
+        let (_, text) = text_of(&server, &path).await;
         assert!(text.contains(&format!("now: {words}.")), "{text}");
         assert!(text.contains(&format!("{words} (now)</label>")), "{text}");
         assert_eq!(checked(&text), [value], "{text}");
@@ -102,7 +91,7 @@ async fn the_page_chooses_the_current_preference_so_saving_keeps_it() {
         let (status, _) = post(&server, &path, &format!("preference={}", checked(&text)[0])).await;
         assert_eq!(status, StatusCode::OK);
         assert!(
-            page(&server, &path)
+            text_of(&server, &path)
                 .await
                 .1
                 .contains(&format!("now: {words}."))
@@ -117,22 +106,27 @@ async fn the_form_and_one_click_change_the_preference() {
     let path = link_path(&server, "ann");
     let (status, text) = post(&server, &path, "preference=daily-digest").await;
     assert_eq!(status, StatusCode::OK, "{text}");
-    assert!(page(&server, &path).await.1.contains("now: one mail a day"));
+    assert!(
+        text_of(&server, &path)
+            .await
+            .1
+            .contains("now: one mail a day")
+    );
     let (status, _) = post(&server, &path, "List-Unsubscribe=One-Click").await;
     assert_eq!(status, StatusCode::OK);
-    assert!(page(&server, &path).await.1.contains("now: no mail"));
+    assert!(text_of(&server, &path).await.1.contains("now: no mail"));
     let (status, _) = post(&server, &path, "preference=often").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert!(page(&server, &path).await.1.contains("now: no mail"));
+    assert!(text_of(&server, &path).await.1.contains("now: no mail"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_unsubscribe_tokens_of_players_are_accepted() {
     let server = Server::start(Kind::Sqlite).await;
     let ann = server.player("ann").await;
-    let (status, _) = page(&server, &format!("/unsubscribe/{}", ann.token)).await;
+    let (status, _) = text_of(&server, &format!("/unsubscribe/{}", ann.token)).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let (status, _) = page(&server, "/unsubscribe/not-a-token").await;
+    let (status, _) = text_of(&server, "/unsubscribe/not-a-token").await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let nobody = link_path(&server, "nobody");
     let (status, _) = post(&server, &nobody, "preference=none").await;

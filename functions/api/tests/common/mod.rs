@@ -395,6 +395,52 @@ pub fn hook_sender_reaching(app: &App, reach: missive_notify::Reach) -> missive_
 /// How long the test servers' webhook deliveries wait for an answer.
 pub const HOOK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// GETs `path` as text: status and body.
+pub async fn text_of(server: &Server, path: &str) -> (StatusCode, String) {
+    let response = server
+        .http
+        .get(format!("{}{path}", server.base))
+        .send()
+        .await
+        .unwrap();
+    (response.status(), response.text().await.unwrap())
+}
+
+/// One read of the feed: the status, the events (or the error body) and the
+/// `Event-Cursor` header.
+pub async fn read_events(
+    player: &Player<'_>,
+    query: &str,
+) -> (StatusCode, Vec<Value>, Option<String>) {
+    let url = format!("{}/v1/events?{query}", player.server.base);
+    let response = player
+        .server
+        .http
+        .get(url)
+        .bearer_auth(&player.token)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let cursor = response
+        .headers()
+        .get("event-cursor")
+        .map(|v| v.to_str().unwrap().to_string());
+    let content_type = response.headers().get("content-type").cloned();
+    let text = response.text().await.unwrap();
+    if status != StatusCode::OK {
+        let body: Value = serde_json::from_str(&text).unwrap();
+        assert!(body["error"]["code"].is_string(), "{body}");
+        return (status, vec![body], cursor);
+    }
+    assert_eq!(content_type.unwrap(), "application/x-ndjson");
+    let events = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    (status, events, cursor)
+}
+
 /// A signed-in player.
 #[derive(Clone)]
 pub struct Player<'s> {
