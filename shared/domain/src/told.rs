@@ -241,3 +241,102 @@ impl<'a> Feed<'a> {
         self.tell(others, event);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+    use crate::{TimeControl, TournamentId, TournamentStart, WithdrawalScoring};
+
+    fn cup(state: TournamentState) -> Tournament {
+        Tournament {
+            id: TournamentId("01J00000000000000000000T01".into()),
+            revision: 3,
+            name: "Cup".into(),
+            organiser: "tess".into(),
+            variant: "chess".into(),
+            options: String::new(),
+            time_control: TimeControl::DaysPerMove { days: 3 },
+            rated: false,
+            size: 2,
+            double: false,
+            start: TournamentStart::WhenFull,
+            withdrawal: WithdrawalScoring::Forfeit,
+            timeouts_to_withdraw: None,
+            invited: Vec::new(),
+            players: vec!["ann".into(), "bob".into()],
+            withdrawn: Vec::new(),
+            games: Vec::new(),
+            start_job: None,
+            state,
+            created_at: Utc.timestamp_opt(1_800_000_000, 0).unwrap(),
+            started_at: None,
+            paused_at: None,
+            finished_at: None,
+            told: Vec::new(),
+        }
+    }
+
+    /// Each player is told of the start when the tournament becomes running from starting
+    /// (not when a pause ends) and of the end when it becomes finished; of nothing else.
+    #[test]
+    fn a_tournament_tells_its_players_of_its_start_and_its_end_once() {
+        use TournamentState::{Finished, Open, Paused, Running, Starting};
+        let now = Utc.timestamp_opt(1_800_000_600, 0).unwrap();
+        let told = |from, to| {
+            let items = told_of_tournament(&cup(from), &cup(to), now);
+            let recipients: Vec<String> = items.iter().map(|i| i.recipient.clone()).collect();
+            assert!(items.iter().all(|i| i.game.is_none() && i.at == now));
+            items.first().map(|item| (item.event.clone(), recipients))
+        };
+        let players = vec!["ann".to_string(), "bob".to_string()];
+        let (id, name) = (cup(Open).id, "Cup".to_string());
+        let started = FeedEvent::TournamentStarted {
+            tournament: id.clone(),
+            name: name.clone(),
+        };
+        let finished = FeedEvent::TournamentFinished {
+            tournament: id,
+            name,
+        };
+        assert_eq!(told(Starting, Running), Some((started, players.clone())));
+        assert_eq!(
+            told(Running, Finished),
+            Some((finished.clone(), players.clone()))
+        );
+        assert_eq!(told(Paused, Finished), Some((finished, players)));
+        for (from, to) in [
+            (Open, Starting),
+            (Running, Running),
+            (Running, Paused),
+            (Paused, Running),
+            (Finished, Finished),
+        ] {
+            assert_eq!(told(from, to), None, "{from:?} to {to:?}");
+        }
+    }
+
+    /// An item about a whole tournament is written without a `game`; one about a game
+    /// keeps it, and items written before `game` could be absent read as they were.
+    #[test]
+    fn an_item_about_no_game_has_no_game_field() {
+        let at = Utc.timestamp_opt(1_800_000_000, 0).unwrap();
+        let item = FeedItem {
+            recipient: "ann".into(),
+            at,
+            game: None,
+            event: FeedEvent::GamePaused,
+        };
+        let text = serde_json::to_string(&item).unwrap();
+        assert_eq!(
+            text,
+            r#"{"recipient":"ann","at":"2027-01-15T08:00:00Z","type":"game-paused"}"#
+        );
+        let stored =
+            r#"{"recipient":"ann","at":"2027-01-15T08:00:00Z","game":"g1","type":"game-started"}"#;
+        let read: FeedItem = serde_json::from_str(stored).unwrap();
+        assert_eq!(read.game, Some(GameId("g1".into())));
+        assert_eq!(serde_json::to_string(&read).unwrap(), stored);
+    }
+}
