@@ -251,3 +251,45 @@ proptest::proptest! {
         }
     }
 }
+
+/// Pieces of organiser commands, put together at random.
+const PIECES: &[&str] = &[
+    "{[%pause]}",
+    "{[%resume 2027.01.15,09:00:00]}",
+    "{[%extend 3 tess]}",
+    "{[%extend 2 tess 2027.01.15,09:00:00 ",
+    "{[%adjudicate tess] ",
+    "{[%adjudicate tess 2027.01.15,10:00:00]",
+    "{[%pause",
+    "[%",
+    "]",
+    "}",
+    "{",
+    " ",
+    "  ",
+    "\n",
+    "%",
+    "%7D",
+    "%2",
+    "%e2%82",
+    "word",
+    "1. e4 {[%ccsnt 2027.01.15,08:00:00]}",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+    /// As the reader's fuzz target asks of any input: a game of organiser commands that
+    /// reads writes text that reads back and writes again the same.
+    #[test]
+    fn what_reads_writes_back_the_same(picks in proptest::collection::vec(0..PIECES.len(), 0..40)) {
+        let movetext: String = picks.iter().map(|i| PIECES[*i]).collect();
+        let text = format!("[Result \"*\"]\n\n{movetext} *\n");
+        for game in read(text.as_bytes()).flatten() {
+            let written = text_of(&game.record);
+            let back = read(written.as_bytes()).next().expect("a game").expect("reads back");
+            proptest::prop_assert_eq!(&back.record.entries, &game.record.entries);
+            proptest::prop_assert_eq!(text_of(&back.record), written);
+        }
+    }
+}
