@@ -76,7 +76,9 @@ impl GameService {
         now: DateTime<Utc>,
     ) -> Result<(), ServiceError> {
         let through = Period::of(now - PERIOD_GRACE).previous();
-        let games = self.games_to_rate(variant, &records, marker, through).await?;
+        let games = self
+            .games_to_rate(variant, &records, marker, through)
+            .await?;
         let mut rated = rated_through(variant, &games, through)?;
         for game in &games {
             self.store.keep_rated_game(game).await?;

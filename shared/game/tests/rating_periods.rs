@@ -13,8 +13,8 @@ use chrono::{DateTime, Datelike, NaiveTime, TimeDelta, Utc};
 use common::{Setup, chess_game, invite, setup};
 use missive_domain::{RatingChange, RatingRecord};
 use missive_game::{NewGame, PERIOD_GRACE, SeatRequest, rating_at};
-use missive_store::{RatingStore, contract_tests};
 use missive_store::testing::Kind;
+use missive_store::{RatingStore, contract_tests};
 use missive_tournament::rating::Rating;
 use serde_json::{Value, json};
 
@@ -250,10 +250,20 @@ async fn the_upgrade_rates_histories_rated_game_by_game_in_weeks(kind: Kind) {
     let upgraded = records(&s).await;
     for (before, after) in weekly.iter().zip(&upgraded) {
         let revision = before.revision + 2;
-        assert_eq!(after, &RatingRecord { revision, ..before.clone() });
+        assert_eq!(
+            after,
+            &RatingRecord {
+                revision,
+                ..before.clone()
+            }
+        );
     }
     s.service.upgrade_all().await.unwrap();
-    assert_eq!(records(&s).await, upgraded, "upgrading again changes nothing");
+    assert_eq!(
+        records(&s).await,
+        upgraded,
+        "upgrading again changes nothing"
+    );
     close_week(&s).await;
     let bob = s.service.ratings_of("bob").await.unwrap();
     assert_eq!(bob[0].games, upgraded[1].games + 1, "the open week's game");
