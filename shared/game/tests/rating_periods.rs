@@ -13,8 +13,8 @@ use chrono::{DateTime, Datelike, NaiveTime, TimeDelta, Utc};
 use common::{Setup, chess_game, invite, setup};
 use missive_domain::{RatingChange, RatingRecord};
 use missive_game::{NewGame, PERIOD_GRACE, SeatRequest, rating_at};
-use missive_store::testing::Kind;
 use missive_store::contract_tests;
+use missive_store::testing::Kind;
 use missive_tournament::rating::Rating;
 use serde_json::{Value, json};
 
