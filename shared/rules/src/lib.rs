@@ -31,7 +31,7 @@ pub use diagram::{
 };
 pub use error::{ClaimError, MoveError, OptionsError, PositionError, SetupError};
 pub use game::{AnyGame, Game, PlayedMove, Window};
-pub use numbering::{MoveNumber, MoveNumbering};
+pub use numbering::{MoveNumber, MoveNumbering, Round, rounds, score_line};
 pub use options::{OptionSpec, Options};
 pub use outcome::{Claim, EndRule, Outcome, SeatResult};
 pub use position::{Notation, Position, choose_move, perft};
