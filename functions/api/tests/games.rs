@@ -257,7 +257,44 @@ async fn lists_page_with_cursors(kind: Kind) {
     assert_eq!(seen.len(), 3);
 }
 
+/// A move sent with a message writes the message with it, once for a retry under the same
+/// key; a message too long refuses the move as well.
+async fn a_message_with_a_move(kind: Kind) {
+    let server = Server::start(kind).await;
+    let (white, black) = (server.player("ann").await, server.player("bob").await);
+    let id = start_game(&[white.clone(), black.clone()], "chess").await;
+    let moves = format!("/v1/games/{id}/moves");
+    let long = "x".repeat(2001);
+    let (status, body) = white
+        .post(
+            &moves,
+            json!({"move": "e4", "expected_ply": 0, "message": long}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["error"]["code"], "too-long");
+    assert_eq!(white.game(&id).await["ply"], 0);
+    let request = || {
+        server
+            .http
+            .post(format!("{}{moves}", server.base))
+            .bearer_auth(&white.token)
+            .header("Idempotency-Key", "with-a-message")
+            .json(&json!({"move": "e4", "expected_ply": 0, "message": "Have fun"}))
+    };
+    for _ in 0..2 {
+        let (status, body) = server.send(request()).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    let (_, messages) = black.get(&format!("/v1/games/{id}/messages")).await;
+    let items = messages["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{messages}");
+    assert_eq!(items[0]["text"], "Have fun");
+    assert_eq!(items[0]["ply"], 1, "written right after the move");
+}
+
 per_store!(
+    a_message_with_a_move,
     every_variant_plays_to_a_result,
     a_conditional_move_fires,
     lists_page_with_cursors,

@@ -248,6 +248,7 @@ async fn play_random_game(
             key: format!("{game}-{ply}"),
             text: text.clone(),
             offer_draw: false,
+            message: None,
         };
         let window = playout.window_moves();
         let (sent, usage) = (Instant::now(), service.store_usage());

@@ -8,7 +8,7 @@ use missive_domain::{EventRecord, GameEvent, GameId, MessageMail, Seat, Status, 
 use serde::Serialize;
 
 use crate::service::Access;
-use crate::{GameService, ServiceError};
+use crate::{GameService, MoveRequest, ServiceError};
 
 /// The most characters a message has.
 pub const MAX_MESSAGE: usize = 2000;
@@ -101,6 +101,22 @@ impl GameService {
     ) -> Result<(), ServiceError> {
         self.player(player).await?;
         Ok(self.store.set_message_mail(player, choice).await?)
+    }
+
+    /// The message that goes with `request`'s move, normalised, once its text and the
+    /// mover's allowance in `game` allow it; `None` when the move carries none.
+    pub(crate) async fn message_with_move(
+        &self,
+        game: &GameId,
+        request: &MoveRequest,
+    ) -> Result<Option<String>, ServiceError> {
+        let Some(text) = request.message.as_deref() else {
+            return Ok(None);
+        };
+        let text = normalised(text)?;
+        let stored = self.stored_for(game, Some(&request.player)).await?;
+        self.check_rate(&stored, &request.player)?;
+        Ok(Some(text))
     }
 
     /// Refuses a message from `player` beyond [`MESSAGES_PER_WINDOW`] in the window

@@ -1,7 +1,7 @@
 //! Moves: submitting one (idempotent, against the ply the client saw) and conditional lines
 //! the service plays on a player's behalf.
 
-use missive_domain::{ConditionalLine, Game, GameId, MoveRecord, Seat};
+use missive_domain::{ConditionalLine, Game, GameEvent, GameId, MoveRecord, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::Catalog;
@@ -23,6 +23,10 @@ pub struct MoveRequest {
     pub text: String,
     /// Whether a draw is offered with the move.
     pub offer_draw: bool,
+    /// A message to the other players that goes with the move: written in the same change,
+    /// right after it, under the rules of [`GameService::post_message`] (normalised, 1 to
+    /// [`crate::MAX_MESSAGE`] characters, the same daily allowance).
+    pub message: Option<String>,
 }
 
 /// An accepted move, and the conditional replies the service played right after it.
@@ -48,13 +52,16 @@ impl GameService {
     /// lapse; matching conditional lines answer at once.
     ///
     /// A move at the ply the game is at reads the head alone; only a request whose ply has
-    /// passed (a retry, or stale) reads the log, where its key's first use would be.
+    /// passed (a retry, or stale) reads the log, where its key's first use would be. A
+    /// message with the move is checked (text and allowance) before anything is written and
+    /// recorded with the move, so a retry of the move does not write it twice.
     pub async fn submit_move(
         &self,
         game: &GameId,
         request: &MoveRequest,
     ) -> Result<MoveAccepted, ServiceError> {
         let catalog = self.catalog;
+        let message = self.message_with_move(game, request).await?;
         let needs = |head: &missive_domain::Head| Needs {
             log: head.ply != request.expected_ply,
         };
@@ -82,6 +89,9 @@ impl GameService {
                     Some(request.key.clone()),
                     request.offer_draw,
                 )?;
+                if let Some(text) = &message {
+                    draft.record(GameEvent::Message { text: text.clone() }, Some(seat));
+                }
                 let replies = follow_conditional_lines(draft)?;
                 Ok(Submitted::Accepted(MoveAccepted { record, replies }))
             })

@@ -18,6 +18,7 @@ async fn exported_games_import_as_finished_games_that_check(kind: Kind) {
     s.play(&id, "ann", "f3").await;
     let offer = MoveRequest {
         offer_draw: true,
+        message: None,
         ..request("bob", 1, "e5")
     };
     s.service.submit_move(&id, &offer).await.unwrap();
@@ -85,6 +86,7 @@ async fn every_act_is_in_the_log_and_survives_export_and_import(kind: Kind) {
     s.play(&id, "ann", "e4").await;
     let offer = MoveRequest {
         offer_draw: true,
+        message: None,
         ..request("bob", 1, "e5")
     };
     s.service.submit_move(&id, &offer).await.unwrap();

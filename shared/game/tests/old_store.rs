@@ -199,6 +199,7 @@ async fn old_games_play_on_with_or_without_an_upgrade(kind: Kind) {
                 key: missive_store::testing::unique_name("old"),
                 text: view.legal_moves[0].clone(),
                 offer_draw: false,
+                message: None,
             };
             service.submit_move(&id, &request).await.unwrap();
         }

@@ -180,6 +180,7 @@ impl Setup {
             key: format!("{player}-{ply}"),
             text: text.into(),
             offer_draw: false,
+            message: None,
         };
         self.service
             .submit_move(id, &request)

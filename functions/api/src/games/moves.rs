@@ -29,6 +29,10 @@ pub(crate) struct Move {
     /// Offer a draw with the move.
     #[serde(default)]
     offer_draw: bool,
+    /// A message to the other players, written with the move (as `POST
+    /// /v1/games/{id}/messages` writes one: 1 to 2,000 characters, the same daily allowance).
+    #[schema(min_length = 1, max_length = 2000)]
+    message: Option<String>,
 }
 
 /// A move accepted.
@@ -43,13 +47,14 @@ pub(crate) struct Played {
 
 /// Play a move
 ///
-/// The move is stored only if the game is still at `expected_ply` (else 409 `stale-ply` with `current_ply`). Conditional replies it triggers are played at once and returned.
+/// The move is stored only if the game is still at `expected_ply` (else 409 `stale-ply` with `current_ply`). Conditional replies it triggers are played at once and returned. A `message` goes with the move, written in the same change right after it; a retry with the same key writes it once.
 #[utoipa::path(post, path = "/v1/games/{id}/moves", tag = "games", operation_id = "play_move", security(("bearer" = [])), params(IdPath<GameId>, ("Idempotency-Key" = Option<String>, Header, description = "1 to 128 visible characters: a retry with the same key gets the first answer", min_length = 1, max_length = 128)), request_body = Move, responses(
     (status = 201, description = "Accepted, with the conditional replies it triggered", body = Played),
     (status = 400, description = "Malformed request or Idempotency-Key", body = ErrorBody),
     (status = 403, description = "Not seated (`not-seated`), or not an access token", body = ErrorBody),
     (status = 409, description = "Stale ply (`stale-ply`, with `current_ply`), not your turn, not active, time ran out", body = ErrorBody),
-    (status = 422, description = "Illegal move (`illegal-move`), or a key used for another move (`idempotency-key-reused`)", body = ErrorBody),
+    (status = 422, description = "Illegal move (`illegal-move`), a key used for another move (`idempotency-key-reused`), or a message empty (`refused`) or too long (`too-long`)", body = ErrorBody),
+    (status = 429, description = "Too many messages in this game today (`rate-limited`, with `Retry-After`); nothing is played", body = ErrorBody),
 ))]
 pub(crate) async fn play(
     State(app): State<App>,
@@ -81,6 +86,7 @@ pub(crate) async fn play(
                 key,
                 text: request.text,
                 offer_draw: request.offer_draw,
+                message: request.message,
             },
         )
         .await?;

@@ -160,6 +160,7 @@ async fn act(
         key: format!("xfcc:{ply}:{}", request.my_move),
         text: request.my_move.clone(),
         offer_draw: request.offer_draw,
+        message: None,
     };
     service.submit_move(game, &request).await?;
     Ok(Outcome::Success)

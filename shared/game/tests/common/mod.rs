@@ -145,6 +145,7 @@ pub fn request(player: &str, expected_ply: u32, text: &str) -> MoveRequest {
         key: missive_store::testing::unique_name(player),
         text: text.into(),
         offer_draw: false,
+        message: None,
     }
 }
 
