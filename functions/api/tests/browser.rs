@@ -1,9 +1,11 @@
 //! The pages behind mailed links in a real browser (see `common::browser`), against a server whose notifier
 //! writes its mails to the outbox. For each variant it follows the turn mail's link, checks
 //! that the board has a size and the form is there, names a move, sees the board after it
-//! with the move marked, confirms it and sees the accepted page. In chess it then sets a
-//! conditional line from that page and sees it answer the opponent's move; a player signs
-//! in from the mailed sign-in link, finds the game on their games page and plays on from it.
+//! with the move marked, confirms it and sees the accepted page. In chess the confirmation
+//! carries a message to the opponent; it then sets a conditional line from that page and sees
+//! it answer the opponent's move; a player signs in from the mailed sign-in link, finds the
+//! game on their games page and plays on from it. Last, a draw offered on the offerer's own
+//! turn is accepted from the link in the mail that tells the other side.
 //! Screenshots go to `docs/screenshots/` (each variant's move page as `<variant>.png`, the
 //! chess page on a phone-sized window as `chess-phone.png`, the confirmation, the
 //! conditional lines, the sign-in and games pages, and a turn mail's HTML part with its PNG
@@ -27,6 +29,10 @@ const CHESS_OPENING: [&str; 2] = ["e4", "e5"];
 /// The chess move played in the browser, and the conditional line set after it.
 const CHESS_MOVE: &str = "Nf3";
 const CHESS_LINE: &str = "Nc6 Bb5";
+/// The line as the page lists it, with the numbers of its moves in the game.
+const CHESS_LINE_NUMBERED: &str = "2... Nc6 3. Bb5";
+/// The message written on the confirmation of the chess move.
+const CHESS_MESSAGE: &str = "Good luck, and thanks for the game!";
 
 /// Plays two opening moves by API (`opening`'s, else the first legal ones), each when its
 /// turn mail has come, so the page shows a move list and a last move; the third turn mail.
@@ -51,13 +57,15 @@ async fn open_game(
 }
 
 /// Plays `text` on the move page the browser shows, in its two steps: names the move, sees
-/// the board after it with the move marked and nothing played yet, then confirms it
-/// (`screenshot`: the confirmation page kept as `chess-confirm.png`).
+/// the board after it with the move marked and nothing played yet, then confirms it, with
+/// `message` written on the confirmation if there is one (`screenshot`: the confirmation
+/// page kept as `chess-confirm.png`).
 async fn play_with_confirmation(
     browser: &Browser<'_>,
     watcher: &Player<'_>,
     id: &str,
     text: &str,
+    message: Option<&str>,
     screenshot: bool,
 ) {
     let ply = watcher.game(id).await["ply"].as_u64().unwrap();
@@ -67,6 +75,10 @@ async fn play_with_confirmation(
     browser.find("[data-code=\"confirm\"]").await;
     browser.find("section.board svg .last-move").await;
     assert_eq!(watcher.game(id).await["ply"], ply, "{text}: not played yet");
+    if let Some(message) = message {
+        let field = browser.find("form.confirm textarea#message").await;
+        browser.type_into(&field, message).await;
+    }
     if screenshot {
         keep_screenshot("chess-confirm", &browser.screenshot().await);
     }
@@ -78,6 +90,11 @@ async fn play_with_confirmation(
         "{text}: {title}"
     );
     assert_eq!(watcher.game(id).await["ply"], ply + 1, "{text}");
+    if let Some(message) = message {
+        let (_, messages) = watcher.get(&format!("/v1/games/{id}/messages")).await;
+        let last = messages["items"].as_array().unwrap().last().cloned();
+        assert_eq!(last.unwrap_or_default()["text"], message, "{messages}");
+    }
 }
 
 /// The text of the element matching `css`.
@@ -101,7 +118,10 @@ async fn set_conditional_line(
         .click(&browser.find("button#save-lines").await)
         .await;
     browser.find("[data-code=\"saved\"]").await;
-    assert_eq!(text_of(browser, "ol.lines li .line").await, CHESS_LINE);
+    assert_eq!(
+        text_of(browser, "ul.lines li .line").await,
+        CHESS_LINE_NUMBERED
+    );
     keep_screenshot("chess-lines", &browser.screenshot().await);
     let state = players[0].game(id).await;
     assert_eq!(state["conditional"].as_array().unwrap().len(), 1, "{state}");
@@ -169,7 +189,38 @@ async fn sign_in_and_play(
     assert!(title.as_str().unwrap().starts_with("Your games"), "{title}");
     keep_screenshot("games", &browser.screenshot().await);
     browser.click(&play).await;
-    play_with_confirmation(browser, player, id, text, false).await;
+    play_with_confirmation(browser, player, id, text, None, false).await;
+}
+
+/// A draw offered without a move on the offerer's own turn, accepted from the link in the
+/// mail that tells the other side of it.
+async fn accept_a_standing_offer(browser: &Browser<'_>, server: &Server, inbox: &mut Inbox<'_>) {
+    let players = [
+        server.player("ann-draw").await,
+        server.player("bob-draw").await,
+    ];
+    let id = start_game(&players, "chess").await;
+    inbox.next().await;
+    let offer = json!({ "action": "offer" });
+    let (status, body) = players[0]
+        .post(&format!("/v1/games/{id}/draw"), offer)
+        .await;
+    assert_eq!(status, reqwest::StatusCode::OK, "{body}");
+    let mail = inbox.next().await;
+    assert_eq!(mail.to, "bob-draw@example.org");
+    browser
+        .visit(&format!("{}{}", server.base, mail.link))
+        .await;
+    browser
+        .click(&browser.find("button#accept-draw").await)
+        .await;
+    browser.find("[data-code=\"done\"]").await;
+    let title = browser.get("/title").await;
+    assert!(
+        title.as_str().unwrap().starts_with("The game is drawn"),
+        "{title}"
+    );
+    assert_eq!(players[0].game(&id).await["ending"]["rule"], "agreement");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -214,7 +265,8 @@ async fn mailed_links_in_headless_chromium() {
             true => CHESS_MOVE.to_string(),
             false => state["legal_moves_short"][0].as_str().unwrap().to_string(),
         };
-        play_with_confirmation(&browser, &players[0], &id, &text, chess).await;
+        let message = chess.then_some(CHESS_MESSAGE);
+        play_with_confirmation(&browser, &players[0], &id, &text, message, chess).await;
         if chess {
             let mail = set_conditional_line(&browser, &players, &id, &mut inbox).await;
             show_mail(&browser, &mail).await;
@@ -222,5 +274,6 @@ async fn mailed_links_in_headless_chromium() {
         }
         inbox.next().await;
     }
+    accept_a_standing_offer(&browser, &server, &mut inbox).await;
     browser.close().await;
 }

@@ -76,8 +76,8 @@ async fn every_variant_through_links(kind: Kind) {
                 );
                 assert!(html.contains("2026-03-01 12:00"), "{variant}: no dates");
                 assert!(
-                    html.contains("<td>1.</td>"),
-                    "{variant}: the first move's number"
+                    html.contains("<th class=\"round\">1.</th><td"),
+                    "{variant}: the first round's number"
                 );
             }
             // Moves are numbered by rounds of every seat, as the archive numbers them.
@@ -348,8 +348,12 @@ async fn conditional_lines_from_the_page(kind: Kind) {
     assert_eq!(status, StatusCode::OK, "{saved}");
     assert!(saved.contains("data-code=\"saved\""), "{saved}");
     assert!(
-        saved.contains("e5 Nf3") && saved.contains("d5 exd5"),
+        saved.contains("1... e5 2. Nf3") && saved.contains("1... d5 2. exd5"),
         "{saved}"
+    );
+    assert!(
+        saved.contains("<ul class=\"lines\">"),
+        "lines, not numbered: {saved}"
     );
     let state = players[0].game(&id).await;
     assert_eq!(state["conditional"].as_array().unwrap().len(), 2, "{state}");
@@ -378,7 +382,7 @@ async fn conditional_lines_from_the_page(kind: Kind) {
     let (status, html) = submit(&server, &lines, &[("action", "delete-line"), ("line", "2")]).await;
     assert_eq!(status, StatusCode::OK, "{html}");
     assert!(
-        html.contains("e5 Nf3") && !html.contains("d5 exd5"),
+        html.contains("1... e5 2. Nf3") && !html.contains("d5 2. exd5"),
         "{html}"
     );
     let (status, _) = submit(&server, &lines, &[("action", "delete-line"), ("line", "9")]).await;
@@ -415,6 +419,111 @@ async fn a_confirmation_sent_twice(kind: Kind) {
     assert_eq!(players[0].game(&id).await["ending"]["rule"], "checkmate");
 }
 
+/// A message written on the confirmation goes with the move, once even when the form is
+/// sent twice; one too long refuses the move; the page after the move writes messages
+/// through its fresh link.
+async fn a_message_with_the_confirmed_move(kind: Kind) {
+    let server = Server::start(kind).await;
+    let (players, id) = game_of(&server, "chess").await;
+    let path = link(&server, &players[0].handle, &id, 0, 0);
+    let (_, asked) = submit(&server, &path, &[("action", "move"), ("move", "e4")]).await;
+    assert!(asked.contains("name=\"message\""), "{asked}");
+    let long = "x".repeat(2001);
+    let too_long = [("message", long.as_str())];
+    let (status, refused) = play_through(&server, &path, "e4", &too_long).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+    assert_eq!(players[0].game(&id).await["ply"], 0, "nothing played");
+    let with = [("message", "  Good luck!  ")];
+    let (status, done) = play_through(&server, &path, "e4", &with).await;
+    assert_eq!(status, StatusCode::OK, "{done}");
+    let confirmed = [
+        ("action", "move"),
+        ("move", "e2e4"),
+        ("confirm", "yes"),
+        ("message", "Good luck!"),
+    ];
+    let (status, again) = submit(&server, &path, &confirmed).await;
+    assert_eq!(status, StatusCode::OK, "{again}");
+    let (_, messages) = players[1].get(&format!("/v1/games/{id}/messages")).await;
+    let texts: Vec<&str> = messages["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{messages}"))
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["Good luck!"], "written once, trimmed");
+    assert!(done.contains("id=\"send-message\""), "{done}");
+    let next = form_target(&done, &path);
+    let (status, sent) = submit(&server, &next, &[("action", "message"), ("message", "gl")]).await;
+    assert_eq!(status, StatusCode::OK, "{sent}");
+    assert!(sent.contains("data-code=\"message-sent\""), "{sent}");
+}
+
+/// A draw offered without a move on the offerer's own turn is accepted through the other
+/// side's link, though the offerer is still to move.
+async fn a_standing_offer_accepted_from_the_link(kind: Kind) {
+    let server = Server::start(kind).await;
+    let (players, id) = game_of(&server, "chess").await;
+    let white = link(&server, &players[0].handle, &id, 0, 0);
+    let (status, _) = submit(&server, &white, &[("action", "draw-offer")]).await;
+    assert_eq!(status, StatusCode::OK);
+    let black = link(&server, &players[1].handle, &id, 1, 0);
+    let (status, html) = get(&server, &black).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    assert!(
+        html.contains("id=\"accept-draw\"") && html.contains("white offers a draw"),
+        "{html}"
+    );
+    let (status, html) = submit(&server, &black, &[("action", "draw-accept")]).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    assert!(html.contains("The game is drawn"), "{html}");
+    assert_eq!(players[0].game(&id).await["ending"]["rule"], "agreement");
+}
+
+/// The page's score goes by rounds, and its archive (the players' copy behind the link,
+/// with their messages; anyone's behind the game page) downloads as a file.
+async fn the_score_and_the_archive(kind: Kind) {
+    let server = Server::start(kind).await;
+    let (players, id) = game_of(&server, "chess").await;
+    players[0].play(&id, "e4", 0).await;
+    players[1].play(&id, "e5", 1).await;
+    let (status, _) = players[0]
+        .post(
+            &format!("/v1/games/{id}/messages"),
+            serde_json::json!({"text": "hello-from-ann"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let path = link(&server, &players[0].handle, &id, 0, 2);
+    let (_, html) = get(&server, &path).await;
+    let round = html.find("<th class=\"round\">1.</th>").expect("round 1");
+    let row = &html[round..round + html[round..].find("</tr>").unwrap()];
+    assert!(row.contains(">e4<") && row.contains(">e5<"), "{row}");
+    let start = html.find("id=\"archive\" href=\"").unwrap() + "id=\"archive\" href=\"".len();
+    let href = &html[start..start + html[start..].find('"').unwrap()];
+    let own = format!("/{}", href.trim_start_matches("../"));
+    for (page, messages) in [(own, true), (format!("/games/{id}/archive"), false)] {
+        let response = server
+            .http
+            .get(format!("{}{page}", server.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{page}");
+        let disposition = response.headers()["content-disposition"].to_str().unwrap();
+        assert!(
+            disposition.contains(&format!("missive-{id}.pgn")),
+            "{disposition}"
+        );
+        let text = response.text().await.unwrap();
+        assert!(
+            text.contains("1. e4") && text.contains("1... e5"),
+            "{page}: {text}"
+        );
+        assert_eq!(text.contains("hello-from-ann"), messages, "{page}: {text}");
+    }
+}
+
 /// The read-only page of a game that does not exist is a 404 page.
 async fn unknown_game_page(kind: Kind) {
     let server = Server::start(kind).await;
@@ -430,6 +539,9 @@ per_store!(
     draws_through_links,
     a_move_waits_for_its_confirmation,
     a_confirmation_sent_twice,
+    a_message_with_the_confirmed_move,
+    a_standing_offer_accepted_from_the_link,
+    the_score_and_the_archive,
     conditional_lines_from_the_page,
     unknown_game_page,
 );

@@ -75,6 +75,26 @@ impl MoveNumbering {
         }
     }
 
+    /// `moves` (each its mover and its text), played from here, grouped by rounds as
+    /// [`rounds`] groups a whole game's.
+    pub fn rounds<S: Into<String>>(
+        mut self,
+        moves: impl IntoIterator<Item = (Seat, S)>,
+    ) -> Vec<Round> {
+        let mut rounds: Vec<Round> = Vec::new();
+        for (seat, text) in moves {
+            let number = self.number(seat);
+            match rounds.last_mut() {
+                Some(round) if round.number.round == number.round => round.moves.push(text.into()),
+                _ => rounds.push(Round {
+                    number,
+                    moves: vec![text.into()],
+                }),
+            }
+        }
+        rounds
+    }
+
     /// Numbers `seat`'s move and counts it.
     pub fn number(&mut self, seat: Seat) -> MoveNumber {
         let number = self.next(seat);
@@ -110,19 +130,7 @@ pub fn rounds<S: Into<String>>(
     seats: usize,
     moves: impl IntoIterator<Item = (Seat, S)>,
 ) -> Vec<Round> {
-    let mut numbering = MoveNumbering::new(first, seats);
-    let mut rounds: Vec<Round> = Vec::new();
-    for (seat, text) in moves {
-        let number = numbering.number(seat);
-        match rounds.last_mut() {
-            Some(round) if round.number.round == number.round => round.moves.push(text.into()),
-            _ => rounds.push(Round {
-                number,
-                moves: vec![text.into()],
-            }),
-        }
-    }
-    rounds
+    MoveNumbering::new(first, seats).rounds(moves)
 }
 
 /// `rounds` on one line: `1. e4 e5 2. Nf3`; with `last` set, only the last `last` rounds,

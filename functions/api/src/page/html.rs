@@ -36,8 +36,9 @@ border-radius:.3rem;margin:0 0 1rem}\
 .moves{max-height:20rem;overflow:auto;border-top:1px solid var(--line)}\
 .moves table{border-collapse:collapse;width:100%;font-size:.95rem}\
 .moves td,.moves th{padding:.2rem .4rem;text-align:left;border-bottom:1px solid var(--line)}\
-.moves .at{color:var(--muted);white-space:nowrap}\
-.moves tr.last{background:#fff6cc}\
+.moves .at{display:block;color:var(--muted);font-size:.75rem;white-space:nowrap}\
+.moves th.round{color:var(--muted);font-weight:400;width:2.5rem}\
+.moves td.last{background:#fff6cc}\
 form{margin:.8rem 0}\
 label{display:block;font-weight:600;margin:.4rem 0 .2rem}\
 input[type=text],input[type=date],input[type=number],select,textarea{width:100%;\
@@ -52,8 +53,9 @@ cursor:pointer;text-decoration:none;display:inline-flex;align-items:center;justi
 button.primary{background:var(--accent);border-color:var(--accent);color:#fff;flex:1 1 12rem}\
 button.danger{border-color:var(--danger);color:var(--danger)}\
 .legal{font-family:ui-monospace,monospace;font-size:.9rem;color:var(--muted);word-spacing:.4rem}\
-.games,.leaves,ol.lines{padding-left:1.2rem}\
-.games li,.leaves li,ol.lines li{margin:.5rem 0}\
+.games,.leaves{padding-left:1.2rem}\
+.games li,.leaves li,ul.lines li{margin:.5rem 0}\
+ul.lines{list-style:none;padding-left:0}\
 form.inline{display:inline-block;margin:0 0 0 .5rem}\
 .line{font-family:ui-monospace,monospace}\
 .on-leave{font-weight:600;color:#7a4b00}\

@@ -55,7 +55,7 @@ pub(super) fn panel(shown: &Shown, action: &str, entered: &str) -> String {
                  class=\"inline\"><input type=\"hidden\" name=\"action\" value=\"delete-line\">\
                  <input type=\"hidden\" name=\"line\" value=\"{}\"><button class=\"danger\" \
                  id=\"delete-line-{}\">Delete</button></form></li>",
-                escape(&shown.short_moves(&line.moves).join(" ")),
+                escape(&shown.line(&line.moves)),
                 index + 1,
                 index + 1
             )
@@ -63,7 +63,7 @@ pub(super) fn panel(shown: &Shown, action: &str, entered: &str) -> String {
         .collect();
     let current = match listed.is_empty() {
         true => "<p>You have no conditional lines in this game.</p>".to_string(),
-        false => format!("<ol class=\"lines\">{listed}</ol>"),
+        false => format!("<ul class=\"lines\">{listed}</ul>"),
     };
     let example = shown
         .view
@@ -129,7 +129,7 @@ pub(super) async fn act(
         Ok(_) => {
             let shown = reload(app, link).await?;
             let notice = format!("<div class=\"notice\" data-code=\"saved\"><p>{said}</p></div>");
-            let talk = conversation(app, link).await?;
+            let talk = conversation(app, link, "").await?;
             Ok(page(StatusCode::OK, &shown, &notice, "", &talk))
         }
         Err(error @ (ServiceError::Move(_) | ServiceError::Refused(_))) => {
@@ -140,7 +140,7 @@ pub(super) async fn act(
                 error.code,
                 escape(&error.message)
             );
-            let talk = conversation(app, link).await?;
+            let talk = conversation(app, link, "").await?;
             Ok(page(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 &shown,

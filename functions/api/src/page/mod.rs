@@ -3,9 +3,10 @@
 //! move), the invitation pages behind an invitation's links (`/invitations/{token}/accept`
 //! and `/decline`), the sign-in page behind a sign-in link (`/sign-in?token=...`), a
 //! signed-in player's games and vacation (`/me/{token}`, `/me/{token}/vacation`) and a
-//! read-only game page (`/games/{id}`). Server-rendered, usable on a phone and without
-//! JavaScript; a `GET` never changes anything. Errors are pages too, made from the API's
-//! [`crate::ApiError`] (whose statuses and codes come from `crate::error`) by `problem`.
+//! read-only game page (`/games/{id}`), with the game's archive to download (see [`record`]).
+//! Server-rendered, usable on a phone and without JavaScript; a `GET` never changes anything.
+//! Errors are pages too, made from the API's [`crate::ApiError`] (whose statuses and codes
+//! come from `crate::error`) by `problem`.
 //!
 //! Pages keep no session: every page that acts is reached by a link whose path carries a
 //! token for what it may do (see [`link`] and `me`), and acts through the game service like
@@ -20,6 +21,7 @@ pub mod link;
 mod me;
 mod play;
 mod problem;
+mod record;
 mod sign_in;
 mod turn;
 mod view;
@@ -40,6 +42,7 @@ use crate::App;
 pub(crate) fn routes() -> Router<App> {
     Router::new()
         .route("/play/{token}", get(play::show).post(play::act))
+        .route("/play/{token}/archive", get(record::players))
         .route(
             "/invitations/{token}/accept",
             get(invitation::ask_accept).post(invitation::accept),
@@ -52,6 +55,7 @@ pub(crate) fn routes() -> Router<App> {
         .route("/me/{token}", get(me::games))
         .route("/me/{token}/vacation", get(leave::show).post(leave::act))
         .route("/games/{id}", get(game))
+        .route("/games/{id}/archive", get(record::public))
         .route("/tournaments/{id}", get(event::show))
 }
 

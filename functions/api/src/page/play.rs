@@ -37,13 +37,14 @@ pub(crate) async fn show(
     Path(token): Path<String>,
 ) -> Result<Response, Problem> {
     let (link, shown) = open(&app, &token).await?;
-    let talk = conversation(&app, &link).await?;
+    let talk = conversation(&app, &link, "").await?;
     Ok(turn_page(&link, &shown, "", &talk))
 }
 
-/// `POST /play/{token}`: shows a move to confirm, plays a confirmed one, offers or accepts
-/// a draw, resigns (after a confirmation page), or changes conditional lines; then shows
-/// what happened.
+/// `POST /play/{token}`: shows a move to confirm, plays a confirmed one (with the message
+/// written on the confirmation, if any), offers a draw, resigns (after a confirmation page),
+/// or changes conditional lines, while the link's seat may; accepts another seat's standing
+/// draw offer or writes a message whoever is to move; then shows what happened.
 pub(crate) async fn act(
     State(app): State<App>,
     Path(token): Path<String>,
@@ -65,6 +66,10 @@ pub(crate) async fn act(
     if form.action == "message" {
         return write(&app, &link, shown, &form).await;
     }
+    if form.action == "draw-accept" {
+        let ending = app.service.accept_draw(&link.game, &link.handle).await;
+        return drawn(&app, &link, ending, "You accepted the draw.").await;
+    }
     if shown.view.to_move != Some(link.seat) {
         return Err(Problem::with(ServiceError::NotYourTurn.into(), shown));
     }
@@ -80,10 +85,6 @@ pub(crate) async fn act(
                 "You offered a draw; the other side has been told.",
             )
             .await
-        }
-        "draw-accept" => {
-            let ending = app.service.accept_draw(&link.game, &link.handle).await;
-            drawn(&app, &link, ending, "You accepted the draw.").await
         }
         "resign" if form.confirm == "yes" => {
             app.service
@@ -190,7 +191,7 @@ fn confirm_move(link: &MoveLink, shown: &Shown, form: &PlayForm) -> Response {
 }
 
 /// The form that plays `played`: the move (long notation), the draw offer to go with it
-/// (`offer_draw` ticked), the confirm button and a way back.
+/// (`offer_draw` ticked), a message to go with it, the confirm button and a way back.
 fn confirmation_form(played: &PlayedMove, offer_draw: bool) -> String {
     let checked = if offer_draw { " checked" } else { "" };
     format!(
@@ -200,10 +201,14 @@ fn confirmation_form(played: &PlayedMove, offer_draw: bool) -> String {
          <input type=\"hidden\" name=\"confirm\" value=\"yes\">\
          <label class=\"check\"><input type=\"checkbox\" name=\"offer_draw\" value=\"yes\"\
          {checked}> Offer a draw with this move</label>\
+         <label for=\"message\">A message with your move (if you like)</label>\
+         <textarea id=\"message\" name=\"message\" rows=\"2\" maxlength=\"{max}\" \
+         style=\"width:100%;font-size:1rem\"></textarea>\
          <div class=\"actions\"><button class=\"primary\" id=\"confirm\">Confirm {short}\
          </button><a class=\"button\" href=\"\">Choose another move</a></div></form>",
         long = escape(&played.long),
         short = escape(&played.short),
+        max = missive_game::MAX_MESSAGE,
     )
 }
 
@@ -219,7 +224,7 @@ async fn play(
     match app.service.submit_move(&link.game, &request).await {
         Ok(accepted) => played(app, link, &accepted).await,
         Err(ServiceError::Move(error)) => {
-            let talk = conversation(app, link).await?;
+            let talk = conversation(app, link, "").await?;
             Ok(refused_move(link, &shown, &error, &request.text, &talk))
         }
         Err(error) => {
@@ -229,18 +234,21 @@ async fn play(
     }
 }
 
-/// The confirmed move of `form` through `link`, keyed by what it asks for (the link's ply,
-/// the draw offer, the move as sent), so the same form sent again gets the first answer
-/// back from the service instead of a stale ply.
+/// The confirmed move of `form` through `link`, with the form's message if one was
+/// written, keyed by what it asks for (the link's ply, the draw offer, the move as sent), so
+/// the same form sent again gets the first answer back from the service (and writes the
+/// message once) instead of a stale ply.
 fn move_request(link: &MoveLink, form: &PlayForm) -> MoveRequest {
     let text = form.text.trim().to_string();
     let offer_draw = form.offer_draw == "yes";
+    let message = Some(form.message.trim()).filter(|message| !message.is_empty());
     MoveRequest {
         player: link.handle.clone(),
         expected_ply: link.ply,
         key: format!("play-{}-{offer_draw}-{text}", link.ply),
         text,
         offer_draw,
+        message: message.map(str::to_string),
     }
 }
 
@@ -273,6 +281,7 @@ async fn played(app: &App, link: &MoveLink, accepted: &MoveAccepted) -> Result<R
         ),
         false => lines::panel(&shown, &fresh, ""),
     };
+    let next = next + &conversation(app, link, &fresh).await?;
     Ok(done(&shown, "Move played", &told, &next))
 }
 
@@ -316,8 +325,8 @@ async fn drawn(
         Some(_) => done(&shown, "The game is drawn", said, ""),
         None => {
             let notice = format!("<div class=\"notice\"><p>{}</p></div>", escape(said));
-            let talk = conversation(app, link).await?;
-            move_page(StatusCode::OK, link, &shown, &notice, "", &talk)
+            let talk = conversation(app, link, "").await?;
+            turn_page(link, &shown, &notice, &talk)
         }
     })
 }
@@ -387,7 +396,7 @@ async fn write(
     if let Err(error) = written {
         return Err(Problem::with(ApiError::from(error), shown));
     }
-    let talk = conversation(app, link).await?;
+    let talk = conversation(app, link, "").await?;
     let notice = "<div class=\"notice\" data-code=\"message-sent\"><p>Your message is sent; \
                   the other side gets it by mail.</p></div>";
     Ok(turn_page(link, &shown, notice, &talk))
@@ -398,10 +407,34 @@ async fn write(
 fn turn_page(link: &MoveLink, shown: &Shown, notice: &str, talk: &str) -> Response {
     match shown.view.to_move == Some(link.seat) {
         true => move_page(StatusCode::OK, link, shown, notice, "", talk),
-        false => lines::page(StatusCode::OK, shown, notice, "", talk),
+        false => {
+            let talk = format!("{}{talk}", standing_offer(link, shown));
+            lines::page(StatusCode::OK, shown, notice, "", &talk)
+        }
     }
 }
 
+/// Whether another seat offers a draw the link's seat has not agreed to yet.
+fn offered_to(link: &MoveLink, shown: &Shown) -> bool {
+    let offers = &shown.view.draw_offers;
+    offers.iter().any(|seat| *seat != link.seat) && !offers.contains(&link.seat)
+}
+
+/// While another seat is to move: a form that accepts the draw another seat offers, if one
+/// stands (empty otherwise).
+fn standing_offer(link: &MoveLink, shown: &Shown) -> &'static str {
+    match offered_to(link, shown) {
+        true => {
+            "<form method=\"post\" class=\"draw\"><input type=\"hidden\" name=\"action\" \
+             value=\"draw-accept\"><p>A draw is offered to you.</p><div class=\"actions\">\
+             <button class=\"primary\" id=\"accept-draw\">Accept the draw</button></div></form>"
+        }
+        false => "",
+    }
+}
+
+/// The move form (`entered` in its field, the legal moves offered), the draw and resign
+/// buttons, and the full list of legal moves.
 fn move_form(link: &MoveLink, shown: &Shown, entered: &str) -> String {
     let legal = &shown.view.legal_moves_short;
     let options: String = legal
@@ -409,8 +442,9 @@ fn move_form(link: &MoveLink, shown: &Shown, entered: &str) -> String {
         .map(|m| format!("<option value=\"{}\">", escape(m)))
         .collect();
     let offers = &shown.view.draw_offers;
-    let draw = if offers.iter().any(|s| *s != link.seat) {
-        "<button name=\"action\" value=\"draw-accept\" formnovalidate>Accept the draw</button>"
+    let draw = if offered_to(link, shown) {
+        "<button name=\"action\" value=\"draw-accept\" id=\"accept-draw\" formnovalidate>\
+         Accept the draw</button>"
     } else if offers.contains(&link.seat) {
         ""
     } else {

@@ -24,7 +24,7 @@ pub(crate) struct PlayForm {
     /// `yes` once a move or a resignation is confirmed.
     #[serde(default)]
     pub confirm: String,
-    /// A message to the other players.
+    /// A message to the other players (on its own, or with a confirmed move).
     #[serde(default)]
     pub message: String,
     /// Conditional lines to add, one a line, moves in turn order.
@@ -35,14 +35,23 @@ pub(crate) struct PlayForm {
     pub line: String,
 }
 
-/// The link's game as it stands now, seen from the link's seat.
+/// The link's game as it stands now, seen from the link's seat, its archive linked with the
+/// players' messages (through a link for the same seat and ply).
 pub(super) async fn reload(app: &App, link: &MoveLink) -> Result<Shown, Problem> {
-    Ok(view::load(app, &link.game, Some(&link.handle), Some(link.seat)).await?)
+    let mut shown = view::load(app, &link.game, Some(&link.handle), Some(link.seat)).await?;
+    let token = super::link::fresh(app, link, link.ply, shown.view.deadline)?;
+    shown.archive = format!("../play/{token}/archive");
+    Ok(shown)
 }
 
 /// The game's messages as the link's player reads them, oldest first, and the form that
-/// writes one: every text escaped, line breaks kept.
-pub(super) async fn conversation(app: &App, link: &MoveLink) -> Result<String, Problem> {
+/// writes one, posting to `action` (a path relative to the page's; empty: the page's own):
+/// every text escaped, line breaks kept.
+pub(super) async fn conversation(
+    app: &App,
+    link: &MoveLink,
+    action: &str,
+) -> Result<String, Problem> {
     let messages = app
         .service
         .messages(&link.game, &link.handle)
@@ -65,12 +74,13 @@ pub(super) async fn conversation(app: &App, link: &MoveLink) -> Result<String, P
         false => format!("<ol class=\"messages\">{list}</ol>"),
     };
     Ok(format!(
-        "<h2>Messages</h2>{list}<form method=\"post\" class=\"message\">\
+        "<h2>Messages</h2>{list}<form method=\"post\" action=\"{}\" class=\"message\">\
          <input type=\"hidden\" name=\"action\" value=\"message\">\
          <label for=\"message\">Write to the other players</label>\
          <textarea id=\"message\" name=\"message\" rows=\"3\" maxlength=\"{}\" required \
          style=\"width:100%;font-size:1rem\"></textarea><div class=\"actions\">\
          <button id=\"send-message\">Send</button></div></form>",
+        escape(action),
         missive_game::MAX_MESSAGE
     ))
 }

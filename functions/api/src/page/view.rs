@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use missive_domain::{GameId, MoveRecord, Status};
 use missive_game::GameView;
-use missive_rules::{AnyGame, MoveNumber, MoveNumbering, Seat};
+use missive_rules::{AnyGame, MoveNumber, MoveNumbering, Seat, score_line};
 
 use super::html::escape;
 use crate::{ApiError, App};
@@ -22,6 +22,8 @@ pub struct Shown {
     pub log: Vec<MoveRecord>,
     /// When the game was read.
     pub now: DateTime<Utc>,
+    /// Where the page links the game's archive (a path relative to the page's).
+    pub archive: String,
 }
 
 /// Reads `game` as `viewer` (a handle) sees it, the board drawn from `seat` (the first
@@ -39,6 +41,7 @@ pub async fn load(
         game: detail.game,
         log: detail.stored.moves,
         now: app.clock.now(),
+        archive: format!("../games/{}/archive", game.0),
     })
 }
 
@@ -116,18 +119,19 @@ impl Shown {
             escape(heading),
             self.players(),
             self.state(),
-            self.moves()
+            self.score()
         )
     }
 
-    /// The short notation of `moves` (long notation, played in turn from the position
-    /// shown), as far as they are legal.
-    pub fn short_moves(&self, moves: &[String]) -> Vec<String> {
+    /// `moves` (long notation, played in turn from the position shown, as far as they are
+    /// legal) in short notation with the move numbers they get in this game: `2... Nc6 3. Bb5`.
+    pub fn line(&self, moves: &[String]) -> String {
         let mut game = self.game.clone();
-        moves
-            .iter()
-            .map_while(|long| game.play(long).ok().map(|played| played.short))
-            .collect()
+        let played = moves.iter().map_while(|long| {
+            let seat = game.to_move()?;
+            game.play(long).ok().map(|played| (seat, played.short))
+        });
+        score_line(&self.numbering().1.rounds(played), None)
     }
 
     /// The players by seat, the seat to move in bold.
@@ -204,31 +208,66 @@ impl Shown {
         MoveNumbering::numbered(first, seats, self.log.iter().map(|record| record.seat))
     }
 
-    /// The move list with dates, the last move marked.
-    fn moves(&self) -> String {
+    /// The score by rounds (`1. | e4 | e5`, a column per seat, a round of three in Three
+    /// Kingdoms), each move with its date, the last move marked; and the game's archive.
+    fn score(&self) -> String {
         if self.log.is_empty() {
             return "<h2>Moves</h2><p>No moves yet.</p>".into();
         }
-        let mut html = String::from(
-            "<h2>Moves</h2><div class=\"moves\"><table><thead><tr><th>#</th><th>side</th>\
-             <th>move</th><th>played (UTC)</th></tr></thead><tbody>",
-        );
+        let seats = self.view.seats.len();
+        let columns: String = (0..seats as u8)
+            .map(|seat| format!("<th>{}</th>", escape(self.seat_name(Seat(seat)))))
+            .collect();
+        let rows: String = self
+            .rounds()
+            .iter()
+            .map(|(round, cells)| {
+                let cells: String = cells.iter().map(|cell| self.cell(*cell)).collect();
+                format!("<tr><th class=\"round\">{round}.</th>{cells}</tr>")
+            })
+            .collect();
+        format!(
+            "<h2>Moves</h2><div class=\"moves\"><table class=\"score\"><thead><tr><th></th>\
+             {columns}</tr></thead><tbody>{rows}</tbody></table></div><p><a class=\"button\" \
+             id=\"archive\" href=\"{}\">Download the game (PGN)</a></p>",
+            escape(&self.archive)
+        )
+    }
+
+    /// The log's moves by rounds: each round's number and, by seat, the index of the move
+    /// that seat made in it.
+    fn rounds(&self) -> Vec<(u32, Vec<Option<usize>>)> {
         let (numbers, _) = self.numbering();
-        for (index, (record, number)) in self.log.iter().zip(numbers).enumerate() {
-            let class = match index + 1 == self.log.len() {
-                true => " class=\"last\"",
-                false => "",
-            };
-            html.push_str(&format!(
-                "<tr{class}><td>{number}</td><td>{}</td><td>{}{}</td><td class=\"at\">{}</td></tr>",
-                escape(self.seat_name(record.seat)),
-                escape(&record.short),
-                if record.draw_offer { " (draw?)" } else { "" },
-                record.at.format("%Y-%m-%d %H:%M")
-            ));
+        let mut rounds: Vec<(u32, Vec<Option<usize>>)> = Vec::new();
+        for (index, number) in numbers.iter().enumerate() {
+            if rounds.last().map(|(round, _)| *round) != Some(number.round) {
+                rounds.push((number.round, vec![None; self.view.seats.len()]));
+            }
+            if let Some((_, cells)) = rounds.last_mut()
+                && let Some(cell) = cells.get_mut(number.seat.index())
+            {
+                *cell = Some(index);
+            }
         }
-        html.push_str("</tbody></table></div>");
-        html
+        rounds
+    }
+
+    /// The cell of the move at `index` of the log (empty for none): the move, whether a
+    /// draw was offered with it, and when it was played (UTC).
+    fn cell(&self, index: Option<usize>) -> String {
+        let Some(record) = index.and_then(|index| self.log.get(index)) else {
+            return "<td></td>".into();
+        };
+        let class = match index == Some(self.log.len() - 1) {
+            true => " class=\"last\"",
+            false => "",
+        };
+        format!(
+            "<td{class}>{}{}<span class=\"at\">{}</span></td>",
+            escape(&record.short),
+            if record.draw_offer { " (draw?)" } else { "" },
+            record.at.format("%Y-%m-%d %H:%M")
+        )
     }
 }
 
