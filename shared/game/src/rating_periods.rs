@@ -46,7 +46,11 @@ impl GameService {
     /// `period`, or the first of `variant`'s periods still open if `period` has closed; a
     /// variant's periods are set up (closed through the one before `period`) by its first
     /// rated game.
+    /// The periods' marker is read first, so only a variant's first rated game writes.
     async fn open_period(&self, variant: &str, period: Period) -> Result<Period, ServiceError> {
+        if let Some(through) = self.periods_closed(variant).await? {
+            return Ok(period.max(through.next()));
+        }
         let first = PeriodsClosed {
             variant: variant.to_string(),
             through: period.previous().first_day(),

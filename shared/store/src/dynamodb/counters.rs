@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure;
 use chrono::{DateTime, Utc};
 
 use super::items::{Item, get_n, n, s};
-use super::{DynamoDbStore, keys, sdk};
+use super::{DynamoDbStore, applied, keys, sdk};
 use crate::{CounterStore, StoreError};
 
 #[async_trait]
@@ -56,10 +56,7 @@ impl CounterStore for DynamoDbStore {
             .expression_attribute_values(":expires", n(expires_at.timestamp()))
             .send()
             .await;
-        match deleted.map_err(sdk) {
-            Ok(_) | Err(StoreError::Conflict) => Ok(()),
-            Err(error) => Err(error),
-        }
+        applied(deleted.map(drop).map_err(sdk)).map(drop)
     }
 }
 
@@ -145,10 +142,6 @@ impl DynamoDbStore {
             .expression_attribute_values(":now", n(at))
             .send()
             .await;
-        match put.map_err(sdk) {
-            Ok(_) => Ok(true),
-            Err(StoreError::Conflict) => Ok(false),
-            Err(error) => Err(error),
-        }
+        applied(put.map(drop).map_err(sdk))
     }
 }

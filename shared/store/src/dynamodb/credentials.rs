@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use missive_domain::AppPassword;
 
 use super::items::{Item, get_n, millis, n, read_body, s};
-use super::{DynamoDbStore, keys, sdk};
+use super::{DynamoDbStore, applied, keys, sdk};
 use crate::{CredentialStore, StoreError};
 
 #[async_trait]
@@ -89,10 +89,7 @@ impl CredentialStore for DynamoDbStore {
             .expression_attribute_values(":at", n(at.timestamp_millis()))
             .send()
             .await;
-        match touched.map_err(sdk) {
-            Ok(_) | Err(StoreError::Conflict) => Ok(()),
-            Err(error) => Err(error),
-        }
+        applied(touched.map(drop).map_err(sdk)).map(drop)
     }
 
     async fn revoke_app_password(&self, player: &str, id: &str) -> Result<bool, StoreError> {
@@ -105,11 +102,7 @@ impl CredentialStore for DynamoDbStore {
             .condition_expression("attribute_exists(PK)")
             .send()
             .await;
-        match deleted.map_err(sdk) {
-            Ok(_) => Ok(true),
-            Err(StoreError::Conflict) => Ok(false),
-            Err(error) => Err(error),
-        }
+        applied(deleted.map(drop).map_err(sdk))
     }
 }
 

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use missive_domain::{MailPreference, MessageMail, Notice};
 
 use super::items::{Item, get_s, n, s};
-use super::{DynamoDbStore, keys, sdk};
+use super::{DynamoDbStore, applied, keys, sdk};
 use crate::{MailStore, StoreError};
 
 #[async_trait]
@@ -59,11 +59,7 @@ impl MailStore for DynamoDbStore {
             .condition_expression("attribute_not_exists(PK)")
             .send()
             .await;
-        match put.map_err(sdk) {
-            Ok(_) => Ok(true),
-            Err(StoreError::Conflict) => Ok(false),
-            Err(error) => Err(error),
-        }
+        applied(put.map(drop).map_err(sdk))
     }
 
     async fn release_notice(&self, notice: &Notice) -> Result<(), StoreError> {

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use missive_domain::{Cursor, GameId, Page};
 
 use super::items::{Item, get_n, millis, n, s, wake_subject};
-use super::{DynamoDbStore, keys, sdk};
+use super::{DynamoDbStore, applied, keys, sdk};
 use crate::{StoreError, Wake, WakeStore};
 
 #[async_trait]
@@ -81,11 +81,7 @@ impl WakeStore for DynamoDbStore {
                 .map(drop)
                 .map_err(sdk),
         };
-        match moved {
-            Ok(()) => Ok(true),
-            Err(StoreError::Conflict) => Ok(false),
-            Err(error) => Err(error),
-        }
+        applied(moved)
     }
 
     async fn hasten_wake(&self, game: &GameId, at: DateTime<Utc>) -> Result<bool, StoreError> {
@@ -101,11 +97,7 @@ impl WakeStore for DynamoDbStore {
             .await
             .map(drop)
             .map_err(sdk);
-        match hastened {
-            Ok(()) => Ok(true),
-            Err(StoreError::Conflict) => Ok(false),
-            Err(error) => Err(error),
-        }
+        applied(hastened)
     }
 }
 
