@@ -244,4 +244,3 @@ pub fn tools() -> Option<(PathBuf, PathBuf)> {
     };
     Some((chromedriver, chromium))
 }
-
