@@ -136,7 +136,8 @@ async fn signing_up_by_page(kind: Kind) {
 
 /// A page form posted from another site (`Sec-Fetch-Site: cross-site`, or an `Origin`
 /// other than the public URL's) is refused with 403 `cross-site` and does nothing; the
-/// public URL's origin, and no such header at all, pass; reads are never refused.
+/// public URL's origin, `Origin: null` (what browsers send from a `no-referrer` page) and
+/// no such header at all pass; reads are never refused.
 async fn cross_site_forms_are_refused(kind: Kind) {
     let server = Server::start(kind).await;
     server.player("ann").await;
@@ -176,6 +177,7 @@ async fn cross_site_forms_are_refused(kind: Kind) {
             ("origin", "http://missive.test"),
             ("sec-fetch-site", "same-origin"),
         ][..],
+        &[("origin", "null"), ("sec-fetch-site", "same-origin")][..],
         &[][..],
     ] {
         let answer = post(allowed).await.unwrap();

@@ -1,9 +1,11 @@
 //! The pages' defence against forms posted from other sites: every request to a page route
 //! that may act (any method but `GET` and `HEAD`) is refused with 403 `cross-site` when the
 //! browser says it comes from another site (`Sec-Fetch-Site: cross-site`) or names an
-//! `Origin` that is not the public URL's. A request without either header passes: old
-//! browsers and mail programs send neither, and the pages that act for a player carry a
-//! token in their path that another site cannot know.
+//! `Origin` that is not the public URL's. A request without either header passes (old
+//! browsers and mail programs send neither), and so does `Origin: null`, which browsers send
+//! from every page whose `Referrer-Policy` is `no-referrer`, as the pages' own is: there
+//! `Sec-Fetch-Site` tells. The pages that act for a player carry a token in their path that
+//! another site cannot know besides.
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode};
@@ -38,7 +40,7 @@ fn is_cross_site(app: &App, headers: &HeaderMap) -> bool {
         return false;
     };
     let origin = origin.to_str().unwrap_or("");
-    origin_of(&public_url(app, headers)) != Some(origin.to_ascii_lowercase())
+    origin != "null" && origin_of(&public_url(app, headers)) != Some(origin.to_ascii_lowercase())
 }
 
 /// The origin (`scheme://host[:port]`, in lower case) of `url`, if it has one.
