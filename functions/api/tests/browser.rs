@@ -17,7 +17,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use common::browser::{Browser, DESKTOP, Driver, PHONE, TempDir, keep_screenshot, tools};
 use common::inbox::{Inbox, MoveMail, Read, sign_in_link};
-use common::{Options, Player, Server, seat_count, start_game};
+use common::{Player, Server, seat_count, start_game};
 use missive_rules::registry;
 use missive_store::testing::{Kind, unique_name};
 use serde_json::json;
@@ -177,12 +177,7 @@ async fn mailed_links_in_headless_chromium() {
     let Some((chromedriver, chromium)) = tools() else {
         return;
     };
-    let options = Options {
-        mailing: true,
-        reachable_url: true,
-        ..Options::default()
-    };
-    let server = Server::start_with(Kind::Sqlite, options).await;
+    let server = Server::start_browsable(Kind::Sqlite).await;
     let driver = Driver::start(&chromedriver).await;
     let browser = Browser::open(&driver, &chromium).await;
     let mut inbox = Inbox::new(&server);

@@ -9,8 +9,8 @@
 
 mod common;
 
+use common::Server;
 use common::browser::{Browser, DESKTOP, Driver, PHONE, keep_screenshot, tools};
-use common::{Options, Server};
 use missive_store::testing::Kind;
 use serde_json::{Value, json};
 
@@ -66,6 +66,13 @@ async fn fill_and_press(browser: &Browser<'_>, fields: &[(&str, &str)], button: 
     browser.click(&browser.find(button).await).await;
 }
 
+/// Asks for a sign-in link for `email` on the ask page shown: the link mailed.
+async fn ask_for_link(browser: &Browser<'_>, server: &Server, email: &str) -> String {
+    fill_and_press(browser, &[("input#email", email)], "button#ask").await;
+    browser.find("[data-code=\"done\"]").await;
+    mailed_link(server, email, "/sign-in?")
+}
+
 /// Opens a sign-in (or confirmation) link and presses its button: the page it leads to.
 async fn sign_in_through(browser: &Browser<'_>, link: &str) -> String {
     browser.visit(link).await;
@@ -79,12 +86,7 @@ async fn a_mailbox_is_enough() {
     let Some((chromedriver, chromium)) = tools() else {
         return;
     };
-    let options = Options {
-        mailing: true,
-        reachable_url: true,
-        ..Options::default()
-    };
-    let server = Server::start_with(Kind::Sqlite, options).await;
+    let server = Server::start_browsable(Kind::Sqlite).await;
     let driver = Driver::start(&chromedriver).await;
     let browser = Browser::open(&driver, &chromium).await;
     browser.resize(PHONE.0, PHONE.1).await;
@@ -111,14 +113,7 @@ async fn a_mailbox_is_enough() {
     browser.find("input#email").await;
     assert!(fits_narrow(&browser).await, "sign-in-ask");
     keep_screenshot("sign-in-ask", &browser.screenshot().await);
-    fill_and_press(
-        &browser,
-        &[("input#email", "bob@example.org")],
-        "button#ask",
-    )
-    .await;
-    browser.find("[data-code=\"done\"]").await;
-    let link = mailed_link(&server, "bob@example.org", "/sign-in?");
+    let link = ask_for_link(&browser, &server, "bob@example.org").await;
     let bob_home = sign_in_through(&browser, &link).await;
     assert!(title(&browser).await.starts_with("Your games"), "bob home");
 
@@ -163,14 +158,7 @@ async fn a_mailbox_is_enough() {
         .click(&browser.find("a#sign-in-to-join").await)
         .await;
     server.clock.advance(chrono::Duration::seconds(1));
-    fill_and_press(
-        &browser,
-        &[("input#email", "bob@example.org")],
-        "button#ask",
-    )
-    .await;
-    browser.find("[data-code=\"done\"]").await;
-    let link = mailed_link(&server, "bob@example.org", "/sign-in?");
+    let link = ask_for_link(&browser, &server, "bob@example.org").await;
     assert!(link.contains("&then=tournaments/"), "{link}");
     sign_in_through(&browser, &link).await;
     browser.click(&browser.find("button#join").await).await;
