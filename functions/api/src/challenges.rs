@@ -114,9 +114,30 @@ pub(crate) async fn list(
     State(app): State<App>,
     Query(query): Query<ListQuery>,
 ) -> Result<Json<Page<ChallengeView>>, ApiError> {
-    let time_control = query
-        .time_control
-        .as_deref()
+    let (filter, creator_rating) = lobby_filter(
+        query.variant,
+        query.time_control.as_deref(),
+        query.min_rating,
+        query.max_rating,
+    )?;
+    let limit = query.limit.or(PAGE);
+    let cursor = query.cursor.map(Cursor);
+    let page = app
+        .service
+        .open_challenges(&filter, creator_rating, cursor.as_ref(), limit)
+        .await?;
+    Ok(Json(page.into()))
+}
+
+/// The lobby's filter, by API or page: the challenges of `variant` and `time_control`
+/// (`days-per-move:D` or `iccf:N/D`, else 400) whose creator is rated `min` to `max`.
+pub(crate) fn lobby_filter(
+    variant: Option<String>,
+    time_control: Option<&str>,
+    min: Option<u32>,
+    max: Option<u32>,
+) -> Result<(ChallengeFilter, CreatorRating), ApiError> {
+    let time_control = time_control
         .map(|text| {
             missive_domain::TimeControl::parse_key(text).ok_or_else(|| {
                 ApiError::bad_request(format!(
@@ -126,20 +147,10 @@ pub(crate) async fn list(
         })
         .transpose()?;
     let filter = ChallengeFilter {
-        variant: query.variant,
+        variant,
         time_control,
     };
-    let creator_rating = CreatorRating {
-        min: query.min_rating,
-        max: query.max_rating,
-    };
-    let limit = query.limit.or(PAGE);
-    let cursor = query.cursor.map(Cursor);
-    let page = app
-        .service
-        .open_challenges(&filter, creator_rating, cursor.as_ref(), limit)
-        .await?;
-    Ok(Json(page.into()))
+    Ok((filter, CreatorRating { min, max }))
 }
 
 /// Read a challenge

@@ -175,6 +175,7 @@ impl App {
         let limits = self.limits;
         let (routes, _) = routes(limits.archive_body).split_for_parts();
         routes
+            .merge(page::routes(&self))
             .fallback(|| async { ApiError::not_found("no such resource") })
             .with_state(self)
             .layer(throttle)
@@ -210,7 +211,6 @@ pub(crate) fn routes(archive_body: usize) -> OpenApiRouter<App> {
         .merge(session::routes())
         .merge(games::routes())
         .merge(rules::routes())
-        .merge(page::routes().into())
         .merge(unsubscribe::routes().into())
         .merge(archives::routes(archive_body))
         .merge(health::routes())

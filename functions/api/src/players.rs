@@ -96,43 +96,54 @@ pub(crate) async fn sign_up(
     headers: HeaderMap,
     JsonBody(request): JsonBody<SignUp>,
 ) -> Result<(StatusCode, Json<MailSent>), ApiError> {
-    let check = app
-        .service
-        .check_sign_up(&request.handle, &request.email)
-        .await?;
-    app.service.count_mail(&request.email, &client).await?;
+    mail_sign_up(&app, &headers, &client, &request.handle, &request.email).await?;
+    Ok(MailSent::accepted("a mail is on its way to the address"))
+}
+
+/// What a sign-up does, by API or page: refuses a taken handle (409) or an invalid handle
+/// or address (422), counts the mail against `email` and `client` (429 beyond), then mails
+/// the address a confirmation link, or a sign-in link if it has an account already.
+pub(crate) async fn mail_sign_up(
+    app: &App,
+    headers: &HeaderMap,
+    client: &str,
+    handle: &str,
+    email: &str,
+) -> Result<(), ApiError> {
+    let check = app.service.check_sign_up(handle, email).await?;
+    app.service.count_mail(email, client).await?;
+    let link = session::Link { headers, then: "" };
     let mail = match check {
-        SignUpCheck::New => confirmation_mail(&app, &headers, &request)?,
+        SignUpCheck::New => confirmation_mail(app, link, handle, email)?,
         SignUpCheck::Registered(player) => session::sign_in_mail(
-            &app,
-            &headers,
+            app,
+            link,
             &player,
             "You already play on Missive",
             "someone, we hope you, asked to sign up on Missive with this address, which is \
              already yours: nothing new was registered. To play, ",
         )?,
     };
-    session::send(&app, &mail).await?;
-    Ok(MailSent::accepted("a mail is on its way to the address"))
+    session::send(app, &mail).await
 }
 
-/// The mail with the link confirming `request`.
-fn confirmation_mail(app: &App, headers: &HeaderMap, request: &SignUp) -> Result<Mail, ApiError> {
-    let email = request.email.trim();
-    let token = app.authority.mint_sign_up(
-        &request.handle,
-        email,
-        session::SIGN_UP_LIFETIME,
-        app.now_seconds(),
-    )?;
+/// The mail with the link confirming the sign-up of `handle` with `email`.
+fn confirmation_mail(
+    app: &App,
+    link: session::Link<'_>,
+    handle: &str,
+    email: &str,
+) -> Result<Mail, ApiError> {
+    let email = email.trim();
+    let token =
+        app.authority
+            .mint_sign_up(handle, email, session::SIGN_UP_LIFETIME, app.now_seconds())?;
     let text = format!(
-        "Hello {},\n\nsomeone, we hope you, asked to play on Missive as {} with this address. \
-         Open this link within 24 hours to confirm and sign in:\n{}\n\n\
+        "Hello {handle},\n\nsomeone, we hope you, asked to play on Missive as {handle} with this \
+         address. Open this link within 24 hours to confirm and sign in:\n{}\n\n\
          Or send this token to POST /v1/auth/token:\n{token}\n\n\
          If it was not you, ignore this mail: nothing is registered until the link is used.\n",
-        request.handle,
-        request.handle,
-        session::token_link(app, headers, &token)
+        session::token_link(app, link, &token)
     );
     Ok(session::token_mail(
         email,

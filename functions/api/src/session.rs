@@ -112,21 +112,47 @@ pub(crate) async fn login(
     headers: HeaderMap,
     JsonBody(request): JsonBody<LoginRequest>,
 ) -> Result<(StatusCode, Json<MailSent>), ApiError> {
-    app.service.count_mail(&request.email, &client).await?;
-    if let Some(player) = app.service.player_by_email(&request.email).await? {
-        let mail = sign_in_mail(&app, &headers, &player, "Your Missive sign-in link", "")?;
-        send(&app, &mail).await?;
-    }
+    mail_sign_in(&app, &headers, &client, &request.email, "").await?;
     Ok(MailSent::accepted(
         "if the address is registered, a link is on its way",
     ))
+}
+
+/// What a request for a sign-in link does, by API or page: counts the mail against
+/// `email` and `client` (429 beyond), then mails a sign-in link if `email` is registered
+/// and nothing otherwise, so the outcome tells nobody who plays here. `then` (query text,
+/// `&then=...`, or nothing) is appended to the link.
+pub(crate) async fn mail_sign_in(
+    app: &App,
+    headers: &HeaderMap,
+    client: &str,
+    email: &str,
+    then: &str,
+) -> Result<(), ApiError> {
+    app.service.count_mail(email, client).await?;
+    if let Some(player) = app.service.player_by_email(email).await? {
+        let link = Link { headers, then };
+        let mail = sign_in_mail(app, link, &player, "Your Missive sign-in link", "")?;
+        send(app, &mail).await?;
+    }
+    Ok(())
+}
+
+/// Where a mailed link points: the request it answers (for the host when no public URL is
+/// configured) and query text appended to it (`&then=...`, or nothing).
+#[derive(Clone, Copy)]
+pub(crate) struct Link<'r> {
+    /// The request's headers.
+    pub headers: &'r HeaderMap,
+    /// Appended to the link's query.
+    pub then: &'r str,
 }
 
 /// The mail bringing `player` a sign-in link under `subject`, `preface` (a paragraph or
 /// nothing) before the link.
 pub(crate) fn sign_in_mail(
     app: &App,
-    headers: &HeaderMap,
+    link: Link<'_>,
     player: &Player,
     subject: &str,
     preface: &str,
@@ -141,7 +167,7 @@ pub(crate) fn sign_in_mail(
         "Hello {},\n\n{preface}open this link within 15 minutes to sign in:\n{}\n\n\
          Or send this token to POST /v1/auth/token:\n{token}\n",
         player.handle,
-        token_link(app, headers, &token)
+        token_link(app, link, &token)
     );
     Ok(token_mail(&player.email, subject, text, token))
 }
@@ -160,8 +186,12 @@ pub(crate) fn token_mail(to: &str, subject: &str, text: String, token: String) -
 }
 
 /// The link that exchanges `token` (a sign-in or sign-up token) for an access token.
-pub(crate) fn token_link(app: &App, headers: &HeaderMap, token: &str) -> String {
-    format!("{}/sign-in?token={token}", public_url(app, headers))
+pub(crate) fn token_link(app: &App, link: Link<'_>, token: &str) -> String {
+    format!(
+        "{}/sign-in?token={token}{}",
+        public_url(app, link.headers),
+        link.then
+    )
 }
 
 /// Sends `mail`; a mailer failure is an internal error.

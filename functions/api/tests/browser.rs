@@ -228,7 +228,7 @@ async fn mailed_links_in_headless_chromium() {
     let Some((chromedriver, chromium)) = tools() else {
         return;
     };
-    let server = Server::start_mailing(Kind::Sqlite).await;
+    let server = Server::start_browsable(Kind::Sqlite).await;
     let driver = Driver::start(&chromedriver).await;
     let browser = Browser::open(&driver, &chromium).await;
     let mut inbox = Inbox::new(&server);

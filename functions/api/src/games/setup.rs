@@ -61,18 +61,9 @@ pub(crate) async fn create(
     Caller(me): Caller,
     JsonBody(request): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<Created>), ApiError> {
-    let addresses: Vec<(Seat, String)> = request
-        .seats
-        .iter()
-        .enumerate()
-        .filter_map(|(index, seat)| match seat {
-            SeatRequest::InviteEmail { email } => Some((Seat(index as u8), email.clone())),
-            _ => None,
-        })
-        .collect();
-    let id = app
-        .service
-        .create_game(NewGame {
+    let id = create_game(
+        &app,
+        NewGame {
             creator: me,
             variant: request.variant,
             options: request.options,
@@ -81,12 +72,29 @@ pub(crate) async fn create(
             time_control: request.time_control.into(),
             rated: request.rated,
             private: request.private,
+        },
+    )
+    .await?;
+    Ok((StatusCode::CREATED, Json(Created { id })))
+}
+
+/// What creating a game does, by API or page: creates `new` and mails its invitations
+/// (a mail that cannot be sent is logged: the game stands).
+pub(crate) async fn create_game(app: &App, new: NewGame) -> Result<GameId, ApiError> {
+    let addresses: Vec<(Seat, String)> = new
+        .seats
+        .iter()
+        .enumerate()
+        .filter_map(|(index, seat)| match seat {
+            SeatRequest::InviteEmail { email } => Some((Seat(index as u8), email.clone())),
+            _ => None,
         })
-        .await?;
+        .collect();
+    let id = app.service.create_game(new).await?;
     if let Err(error) = app.notifier().send_invitations(&id, &addresses).await {
         tracing::warn!(game = %id, %error, "invitations not mailed");
     }
-    Ok((StatusCode::CREATED, Json(Created { id })))
+    Ok(id)
 }
 
 /// A seat to take (any free one if absent).

@@ -41,7 +41,7 @@ border-radius:.3rem;margin:0 0 1rem}\
 .moves td.last{background:#fff6cc}\
 form{margin:.8rem 0}\
 label{display:block;font-weight:600;margin:.4rem 0 .2rem}\
-input[type=text],input[type=date],input[type=number],select,textarea{width:100%;\
+input[type=text],input[type=email],input[type=date],input[type=number],select,textarea{width:100%;\
 min-height:3rem;font:inherit;font-size:1.1rem;padding:.4rem .6rem;border:1px solid #9aa3b2;\
 border-radius:.4rem}\
 .check{display:flex;align-items:center;gap:.5rem;font-weight:400;min-height:3rem}\
@@ -111,6 +111,23 @@ pub fn respond(status: StatusCode, title: &str, body: &str) -> Response {
         document(title, body),
     )
         .into_response()
+}
+
+/// The notice of an act done: `said`, in words.
+pub fn done(said: &str) -> String {
+    format!(
+        "<div class=\"notice\" data-code=\"done\"><p>{}</p></div>",
+        escape(said)
+    )
+}
+
+/// The notice of an act refused: the error's code, and its reason; nothing was changed.
+pub fn refused(error: &ApiError) -> String {
+    format!(
+        "<div class=\"notice problem\" data-code=\"{}\"><p>Nothing was changed: {}.</p></div>",
+        escape(error.code),
+        escape(&error.message)
+    )
 }
 
 /// `303 See Other` to `location` (a path, relative to the page's), with the headers of

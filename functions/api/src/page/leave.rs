@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use super::html::{escape, respond};
 use super::me::{failed, signed_in};
-use super::problem::{Problem, Via};
+use super::problem::{self, Problem, Via};
 use super::view::utc;
 use crate::{ApiError, App};
 
@@ -62,25 +62,7 @@ pub(crate) async fn act(
         )),
     };
     let balance = app.service.vacation_balance(&me).await.map_err(failed)?;
-    let (status, notice) = match outcome {
-        Ok(said) => (
-            StatusCode::OK,
-            format!(
-                "<div class=\"notice\" data-code=\"done\"><p>{}</p></div>",
-                escape(&said)
-            ),
-        ),
-        Err(error) if error.status.is_client_error() => (
-            error.status,
-            format!(
-                "<div class=\"notice problem\" data-code=\"{}\"><p>Nothing was changed: {}.\
-                 </p></div>",
-                error.code,
-                escape(&error.message)
-            ),
-        ),
-        Err(error) => return Err(Problem::via(error, Via::Session)),
-    };
+    let (status, notice) = problem::outcome(outcome, Via::Session)?;
     Ok(page(&app, status, &token, &balance, &notice))
 }
 

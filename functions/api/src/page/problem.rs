@@ -2,9 +2,11 @@
 //! one mapping) written as an HTML page a person can act on, with the game as it now
 //! stands when there is one to show.
 
+use axum::http::StatusCode;
+use axum::http::header::{HeaderValue, RETRY_AFTER};
 use axum::response::{IntoResponse, Response};
 
-use super::html::{escape, respond};
+use super::html::{self, escape, respond};
 use super::view::Shown;
 use crate::ApiError;
 
@@ -125,6 +127,15 @@ fn explanation(error: &ApiError, via: Via) -> (&'static str, &'static str) {
             "The game is busy",
             "Others changed the game at the same moment. Go back and try again.",
         ),
+        "cross-site" => (
+            "This form came from another site",
+            "Missive only takes forms sent from its own pages. Open the page from your mail \
+             or from Missive and send the form from there.",
+        ),
+        "limit-reached" | "rate-limited" => (
+            "Too many requests",
+            "Missive takes only so many of these at a time. Wait a while, then try again.",
+        ),
         "internal" => (
             "Something went wrong",
             "Missive could not do this just now. Nothing was lost; please try again later.",
@@ -133,15 +144,36 @@ fn explanation(error: &ApiError, via: Via) -> (&'static str, &'static str) {
     }
 }
 
+/// Whether what to do about `error` is to ask for a new sign-in link.
+fn asks_for_sign_in(error: &ApiError, via: Via) -> bool {
+    match error.code {
+        "token-expired" => via != Via::MoveLink,
+        "unauthorized" => via == Via::SignIn,
+        _ => false,
+    }
+}
+
+/// The button to the page that mails a new sign-in link, where the advice is to ask for one.
+fn ask_button(error: &ApiError, via: Via) -> &'static str {
+    match asks_for_sign_in(error, via) {
+        true => {
+            "<p><a class=\"button\" id=\"ask\" href=\"/sign-in/ask\">Ask for a new sign-in \
+             link</a></p>"
+        }
+        false => "",
+    }
+}
+
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {
         let (heading, advice) = explanation(&self.error, self.via);
         let notice = format!(
             "<div class=\"notice problem\" data-code=\"{}\"><p>{}</p><p class=\"detail\">{}</p>\
-             </div>",
+             {}</div>",
             escape(self.error.code),
             escape(advice),
-            escape(&sentence(&self.error.message))
+            escape(&sentence(&self.error.message)),
+            ask_button(&self.error, self.via),
         );
         let body = match &self.shown {
             Some(shown) => {
@@ -153,7 +185,24 @@ impl IntoResponse for Problem {
             }
             None => format!("<h1>{}</h1>{notice}", escape(heading)),
         };
-        respond(self.error.status, heading, &body)
+        let mut response = respond(self.error.status, heading, &body);
+        if let Some(seconds) = self.error.retry_after {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
+    }
+}
+
+/// The page's answer to an act: `Ok` with what was done, in words, is 200 and a notice
+/// saying so; a refusal (a 4xx) is its status and a notice with the reason (nothing
+/// changed), shown on the page again; any other failure is the error page.
+pub fn outcome(done: Result<String, ApiError>, via: Via) -> Result<(StatusCode, String), Problem> {
+    match done {
+        Ok(said) => Ok((StatusCode::OK, html::done(&said))),
+        Err(error) if error.status.is_client_error() => Ok((error.status, html::refused(&error))),
+        Err(error) => Err(Problem::via(error, via)),
     }
 }
 

@@ -113,6 +113,18 @@ impl Server {
         Server::start_with(kind, options).await
     }
 
+    /// Starts a mailing server (see [`Server::start_mailing`]) whose public URL is its own
+    /// loopback address, as a browser test needs: the links it mails lead to it, and the
+    /// pages take the forms a browser sends from them (their `Origin` is the public URL's).
+    pub async fn start_browsable(kind: Kind) -> Server {
+        let options = Options {
+            mailing: true,
+            reachable_url: true,
+            ..Options::default()
+        };
+        Server::start_with(kind, options).await
+    }
+
     /// Starts a server over a fresh store of `kind`, without rate limits, whose service
     /// keeps `quotas`.
     pub async fn start_with_limits(kind: Kind, quotas: Quotas) -> Server {

@@ -41,7 +41,6 @@ fn tournament_invitation_mail(
     unsubscribe_link: &str,
 ) -> Mail {
     let page = format!("{public_url}/tournaments/{}", tournament.id);
-    let join = format!("{public_url}/v1/tournaments/{}/join", tournament.id);
     let subject = format!(
         "{} invites you to {}",
         tournament.organiser, tournament.name
@@ -58,14 +57,14 @@ fn tournament_invitation_mail(
     );
     let text = format!(
         "Hello {name},\n\n{organiser} invites you to {event}, {what}.\n\nThe tournament: \
-         {page}\nJoin it from your app, or with POST {join}\n\n-- \nMail about your games \
-         (each move, a daily digest, or none):\n{unsubscribe_link}\n",
+         {page}\nJoin it from that page (it mails you a sign-in link), or from your app.\n\n\
+         -- \nMail about your games (each move, a daily digest, or none):\n{unsubscribe_link}\n",
         name = to.handle,
         organiser = tournament.organiser,
         event = tournament.name,
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{organiser} invites you to          {event}, {what}.</p>\n<p><a href=\"{page}\">The tournament</a>: join it from your          app.</p>\n<p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your          games</a>: each move, a daily digest, or none.</p>\n</body></html>\n",
+        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{organiser} invites you to          {event}, {what}.</p>\n<p><a href=\"{page}\">The tournament</a>: join it from its page,          or from your app.</p>\n<p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your          games</a>: each move, a daily digest, or none.</p>\n</body></html>\n",
         name = escape(&to.handle),
         organiser = escape(&tournament.organiser),
         event = escape(&tournament.name),
