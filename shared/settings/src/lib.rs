@@ -109,6 +109,11 @@ pub fn game_service(
     }
 }
 
+/// The reply setting, checked ([`missive_notify::links::check_reply_to`]).
+fn reply_to(text: &str) -> Result<String, String> {
+    missive_notify::links::check_reply_to(text).map(|()| text.to_string())
+}
+
 /// Everything a Missive process needs to reach its games and mail its players.
 #[derive(Args, Clone, Debug)]
 pub struct Settings {
@@ -156,6 +161,12 @@ pub struct Settings {
     /// Lambda functions do.
     #[arg(long, env = "MISSIVE_SES")]
     pub ses: bool,
+    /// Offer replies by mail: `reply@example.org` makes turn mails go out with a
+    /// `Reply-To` of `reply+TOKEN@example.org`, where a reply with the move plays it (the
+    /// mail reaching that address must be handed to Missive: `missive serve`'s inbox
+    /// folder, or the inbound function). None: turn mails offer no reply.
+    #[arg(long, env = "MISSIVE_REPLY_TO", value_parser = reply_to)]
+    pub reply_to: Option<String>,
     /// Token issuer and audience name.
     #[arg(long, env = "MISSIVE_ISSUER", default_value = "missive")]
     pub issuer: String,
@@ -277,6 +288,7 @@ impl Settings {
         Ok(
             Scheduler::new(service, authority, mailer, clock, &self.public_base())
                 .with_config(config)
+                .with_reply_to(self.reply_to.clone())
                 .with_hooks(hooks),
         )
     }
