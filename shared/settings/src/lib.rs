@@ -293,10 +293,15 @@ impl Settings {
         )
     }
 
-    /// The notifier of a Lambda function: settings from the environment, logs set up as
+    /// The notifier of a Lambda function, as [`Settings::lambda_parts`] makes it.
+    pub async fn lambda_notifier(name: &str) -> Result<Scheduler, SettingsError> {
+        Ok(Settings::lambda_parts(name).await?.notifier)
+    }
+
+    /// What a Lambda function works with: settings from the environment, logs set up as
     /// [`logging::init`] with JSON by default, the store and key opened (never created),
     /// the system clock.
-    pub async fn lambda_notifier(name: &str) -> Result<Scheduler, SettingsError> {
+    pub async fn lambda_parts(name: &str) -> Result<LambdaParts, SettingsError> {
         let settings = Settings::from_env(name);
         logging::init(settings.log_format.unwrap_or(LogFormat::Json));
         let clock: Arc<dyn Clock> = Arc::new(missive_game::SystemClock);
@@ -304,6 +309,21 @@ impl Settings {
         let authority = Arc::new(settings.authority(Opening::MustExist).await?);
         let mailer = settings.mailer().await?;
         let service = GameService::new(store, Arc::clone(&clock));
-        settings.notifier(service, authority, mailer, clock)
+        let notifier = settings.notifier(service.clone(), Arc::clone(&authority), mailer, clock)?;
+        Ok(LambdaParts {
+            service,
+            authority,
+            notifier,
+        })
     }
+}
+
+/// What a Lambda function works with ([`Settings::lambda_parts`]).
+pub struct LambdaParts {
+    /// The game service over the store.
+    pub service: GameService,
+    /// The token authority of the signing key.
+    pub authority: Arc<Authority>,
+    /// The notifier, mailing with the settings' mailer.
+    pub notifier: Scheduler,
 }
