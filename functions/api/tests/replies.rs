@@ -112,10 +112,13 @@ impl Table {
 
     /// The refusals mailed back to `handle` so far.
     fn refusals(&self, handle: &str) -> Vec<Read> {
-        self.mails_to(&format!("{handle}@example.org"), "Your reply was not played")
-            .iter()
-            .map(|raw| Read::parse(raw.as_bytes()))
-            .collect()
+        self.mails_to(
+            &format!("{handle}@example.org"),
+            "Your reply was not played",
+        )
+        .iter()
+        .map(|raw| Read::parse(raw.as_bytes()))
+        .collect()
     }
 
     /// Puts `reply` into the inbox as a file and handles the inbox as `missive serve`
@@ -124,7 +127,9 @@ impl Table {
         std::fs::create_dir_all(&self.inbox).unwrap();
         let name = format!("{}.eml", ulid::Ulid::new());
         std::fs::write(self.inbox.join(&name), reply).unwrap();
-        let handled = folder::handle_folder(&self.replies, &self.inbox).await.unwrap();
+        let handled = folder::handle_folder(&self.replies, &self.inbox)
+            .await
+            .unwrap();
         assert_eq!(handled, 1);
         assert!(!self.inbox.join(&name).exists(), "the file was moved");
     }
@@ -176,7 +181,11 @@ fn reply(original: &str, handle: &str, answer: &str, style: Style) -> String {
 /// A reply like [`reply`], sent to `address`.
 fn reply_to(address: &str, original: &str, handle: &str, answer: &str, style: Style) -> String {
     let read = Read::parse(original.as_bytes());
-    let quoted: String = read.text.lines().map(|line| format!("> {line}\r\n")).collect();
+    let quoted: String = read
+        .text
+        .lines()
+        .map(|line| format!("> {line}\r\n"))
+        .collect();
     let attribution = "On Sun, 1 Mar 2026 at 12:00, Missive <missive@example.org>\r\nwrote:";
     let (kind, body) = match style {
         Style::Plain => ("text/plain", format!("{answer}\r\n")),
@@ -186,7 +195,9 @@ fn reply_to(address: &str, original: &str, handle: &str, answer: &str, style: St
         ),
         Style::BottomPosted => (
             "text/plain",
-            format!("{attribution}\r\n{quoted}\r\n{answer}\r\n\r\n-- \r\n{handle}\r\nSent from my phone\r\n"),
+            format!(
+                "{attribution}\r\n{quoted}\r\n{answer}\r\n\r\n-- \r\n{handle}\r\nSent from my phone\r\n"
+            ),
         ),
         Style::HtmlOnly => (
             "text/html",
@@ -259,7 +270,9 @@ async fn a_draw_offered_with_a_move_is_accepted_by_reply(kind: Kind) {
     assert_eq!(state["ply"], 1);
     assert_eq!(state["draw_offers"], serde_json::json!([0]), "{state}");
     let turn = &table.turn_mails("bob", 1).await[0];
-    table.deliver(&reply(turn, "bob", "draw", Style::Plain)).await;
+    table
+        .deliver(&reply(turn, "bob", "draw", Style::Plain))
+        .await;
     let state = table.state().await;
     assert_eq!(state["status"], "finished", "{state}");
     assert_eq!(state["ending"]["rule"], "agreement", "{state}");
@@ -293,12 +306,13 @@ async fn a_forged_token_plays_nothing_and_mails_nobody(kind: Kind) {
     }
     let state = table.state().await;
     assert_eq!(state["ply"], 0, "{state}");
-    assert_eq!(table.handled(folder::FAILED).len(), 6, "three mails, three reasons");
-    tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(
-        table.server.mails_to("ann@example.org").len(),
-        mails_before
+        table.handled(folder::FAILED).len(),
+        6,
+        "three mails, three reasons"
     );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(table.server.mails_to("ann@example.org").len(), mails_before);
     assert!(table.server.mails_to("bob@example.org").iter().all(|raw| {
         !Read::parse(raw.as_bytes())
             .subject
@@ -312,16 +326,25 @@ async fn a_stale_reply_is_answered_and_plays_nothing(kind: Kind) {
     let turn = table.turn_mails("ann", 1).await.remove(0);
     table.ann().await.play(&table.game, "e4", 0).await;
     table.bob().await.play(&table.game, "e5", 1).await;
-    table.deliver(&reply(&turn, "ann", "d4", Style::Plain)).await;
+    table
+        .deliver(&reply(&turn, "ann", "d4", Style::Plain))
+        .await;
     assert_eq!(moves(&table).await, ["e4", "e5"]);
     let refusals = table.refusals("ann");
     assert_eq!(refusals.len(), 1);
     let text = &refusals[0].text;
     assert!(text.contains("earlier position"), "{text}");
-    assert!(text.contains("It is your move. The legal moves: "), "{text}");
+    assert!(
+        text.contains("It is your move. The legal moves: "),
+        "{text}"
+    );
     assert!(text.contains("/play/"), "a fresh move link: {text}");
     let raw = &table.mails_to("ann@example.org", "Your reply")[0];
-    assert_ne!(reply_address(raw), reply_address(&turn), "a fresh reply address");
+    assert_ne!(
+        reply_address(raw),
+        reply_address(&turn),
+        "a fresh reply address"
+    );
 }
 
 /// An illegal move, or a reply with no move, is answered with the legal moves and a fresh
@@ -329,7 +352,9 @@ async fn a_stale_reply_is_answered_and_plays_nothing(kind: Kind) {
 async fn an_illegal_move_is_answered_with_the_legal_moves(kind: Kind) {
     let (table, _) = Table::seated(kind).await;
     let turn = table.turn_mails("ann", 1).await.remove(0);
-    table.deliver(&reply(&turn, "ann", "Ke2", Style::TopPosted)).await;
+    table
+        .deliver(&reply(&turn, "ann", "Ke2", Style::TopPosted))
+        .await;
     table
         .deliver(&reply(&turn, "ann", "Thanks, will think", Style::Plain))
         .await;
@@ -348,7 +373,9 @@ async fn an_illegal_move_is_answered_with_the_legal_moves(kind: Kind) {
     assert!(link.is_some(), "a fresh move link: {illegal}");
     assert!(unreadable.contains("Thanks, will think"), "{unreadable}");
     let answer = &table.mails_to("ann@example.org", "Your reply")[1];
-    table.deliver(&reply(answer, "ann", "e4", Style::Plain)).await;
+    table
+        .deliver(&reply(answer, "ann", "e4", Style::Plain))
+        .await;
     assert_eq!(moves(&table).await, ["e4"]);
 }
 

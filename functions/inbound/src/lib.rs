@@ -100,7 +100,13 @@ impl Messages for S3Messages {
             .key(&key)
             .send()
             .await
-            .map_err(|e| format!("s3://{}/{key}: {}", self.bucket, aws_sdk_s3::error::DisplayErrorContext(e)))?;
+            .map_err(|e| {
+                format!(
+                    "s3://{}/{key}: {}",
+                    self.bucket,
+                    aws_sdk_s3::error::DisplayErrorContext(e)
+                )
+            })?;
         let body = object
             .body
             .collect()
@@ -121,7 +127,11 @@ pub async fn handle(
     for record in event.records {
         let id = &record.ses.mail.message_id;
         let receipt = &record.ses.receipt;
-        if receipt.virus_verdict.as_ref().is_some_and(|v| v.status == "FAIL") {
+        if receipt
+            .virus_verdict
+            .as_ref()
+            .is_some_and(|v| v.status == "FAIL")
+        {
             tracing::warn!(message_id = %id, "reply by mail dropped: SES found a virus");
             continue;
         }

@@ -15,10 +15,12 @@ async fn main() -> Result<(), lambda_runtime::Error> {
     let prefix = std::env::var("MISSIVE_INBOUND_PREFIX").unwrap_or_default();
     let messages = S3Messages::connect(&bucket, &prefix).await;
     let (replies, messages) = (&replies, &messages);
-    lambda_runtime::run(service_fn(move |event: LambdaEvent<ReceiptEvent>| async move {
-        handle(replies, messages, event.payload)
-            .await
-            .map(|outcomes| outcomes.len())
-    }))
+    lambda_runtime::run(service_fn(
+        move |event: LambdaEvent<ReceiptEvent>| async move {
+            handle(replies, messages, event.payload)
+                .await
+                .map(|outcomes| outcomes.len())
+        },
+    ))
     .await
 }

@@ -74,7 +74,14 @@ async fn ann_to_move(setup: &Setup) -> (GameId, String) {
 }
 
 async fn ply_of(setup: &Setup, game: &GameId) -> u32 {
-    setup.service.notice_state(game).await.unwrap().unwrap().0.ply
+    setup
+        .service
+        .notice_state(game)
+        .await
+        .unwrap()
+        .unwrap()
+        .0
+        .ply
 }
 
 async fn a_received_reply_plays_once(kind: Kind) {
@@ -93,7 +100,12 @@ async fn a_received_reply_plays_once(kind: Kind) {
         assert!(matches!(&outcomes[..], [Outcome::Played { short, .. }] if short == "e4"));
     }
     assert_eq!(ply_of(&setup, &game).await, 1);
-    assert!(setup.take_mail().iter().all(|mail| mail.to != "ann@example.org"));
+    assert!(
+        setup
+            .take_mail()
+            .iter()
+            .all(|mail| mail.to != "ann@example.org")
+    );
 }
 
 async fn forged_and_infected_replies_play_nothing(kind: Kind) {
@@ -104,12 +116,17 @@ async fn forged_and_infected_replies_play_nothing(kind: Kind) {
         setup.authority.clone(),
         setup.notifier.clone(),
     );
-    let forged = address.replacen("reply+", "reply+a", 1).replacen("a@", "@", 1);
+    let forged = address
+        .replacen("reply+", "reply+a", 1)
+        .replacen("a@", "@", 1);
     let stored = Stored(HashMap::from([("m1".to_string(), reply("e4"))]));
     let outcomes = handle(&replies, &stored, receipt("m1", &forged, "PASS"))
         .await
         .unwrap();
-    assert!(matches!(&outcomes[..], [Outcome::Dropped { .. }]), "{outcomes:?}");
+    assert!(
+        matches!(&outcomes[..], [Outcome::Dropped { .. }]),
+        "{outcomes:?}"
+    );
     let unread = handle(&replies, &stored, receipt("m2", &address, "FAIL")).await;
     assert_eq!(unread, Ok(Vec::new()));
     let missing = handle(&replies, &stored, receipt("m3", &address, "PASS")).await;

@@ -138,7 +138,9 @@ fn encode(bytes: &[u8]) -> String {
             let mut group = [0u8; 8];
             group[3..3 + chunk.len()].copy_from_slice(chunk);
             let bits = u64::from_be_bytes(group);
-            (0..8).rev().map(move |i| ALPHABET[((bits >> (5 * i)) & 31) as usize] as char)
+            (0..8)
+                .rev()
+                .map(move |i| ALPHABET[((bits >> (5 * i)) & 31) as usize] as char)
         })
         .collect()
 }
@@ -227,7 +229,11 @@ mod tests {
         let text = ReplyToken::mint(&authority(&key), &link()).unwrap();
         let token = ReplyToken::read(&text).unwrap();
         assert!(token.open(&authority(&key), "bob").is_err());
-        assert!(token.open(&authority(&SigningKey::generate()), "ann").is_err());
+        assert!(
+            token
+                .open(&authority(&SigningKey::generate()), "ann")
+                .is_err()
+        );
         let other_issuer = Authority::new(&key, "elsewhere", "missive").unwrap();
         assert!(token.open(&other_issuer, "ann").is_err());
     }

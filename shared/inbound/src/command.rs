@@ -91,7 +91,13 @@ mod tests {
 
     #[test]
     fn anything_else_is_unreadable() {
-        for line in ["", "Thanks, I play Nf3", "Nf3 Nc6", "draw Nf3", "resign now"] {
+        for line in [
+            "",
+            "Thanks, I play Nf3",
+            "Nf3 Nc6",
+            "draw Nf3",
+            "resign now",
+        ] {
             assert_eq!(Command::read(line), None, "{line}");
         }
     }

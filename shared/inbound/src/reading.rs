@@ -52,9 +52,11 @@ pub fn html_lines(html: &str) -> String {
         let start = at + found;
         out.push_str(&unquoted[at..start]);
         let tag = &lower[start..];
-        let is_block_end = ["</div", "</li", "</tr", "</h1", "</h2", "</h3", "<hr", "</table"]
-            .iter()
-            .any(|block| tag.starts_with(block));
+        let is_block_end = [
+            "</div", "</li", "</tr", "</h1", "</h2", "</h3", "<hr", "</table",
+        ]
+        .iter()
+        .any(|block| tag.starts_with(block));
         if is_block_end {
             out.push_str("<br>");
         }
@@ -88,7 +90,9 @@ fn without_element(html: &str, name: &str) -> String {
         } else {
             depth.saturating_sub(1)
         };
-        at = lower[tag_at..].find('>').map_or(html.len(), |end| tag_at + end + 1);
+        at = lower[tag_at..]
+            .find('>')
+            .map_or(html.len(), |end| tag_at + end + 1);
     }
     if depth == 0 && at < html.len() {
         out.push_str(&html[at..]);

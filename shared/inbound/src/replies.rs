@@ -206,12 +206,8 @@ const STALE: &str = "it answers an earlier position: the game has moved on since
 /// caller's to retry.
 fn unplayed(error: ServiceError) -> Unplayed {
     match error {
-        ServiceError::Conflict { .. } | ServiceError::KeyReused => {
-            Unplayed::Refused(STALE.into())
-        }
-        ServiceError::Move(_) | ServiceError::Refused(_) => {
-            Unplayed::Refused(format!("{error}."))
-        }
+        ServiceError::Conflict { .. } | ServiceError::KeyReused => Unplayed::Refused(STALE.into()),
+        ServiceError::Move(_) | ServiceError::Refused(_) => Unplayed::Refused(format!("{error}.")),
         ServiceError::NotYourTurn => Unplayed::Refused("it is not your move.".into()),
         ServiceError::TimeExpired(_) | ServiceError::NotActive(_) => {
             Unplayed::Dropped("the game is over".into())

@@ -67,7 +67,10 @@ async fn next_step(
     player: &Player,
     seat: Seat,
 ) -> Result<NextStep, NotifyError> {
-    let Some(waiting) = head.waiting.as_ref().filter(|_| head.doc.status == Status::Active)
+    let Some(waiting) = head
+        .waiting
+        .as_ref()
+        .filter(|_| head.doc.status == Status::Active)
     else {
         return Ok(NextStep::Over);
     };
