@@ -73,6 +73,15 @@ async fn ann_to_move(setup: &Setup) -> (GameId, String) {
     (game, address)
 }
 
+/// Replies played over `setup`'s service, refusals mailed by its notifier.
+fn replies_of(setup: &Setup) -> Replies {
+    Replies::new(
+        setup.service.clone(),
+        setup.authority.clone(),
+        setup.notifier.clone(),
+    )
+}
+
 async fn ply_of(setup: &Setup, game: &GameId) -> u32 {
     setup
         .service
@@ -87,11 +96,7 @@ async fn ply_of(setup: &Setup, game: &GameId) -> u32 {
 async fn a_received_reply_plays_once(kind: Kind) {
     let setup = Setup::new(kind).await;
     let (game, address) = ann_to_move(&setup).await;
-    let replies = Replies::new(
-        setup.service.clone(),
-        setup.authority.clone(),
-        setup.notifier.clone(),
-    );
+    let replies = replies_of(&setup);
     let stored = Stored(HashMap::from([("m1".to_string(), reply("e4"))]));
     for _ in 0..2 {
         let outcomes = handle(&replies, &stored, receipt("m1", &address, "PASS"))
@@ -111,11 +116,7 @@ async fn a_received_reply_plays_once(kind: Kind) {
 async fn forged_and_infected_replies_play_nothing(kind: Kind) {
     let setup = Setup::new(kind).await;
     let (game, address) = ann_to_move(&setup).await;
-    let replies = Replies::new(
-        setup.service.clone(),
-        setup.authority.clone(),
-        setup.notifier.clone(),
-    );
+    let replies = replies_of(&setup);
     let forged = address
         .replacen("reply+", "reply+a", 1)
         .replacen("a@", "@", 1);
@@ -135,26 +136,25 @@ async fn forged_and_infected_replies_play_nothing(kind: Kind) {
     assert!(setup.take_mail().is_empty());
 }
 
-mod on_sqlite {
-    #[tokio::test]
-    async fn a_received_reply_plays_once() {
-        super::a_received_reply_plays_once(super::Kind::Sqlite).await;
-    }
-
-    #[tokio::test]
-    async fn forged_and_infected_replies_play_nothing() {
-        super::forged_and_infected_replies_play_nothing(super::Kind::Sqlite).await;
-    }
+/// Runs each listed test once per store.
+macro_rules! per_store {
+    ($($name:ident),*) => {
+        mod on_sqlite {
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(super::Kind::Sqlite).await;
+            })*
+        }
+        mod on_dynamodb {
+            $(#[tokio::test]
+            async fn $name() {
+                super::$name(super::Kind::DynamoDb).await;
+            })*
+        }
+    };
 }
 
-mod on_dynamodb {
-    #[tokio::test]
-    async fn a_received_reply_plays_once() {
-        super::a_received_reply_plays_once(super::Kind::DynamoDb).await;
-    }
-
-    #[tokio::test]
-    async fn forged_and_infected_replies_play_nothing() {
-        super::forged_and_infected_replies_play_nothing(super::Kind::DynamoDb).await;
-    }
-}
+per_store!(
+    a_received_reply_plays_once,
+    forged_and_infected_replies_play_nothing
+);

@@ -4,11 +4,11 @@
 
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 mod common;
 
-use common::{access_token, sign_up, start_serve, wait_for_mail};
+use common::{access_token, chess_game, sign_up, start_serve, wait_for_mail};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reply_put_into_the_inbox_is_played() {
@@ -24,30 +24,8 @@ async fn a_reply_put_into_the_inbox_is_played() {
     for handle in ["ann", "bob"] {
         sign_up(&http, &base, &outbox, handle).await;
     }
-    let (ann, bob) = (access_token("ann", &store), access_token("bob", &store));
-    let created: Value = http
-        .post(format!("{base}/v1/games"))
-        .bearer_auth(&ann)
-        .json(&json!({
-            "variant": "chess",
-            "seats": [{"kind": "creator"}, {"kind": "open"}],
-            "time_control": {"kind": "days-per-move", "days": 3}
-        }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let game = created["id"].as_str().unwrap().to_string();
-    let joined = http
-        .post(format!("{base}/v1/games/{game}/join"))
-        .bearer_auth(&bob)
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(joined.status(), 200);
+    let ann = access_token("ann", &store);
+    let game = chess_game(&http, &base, &ann, &access_token("bob", &store)).await;
     let turn = wait_for_mail(&outbox, "Reply-To: moves+").await;
     assert!(turn.contains("To: ann@example.org"), "{turn}");
     let address = turn
@@ -64,15 +42,13 @@ async fn a_reply_put_into_the_inbox_is_played() {
     std::fs::rename(inbox.join(".reply.part"), inbox.join("reply.eml")).unwrap();
     let mut ply = Value::Null;
     for _ in 0..100 {
-        let state: Value = http
+        let state = http
             .get(format!("{base}/v1/games/{game}"))
             .bearer_auth(&ann)
             .send()
             .await
-            .unwrap()
-            .json()
-            .await
             .unwrap();
+        let state: Value = state.json().await.unwrap();
         ply = state["ply"].clone();
         if ply == 1 && inbox.join("done/reply.eml").exists() {
             break;

@@ -21,15 +21,17 @@ pub async fn watch(
     period: Duration,
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) {
-    let mut ticks = tokio::time::interval(period);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    while !*stop.borrow() {
-        tokio::select! {
-            _ = ticks.tick() => {}
-            _ = stop.changed(), if stop.has_changed().is_ok() => continue,
-        }
+    loop {
         if let Err(error) = handle_folder(replies, folder).await {
             tracing::warn!(folder = %folder.display(), %error, "inbox not read");
+        }
+        tokio::select! {
+            () = tokio::time::sleep(period) => {}
+            stopped = async { stop.wait_for(|stop| *stop).await.is_ok() } => match stopped {
+                true => return,
+                // A stop whose sender is gone never comes: only sleep then.
+                false => tokio::time::sleep(period).await,
+            },
         }
     }
 }
