@@ -2,8 +2,8 @@
 # Builds the Lambda artifacts the way `sam build` does (template.yaml: BuildMethod
 # rust-cargolambda): `cargo lambda build --release --arm64 --bin NAME` from the workspace
 # root, for provided.al2023 on arm64, each binary zipped as Lambda takes it
-# (target/lambda/NAME/bootstrap.zip). Prints each zip's size and checks that the notifier
-# and the sweeper link neither axum nor SQLite.
+# (target/lambda/NAME/bootstrap.zip). Prints each zip's size and checks that the notifier,
+# the sweeper and the inbound function link neither axum nor SQLite.
 #
 # Needs Rust (rust-toolchain.toml) with the aarch64-unknown-linux-gnu target, cargo-lambda,
 # and zig, which cargo-lambda links with. Installs what is missing: the target with rustup,
@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python="${MISSIVE_PYTHON:-python3}"
-functions=(api notifier sweeper)
+functions=(api notifier sweeper inbound)
 
 if ! rustup target list --installed | grep -qx aarch64-unknown-linux-gnu; then
     echo "adding the aarch64-unknown-linux-gnu target" >&2
@@ -43,7 +43,7 @@ for function in "${functions[@]}"; do
     zip="target/lambda/$function/bootstrap.zip"
     printf '%-9s %9d bytes zipped  %s\n' "$function" "$(stat -c %s "$zip")" "$zip"
 done
-for function in notifier sweeper; do
+for function in notifier sweeper inbound; do
     binary="$(mktemp)"
     unzip -p "target/lambda/$function/bootstrap.zip" bootstrap >"$binary"
     for linked in 'axum::' 'sqlite3_open'; do

@@ -3,7 +3,9 @@
 hold (the signing key read at run time from an SSM SecureString with least privilege, a
 failure queue with an alarm on the notifier's stream, log retention on every function, the
 archive import limit within a synchronous invocation, the request timeout within the
-function's, every DynamoDB call of the store allowed to every function); the SAM transform succeeds, and cfn-lint finds no error in the result."""
+function's, every DynamoDB call of the store allowed to every function, replies by mail
+stored by SES where only the inbound function may read them); the SAM transform succeeds,
+and cfn-lint finds no error in the result."""
 
 import json
 import os
@@ -203,7 +205,7 @@ def store_actions():
     """The IAM actions the DynamoDB store's code needs, read off its source: each client
     call, and each kind of item its transactions hold."""
     needed = set()
-    for path in sorted((ROOT / "shared" / "store" / "src" / "dynamo").glob("*.rs")):
+    for path in sorted((ROOT / "shared" / "store" / "src" / "dynamodb").rglob("*.rs")):
         if path.name in ADMIN_FILES:
             continue
         text = path.read_text()
@@ -234,6 +236,71 @@ def check_table_rights(template):
     return problems
 
 
+# What each function may call besides the table, the signing key and SES: the inbound
+# function reads the replies SES stored (s3:GetObject), and the notifier describes the
+# stream records it gives up on (sqs:SendMessage) and reads its stream.
+CLIENT_CALLS = {
+    "InboundFunction": {"s3:GetObject"},
+    "NotifierFunction": {
+        "sqs:SendMessage",
+        "dynamodb:DescribeStream",
+        "dynamodb:GetRecords",
+        "dynamodb:GetShardIterator",
+        "dynamodb:ListStreams",
+    },
+}
+BASE_CALLS = {"ses:SendEmail", "ses:SendRawEmail"}
+
+
+def check_client_calls(template):
+    """No function may call more than the store, SES and what CLIENT_CALLS names for it."""
+    allowed_store = store_actions()
+    problems = []
+    for name, function in functions(template).items():
+        allowed = allowed_store | BASE_CALLS | CLIENT_CALLS.get(name, set())
+        extra = sorted({a for s in statements(function) for a in actions(s)} - allowed)
+        if extra:
+            problems.append(f"{name}: may call {', '.join(extra)}, which it never does")
+    return problems
+
+
+def check_inbound(template):
+    """Replies by mail: SES may only put objects under the bucket's prefix, from this
+    account's receipt rule; the rule stores each message there, then invokes the inbound
+    function, which may read that prefix only."""
+    resources = template["Resources"]
+    if "InboundFunction" not in resources:
+        return []
+    problems = []
+    bucket = {"Fn::Sub": "${InboundMail.Arn}/inbound/*"}
+    policy = resources["InboundMailPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    for statement in policy:
+        if statement.get("Principal") != {"Service": "ses.amazonaws.com"} or actions(statement) != ["s3:PutObject"]:
+            problems.append("InboundMailPolicy: only SES may put objects")
+        if statement.get("Resource") != bucket:
+            problems.append("InboundMailPolicy: SES may put objects under inbound/ only")
+        condition = json.dumps(statement.get("Condition"))
+        if "aws:SourceAccount" not in condition or "aws:SourceArn" not in condition:
+            problems.append("InboundMailPolicy: SES must be limited to this account's rule")
+    rule = resources["InboundRule"]["Properties"]["Rule"]
+    kinds = [next(iter(action)) for action in rule["Actions"]]
+    if kinds != ["S3Action", "LambdaAction"]:
+        problems.append(f"InboundRule: must store the message, then invoke the function: {kinds}")
+    else:
+        stored, invoked = rule["Actions"][0]["S3Action"], rule["Actions"][1]["LambdaAction"]
+        if stored.get("BucketName") != {"Ref": "InboundMail"} or stored.get("ObjectKeyPrefix") != "inbound/":
+            problems.append("InboundRule: must store into InboundMail under inbound/")
+        if invoked.get("FunctionArn") != {"Fn::GetAtt": ["InboundFunction", "Arn"]}:
+            problems.append("InboundRule: must invoke InboundFunction")
+    reads = [s for s in statements(resources["InboundFunction"]) if "s3:GetObject" in actions(s)]
+    if [s.get("Resource") for s in reads] != [bucket]:
+        problems.append("InboundFunction: s3:GetObject on InboundMail's inbound/ only")
+    env = environment(template, resources["InboundFunction"])
+    if env.get("MISSIVE_INBOUND_BUCKET") != {"Ref": "InboundMail"} or env.get("MISSIVE_INBOUND_PREFIX") != "inbound/":
+        problems.append("InboundFunction: must read the bucket and prefix the rule stores into")
+    return problems
+
+
 def main() -> int:
     # The transform fills in pseudo parameters; no AWS account is contacted.
     os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
@@ -251,6 +318,8 @@ def main() -> int:
         + check_log_retention(source)
         + check_api_limits(source)
         + check_table_rights(source)
+        + check_client_calls(source)
+        + check_inbound(source)
     )
     for problem in problems:
         print(f"template.yaml: {problem}")
@@ -277,7 +346,8 @@ def main() -> int:
         return 1
     print(
         "template.yaml: table in sync, signing key, stream failures, log retention, API "
-        "limits and table rights as required, SAM transform and cfn-lint clean"
+        "limits, table rights, client calls and replies by mail as required, SAM transform "
+        "and cfn-lint clean"
     )
     return 0
 

@@ -1,6 +1,7 @@
 //! `missive serve`: the API on one machine; `missive token`: an access token for scripts.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -8,6 +9,7 @@ use clap::Args;
 use missive_api::Settings;
 use missive_api::server::{self, Drained, ServerConfig};
 use missive_game::SystemClock;
+use missive_inbound::{Replies, folder};
 use missive_settings::{LogFormat, Opening, logging};
 use tokio::sync::watch;
 
@@ -50,6 +52,10 @@ pub struct ServeArgs {
     /// closing what is left.
     #[arg(long, env = "MISSIVE_DRAIN_SECONDS", default_value_t = 20)]
     drain_seconds: u64,
+    /// The folder replies to turn mails are put in as `.eml` files (see --reply-to): each
+    /// is played once and moved to `done/` (or `failed/`, with a `.reason` file).
+    #[arg(long, env = "MISSIVE_INBOX", default_value = "./inbox")]
+    inbox: PathBuf,
     #[command(flatten)]
     settings: Settings,
 }
@@ -89,8 +95,9 @@ impl ServeArgs {
 /// every `--sweep-every` seconds. On the signal it stops accepting connections and
 /// sweeping (between two games), lets requests in flight finish within the drain time,
 /// lets the notifier mail the changes committed by then and finish the webhook deliveries
-/// under way (within the drain time again),
-/// and exits. Mailed links go to `--public-url`, else to the address the server listens on.
+/// under way (within the drain time again), and exits. Replies put in the inbox folder
+/// are played every second, until the signal. Mailed links go to `--public-url`, else to
+/// the address the server listens on.
 pub fn serve(args: &ServeArgs) -> Result<(), String> {
     logging::init(args.settings.base.log_format.unwrap_or(LogFormat::Text));
     runtime()?.block_on(async {
@@ -111,11 +118,21 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
         let notifier = args.settings.notifier(&app).map_err(|e| e.to_string())?;
         let follower = notifier.clone();
         let hooks = notifier.clone();
+        let replies = Replies::new(
+            app.service.clone(),
+            Arc::clone(&app.authority),
+            notifier.clone(),
+        );
         let (stop_mail, mail_stopped) = watch::channel(false);
         let following = tokio::spawn(async move { follower.follow(feed, mail_stopped).await });
         let (stop, stopped) = watch::channel(false);
         let period = Duration::from_secs(args.sweep_every);
+        let reading = stopped.clone();
         let sweeping = tokio::spawn(async move { notifier.sweep_every(period, stopped).await });
+        let inbox = args.inbox.clone();
+        let watching = tokio::spawn(async move {
+            folder::watch(&replies, &inbox, INBOX_EVERY, reading).await;
+        });
         eprintln!(
             "missive: serving http://{local} (store {}, mail to {}, links to {})",
             args.settings.base.store,
@@ -135,6 +152,7 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
         let _ = stop_mail.send(true);
         let finished = tokio::time::timeout(drain, async {
             let _ = sweeping.await;
+            let _ = watching.await;
             let _ = following.await;
             hooks.hooks_settled(drain).await
         })
@@ -151,6 +169,9 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
         Ok(())
     })
 }
+
+/// How often the inbox folder is looked at.
+const INBOX_EVERY: Duration = Duration::from_secs(1);
 
 /// File descriptors kept out of the connections' share of the file limit: the store
 /// (SQLite's database, journal and write-ahead log, or DynamoDB's HTTP connections), the

@@ -12,7 +12,7 @@ use serde_json::json;
 
 mod common;
 
-use common::{access_token, sign_up, start_serve, wait_for_mail};
+use common::{access_token, chess_game, sign_up, start_serve, wait_for_mail};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serve_answers_and_token_signs_in() {
@@ -50,29 +50,8 @@ async fn serve_answers_and_token_signs_in() {
     assert!(folder.join("missive.key").exists(), "the key is generated");
     sign_up(&http, &base, &outbox, "ann").await;
     let token = access_token("ann", &store);
-    let created = http
-        .post(format!("{base}/v1/games"))
-        .bearer_auth(&token)
-        .json(&json!({
-            "variant": "chess",
-            "seats": [{"kind": "creator"}, {"kind": "open"}],
-            "time_control": {"kind": "days-per-move", "days": 3}
-        }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(created.status(), 201);
-    let game: serde_json::Value = created.json().await.unwrap();
-    let id = game["id"].as_str().unwrap();
     sign_up(&http, &base, &outbox, "bob").await;
-    let joined = http
-        .post(format!("{base}/v1/games/{id}/join"))
-        .bearer_auth(access_token("bob", &store))
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(joined.status(), 200);
+    chess_game(&http, &base, &token, &access_token("bob", &store)).await;
     let mail = wait_for_mail(&outbox, "/play/").await;
     assert!(mail.contains("To: ann@example.org"), "{mail}");
     assert!(

@@ -10,12 +10,18 @@
 //! tokens ([`Authority::mint_invitation`]) carry the game and seat the same way, and sign-up
 //! tokens the address they confirm in [`Claims::email`].
 //!
+//! Reply addresses carry no JWT (an address's local part holds 64 characters): their
+//! token is a [`ReplyToken`], a short MAC-sealed code made with a secret derived from the
+//! same key ([`reply_token`]).
+//!
 //! Keys are written as text: `hs256:<base64 secret of at least 32 bytes>` or
 //! `ed25519:<base64 32-byte seed>` ([`SigningKey::generate`] makes an HS256 one).
 
 pub mod move_link;
+pub mod reply_token;
 
 pub use move_link::{MOVE_LINK_GRACE, MoveLink};
+pub use reply_token::ReplyToken;
 
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
@@ -194,6 +200,14 @@ impl SigningKey {
         }
     }
 
+    /// The bytes the key is made of: the HS256 secret or the Ed25519 seed.
+    fn material(&self) -> &[u8] {
+        match self {
+            SigningKey::Hs256(secret) => secret,
+            SigningKey::Ed25519(seed) => seed,
+        }
+    }
+
     fn decoding(&self) -> Result<DecodingKey, AuthError> {
         match self {
             SigningKey::Hs256(secret) => Ok(DecodingKey::from_secret(secret)),
@@ -217,6 +231,7 @@ pub struct Authority {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
+    reply_secret: reply_token::ReplySecret,
 }
 
 impl Authority {
@@ -236,6 +251,7 @@ impl Authority {
             encoding: key.encoding()?,
             decoding: key.decoding()?,
             validation,
+            reply_secret: reply_token::ReplySecret::derive(key.material(), issuer),
         })
     }
 

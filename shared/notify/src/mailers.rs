@@ -20,6 +20,7 @@ mod invitation;
 mod leave;
 mod notes;
 mod reminder;
+mod reply;
 mod started;
 mod tournament;
 mod tournament_end;

@@ -13,7 +13,7 @@ use missive_game::{Clock, GameService};
 use missive_mail::{Mail, Mailer};
 
 use crate::NotifyError;
-use crate::links::{move_link, unsubscribe_link};
+use crate::links::{move_link, reply_address, unsubscribe_link};
 use crate::scheduler::NotifyConfig;
 
 /// A mail a mailer composed, with the markers of what else it carries (claimed while
@@ -35,6 +35,9 @@ pub(crate) struct Post {
     pub public_url: String,
     /// The notifier's settings.
     pub config: NotifyConfig,
+    /// The reply setting (`reply@example.org`): replies to turn mails go to
+    /// `reply+{token}@example.org`; none: turn mails offer no reply.
+    pub reply_to: Option<String>,
 }
 
 impl Post {
@@ -53,6 +56,12 @@ impl Post {
             deadline,
             now,
         )?)
+    }
+
+    /// The address a reply about `link`'s turn goes to, when replies are set up.
+    pub fn reply_address(&self, link: &MoveLink) -> Option<String> {
+        let reply_to = self.reply_to.as_deref()?;
+        reply_address(&self.authority, reply_to, link)
     }
 
     /// The unsubscribe link of `handle`, minted at `now`.

@@ -79,6 +79,7 @@ impl Scheduler {
             clock,
             public_url: public_url.trim_end_matches('/').to_string(),
             config: NotifyConfig::default(),
+            reply_to: None,
         };
         Scheduler { post, hooks: None }
     }
@@ -99,6 +100,14 @@ impl Scheduler {
             Some(hooks) => hooks.settled(within).await,
             None => true,
         }
+    }
+
+    /// The same scheduler offering replies by mail at `reply_to` (`reply@example.org`,
+    /// checked by [`crate::links::check_reply_to`]): turn mails go out with a `Reply-To`
+    /// of `reply+{token}@example.org`. None: no replies offered.
+    pub fn with_reply_to(mut self, reply_to: Option<String>) -> Scheduler {
+        self.post.reply_to = reply_to;
+        self
     }
 
     /// The same scheduler with `config`.

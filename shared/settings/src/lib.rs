@@ -109,6 +109,11 @@ pub fn game_service(
     }
 }
 
+/// The reply setting, checked ([`missive_notify::links::check_reply_to`]).
+fn reply_to(text: &str) -> Result<String, String> {
+    missive_notify::links::check_reply_to(text).map(|()| text.to_string())
+}
+
 /// Everything a Missive process needs to reach its games and mail its players.
 #[derive(Args, Clone, Debug)]
 pub struct Settings {
@@ -156,6 +161,12 @@ pub struct Settings {
     /// Lambda functions do.
     #[arg(long, env = "MISSIVE_SES")]
     pub ses: bool,
+    /// Offer replies by mail: `reply@example.org` makes turn mails go out with a
+    /// `Reply-To` of `reply+TOKEN@example.org`, where a reply with the move plays it (the
+    /// mail reaching that address must be handed to Missive: `missive serve`'s inbox
+    /// folder, or the inbound function). None: turn mails offer no reply.
+    #[arg(long, env = "MISSIVE_REPLY_TO", value_parser = reply_to)]
+    pub reply_to: Option<String>,
     /// Token issuer and audience name.
     #[arg(long, env = "MISSIVE_ISSUER", default_value = "missive")]
     pub issuer: String,
@@ -277,14 +288,20 @@ impl Settings {
         Ok(
             Scheduler::new(service, authority, mailer, clock, &self.public_base())
                 .with_config(config)
+                .with_reply_to(self.reply_to.clone())
                 .with_hooks(hooks),
         )
     }
 
-    /// The notifier of a Lambda function: settings from the environment, logs set up as
+    /// The notifier of a Lambda function, as [`Settings::lambda_parts`] makes it.
+    pub async fn lambda_notifier(name: &str) -> Result<Scheduler, SettingsError> {
+        Ok(Settings::lambda_parts(name).await?.notifier)
+    }
+
+    /// What a Lambda function works with: settings from the environment, logs set up as
     /// [`logging::init`] with JSON by default, the store and key opened (never created),
     /// the system clock.
-    pub async fn lambda_notifier(name: &str) -> Result<Scheduler, SettingsError> {
+    pub async fn lambda_parts(name: &str) -> Result<LambdaParts, SettingsError> {
         let settings = Settings::from_env(name);
         logging::init(settings.log_format.unwrap_or(LogFormat::Json));
         let clock: Arc<dyn Clock> = Arc::new(missive_game::SystemClock);
@@ -292,6 +309,21 @@ impl Settings {
         let authority = Arc::new(settings.authority(Opening::MustExist).await?);
         let mailer = settings.mailer().await?;
         let service = GameService::new(store, Arc::clone(&clock));
-        settings.notifier(service, authority, mailer, clock)
+        let notifier = settings.notifier(service.clone(), Arc::clone(&authority), mailer, clock)?;
+        Ok(LambdaParts {
+            service,
+            authority,
+            notifier,
+        })
     }
+}
+
+/// What a Lambda function works with ([`Settings::lambda_parts`]).
+pub struct LambdaParts {
+    /// The game service over the store.
+    pub service: GameService,
+    /// The token authority of the signing key.
+    pub authority: Arc<Authority>,
+    /// The notifier, mailing with the settings' mailer.
+    pub notifier: Scheduler,
 }

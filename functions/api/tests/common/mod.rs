@@ -46,6 +46,9 @@ pub struct Options {
     pub reachable_url: bool,
     /// How long the following notifier's webhook deliveries wait for an answer.
     pub hook_timeout: std::time::Duration,
+    /// The reply setting of the following notifier (`reply@example.org`): its turn mails
+    /// then offer replies by mail.
+    pub reply_to: Option<String>,
 }
 
 impl Default for Options {
@@ -59,6 +62,7 @@ impl Default for Options {
             quotas: test_limits(),
             reachable_url: false,
             hook_timeout: HOOK_TIMEOUT,
+            reply_to: None,
         }
     }
 }
@@ -170,7 +174,7 @@ impl Server {
             polls: options.limits.polls(),
         };
         let app = if options.mailing {
-            follow_changes(app, options.hook_timeout)
+            follow_changes(app, options.hook_timeout, options.reply_to)
         } else {
             app
         };
@@ -371,7 +375,11 @@ pub fn notifier(app: &App) -> Scheduler {
     )
 }
 
-fn follow_changes(mut app: App, hook_timeout: std::time::Duration) -> App {
+fn follow_changes(
+    mut app: App,
+    hook_timeout: std::time::Duration,
+    reply_to: Option<String>,
+) -> App {
     let (changes, feed) = tokio::sync::mpsc::unbounded_channel();
     app.service = app.service.with_changes(changes);
     let hooks = missive_notify::HookSender::new(
@@ -381,7 +389,7 @@ fn follow_changes(mut app: App, hook_timeout: std::time::Duration) -> App {
         missive_notify::Reach::system(true),
     )
     .unwrap();
-    let notifier = notifier(&app).with_hooks(hooks);
+    let notifier = notifier(&app).with_reply_to(reply_to).with_hooks(hooks);
     let never = tokio::sync::watch::channel(false).1;
     tokio::spawn(async move { notifier.follow(feed, never).await });
     app

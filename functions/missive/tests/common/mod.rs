@@ -35,6 +35,36 @@ pub async fn sign_up(http: &reqwest::Client, base: &str, outbox: &std::path::Pat
     assert_eq!(confirmed.status(), 200);
 }
 
+/// A chess game created by the holder of the access token `creator`, its other seat
+/// taken by the holder of `joiner`: its id. (Not every test binary sharing this module
+/// makes a game.)
+#[allow(dead_code)]
+pub async fn chess_game(http: &reqwest::Client, base: &str, creator: &str, joiner: &str) -> String {
+    let created = http
+        .post(format!("{base}/v1/games"))
+        .bearer_auth(creator)
+        .json(&json!({
+            "variant": "chess",
+            "seats": [{"kind": "creator"}, {"kind": "open"}],
+            "time_control": {"kind": "days-per-move", "days": 3}
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 201);
+    let game: serde_json::Value = created.json().await.unwrap();
+    let id = game["id"].as_str().unwrap().to_string();
+    let joined = http
+        .post(format!("{base}/v1/games/{id}/join"))
+        .bearer_auth(joiner)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(joined.status(), 200);
+    id
+}
+
 /// An access token for `handle` from `missive token`.
 pub fn access_token(handle: &str, store: &str) -> String {
     let token = Command::new(env!("CARGO_BIN_EXE_missive"))

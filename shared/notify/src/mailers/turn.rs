@@ -1,7 +1,8 @@
 //! The turn mail: when it has become a player's turn and they want a mail per move, the
 //! opponent's last move in short notation with its move number (or that the game began),
 //! the board from their seat, the time left until the real deadline, the move link, and the
-//! notes they are still to hear of. Once per game and ply ([`Notice::Turn`]). The reminder
+//! notes they are still to hear of. With replies by mail set up, it also carries a
+//! `Reply-To` whose token plays the move a reply names ([`crate::links::reply_address`]). Once per game and ply ([`Notice::Turn`]). The reminder
 //! ([`super::reminder`]) is this mail again at 80% of the time.
 
 use async_trait::async_trait;
@@ -96,6 +97,7 @@ async fn compose(
         ply: head.ply,
     };
     let move_link = post.move_link(&link, deadline, now)?;
+    let reply_to = post.reply_address(&link);
     let unsubscribe_link = post.unsubscribe_link(&player.handle, now)?;
     let (notes, claimed) = match notice {
         TurnNotice::Turn => notes::claim_pending(post, head, &player.handle).await?,
@@ -109,6 +111,7 @@ async fn compose(
         deadline,
         public_url: &post.public_url,
         move_link,
+        reply_to,
         unsubscribe_link,
         notes,
     };
@@ -131,6 +134,8 @@ struct TurnFacts<'a> {
     public_url: &'a str,
     /// The move link for this turn.
     move_link: String,
+    /// The address a reply with the move goes to, when replies are set up.
+    reply_to: Option<String>,
     /// The recipient's unsubscribe link.
     unsubscribe_link: String,
     /// What the other players wrote or offered that the mail carries.
@@ -177,9 +182,13 @@ fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
     let pieces = piece_list(&diagram);
     let board = Board::drawn(&diagram, seat, &head.id.0, &pieces);
     let until = utc(deadline);
+    let (make_text, make_html) = match facts.reply_to {
+        Some(_) => (REPLY_OFFER_TEXT, REPLY_OFFER_HTML),
+        None => ("Make your move:", ""),
+    };
     let text = format!(
         "Hello {name},\n\n{intro}\n\n{notes_text}{pieces}\n\nTime left: {left} (until {until}).\n\n\
-         Make your move:\n{link}\n\nThe board: {board_url}\n\n-- \n\
+         {make_text}\n{link}\n\nThe board: {board_url}\n\n-- \n\
          Mail about your turns (each move, a daily digest, or none):\n{unsubscribe}\n",
         name = facts.to.handle,
         link = facts.move_link,
@@ -188,7 +197,7 @@ fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
     let html = format!(
         "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{intro}</p>\n{notes_html}{board}\
          <p>Time left: <b>{left}</b> (until {until}).</p>\n\
-         <p><a href=\"{link}\">Make your move</a></p>\n\
+         {make_html}<p><a href=\"{link}\">Make your move</a></p>\n\
          <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your turns</a>: \
          each move, a daily digest, or none.</p>\n</body></html>\n",
         name = escape(&facts.to.handle),
@@ -197,15 +206,26 @@ fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
         link = escape(&facts.move_link),
         unsubscribe = escape(&facts.unsubscribe_link),
     );
-    finish(
+    let mut mail = finish(
         facts.to,
         subject,
         text,
         html,
         board.inline,
         &facts.unsubscribe_link,
-    )
+    );
+    if let Some(address) = &facts.reply_to {
+        mail.headers.push(("Reply-To".into(), address.clone()));
+    }
+    mail
 }
+
+/// What a turn mail says of replying, when replies are set up: text, then HTML.
+pub(super) const REPLY_OFFER_TEXT: &str = "Reply with your move (add `draw` to offer a draw \
+     with it, or write `resign`), or make it here:";
+/// [`REPLY_OFFER_TEXT`] in the HTML part.
+pub(super) const REPLY_OFFER_HTML: &str = "<p>Reply with your move (add <code>draw</code> to \
+     offer a draw with it, or write <code>resign</code>), or:</p>\n";
 
 /// "bob played 12... Nf6 in game G." (moves numbered by rounds, as the archive numbers
 /// them) or, before the first move, that the game began.
