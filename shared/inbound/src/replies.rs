@@ -188,6 +188,7 @@ fn move_request(link: &MoveLink, text: String, offer_draw: bool) -> MoveRequest 
         key: format!("reply-{}-{offer_draw}-{text}", link.ply),
         text,
         offer_draw,
+        message: None,
     }
 }
 
