@@ -55,7 +55,10 @@ impl GameMail {
             auto_submitted: message
                 .header_raw("Auto-Submitted")
                 .map(|v| v.trim().to_string()),
-            text: message.body_text(0).unwrap_or_default().replace("\r\n", "\n"),
+            text: message
+                .body_text(0)
+                .unwrap_or_default()
+                .replace("\r\n", "\n"),
             html: message.body_html(0).unwrap_or_default().to_string(),
             files: message
                 .attachments()
@@ -152,7 +155,10 @@ fn assert_game_over_mails(endings: &[&GameMail]) {
     assert_eq!(endings.len(), 2, "{endings:#?}");
     let whole = score_after(FOOLS_MATE.len());
     for mail in endings {
-        assert!(mail.text.contains(&whole) && mail.html.contains(&whole), "{mail:#?}");
+        assert!(
+            mail.text.contains(&whole) && mail.html.contains(&whole),
+            "{mail:#?}"
+        );
         let [(name, data)] = &mail.files[..] else {
             panic!("one archive attached: {mail:#?}")
         };
@@ -178,7 +184,11 @@ async fn every_mail_of_a_game_is_one_thread(kind: Kind) {
         mover.play(&id, mv, ply as u64).await;
     }
     let mails = all_game_mails(&server, 7).await;
-    assert_eq!(mails.len(), 7, "started, four turns, two endings: {mails:#?}");
+    assert_eq!(
+        mails.len(),
+        7,
+        "started, four turns, two endings: {mails:#?}"
+    );
 
     let root = format!("game-{id}@example.org");
     let mut ids: Vec<&str> = mails.iter().map(|m| m.message_id.as_str()).collect();
@@ -189,17 +199,33 @@ async fn every_mail_of_a_game_is_one_thread(kind: Kind) {
         assert_eq!(mail.subject, "bob vs ann, chess", "{mail:#?}");
         assert!(!mail.subject.contains(&id));
         assert_eq!(mail.references.as_deref(), Some(root.as_str()), "{mail:#?}");
-        assert_eq!(mail.in_reply_to.as_deref(), Some(root.as_str()), "{mail:#?}");
+        assert_eq!(
+            mail.in_reply_to.as_deref(),
+            Some(root.as_str()),
+            "{mail:#?}"
+        );
         assert!(mail.message_id.ends_with("@example.org") && mail.message_id != root);
         assert_eq!(mail.auto_submitted.as_deref(), Some("auto-generated"));
-        assert!(mail.text.contains(NOT_READ) && mail.html.contains(NOT_READ), "{mail:#?}");
+        assert!(
+            mail.text.contains(NOT_READ) && mail.html.contains(NOT_READ),
+            "{mail:#?}"
+        );
     }
-    let started: Vec<&GameMail> = mails.iter().filter(|m| m.text.contains("has started")).collect();
+    let started: Vec<&GameMail> = mails
+        .iter()
+        .filter(|m| m.text.contains("has started"))
+        .collect();
     assert_eq!(started.len(), 1, "{mails:#?}");
     assert_eq!(started[0].to, "ann@example.org");
-    let turns: Vec<&GameMail> = mails.iter().filter(|m| m.text.contains("Your move: ")).collect();
+    let turns: Vec<&GameMail> = mails
+        .iter()
+        .filter(|m| m.text.contains("Your move: "))
+        .collect();
     assert_turn_mail_scores(&turns);
-    let endings: Vec<&GameMail> = mails.iter().filter(|m| m.text.contains("Game over: ")).collect();
+    let endings: Vec<&GameMail> = mails
+        .iter()
+        .filter(|m| m.text.contains("Game over: "))
+        .collect();
     assert_game_over_mails(&endings);
 }
 

@@ -19,7 +19,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 use missive_board::{Options, Png, PngSize, escape, render_png};
-use missive_domain::{GameId, Head, MoveRecord, Seat, TimeControl};
+use missive_domain::{GameId, Head, MoveRecord, Player, Seat, TimeControl};
 use missive_mail::{Inline, Mail};
 use missive_rules::{Diagram, DiagramPiece, score};
 
@@ -98,10 +98,23 @@ pub const REPLIES_NOT_READ: &str = "This mail was sent automatically: replies to
 /// game's score starts with "…" and links to the game's page.
 pub const SCORE_MOVES: usize = 40;
 
-/// The mail to the address `to` with both parts (`html` being the HTML body's content), the
-/// footer line saying replies are not read, the pictures the HTML shows and, given an
-/// `unsubscribe` link, the RFC 8058 one-click unsubscribe headers.
+/// The mail to the player `to` with both parts (`html` being the HTML body's content), the
+/// footer line saying replies are not read, the pictures the HTML shows and the RFC 8058
+/// one-click unsubscribe headers for their `unsubscribe` link.
 pub(crate) fn finish(
+    to: &Player,
+    subject: String,
+    text: String,
+    html: String,
+    inline: Vec<Inline>,
+    unsubscribe: &str,
+) -> Mail {
+    to_address(&to.email, subject, text, html, inline, Some(unsubscribe))
+}
+
+/// The mail [`finish`] makes, to the address `to`: with the unsubscribe headers only given
+/// an `unsubscribe` link (an address no player has yet has none).
+pub(crate) fn to_address(
     to: &str,
     subject: String,
     text: String,
@@ -132,6 +145,20 @@ pub(crate) fn finish(
         headers,
         thread: None,
     }
+}
+
+/// The mail about the game of `head` to its player `to`, as [`finish`] makes it: the
+/// game's title as its subject, in the game's thread.
+pub(crate) fn game_mail(
+    to: &Player,
+    head: &Head,
+    text: String,
+    html: String,
+    inline: Vec<Inline>,
+    unsubscribe: &str,
+) -> Mail {
+    let mail = finish(to, game_title(head), text, html, inline, unsubscribe);
+    about_game(mail, &head.id)
 }
 
 /// `mail` as one of the thread of the game `id`, `game-{id}`.
@@ -308,6 +335,9 @@ mod tests {
         assert_eq!(text.lines().count(), 3, "{text}");
         assert!(text.contains("chariot shu a1"), "{text}");
         let spots = text.lines().filter_map(|line| line.split_once(": "));
-        assert!(spots.clone().all(|(_, pieces)| !pieces.contains(':')), "{text}");
+        assert!(
+            spots.clone().all(|(_, pieces)| !pieces.contains(':')),
+            "{text}"
+        );
     }
 }

@@ -149,9 +149,7 @@ async fn a_reminder_goes_out_once_at_80_percent(kind: Kind) {
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, "bob@example.org");
     assert!(
-        mails[0]
-            .text
-            .contains("Reminder: 14 hours 24 minutes left"),
+        mails[0].text.contains("Reminder: 14 hours 24 minutes left"),
         "{}",
         mails[0].text
     );
@@ -239,12 +237,7 @@ async fn a_finished_game_tells_each_player_how_it_ended_once(kind: Kind) {
     mails.sort_by(|a, b| a.to.cmp(&b.to));
     let told: Vec<(&str, bool)> = mails
         .iter()
-        .map(|mail| {
-            (
-                mail.to.as_str(),
-                mail.subject == "ann vs bob, chess",
-            )
-        })
+        .map(|mail| (mail.to.as_str(), mail.subject == "ann vs bob, chess"))
         .collect();
     assert_eq!(told, [("ann@example.org", true), ("bob@example.org", true)]);
     for (mail, result) in mails.iter().zip(["You won", "You lost"]) {
@@ -386,9 +379,7 @@ async fn a_leave_moves_the_deadline_the_reminder_and_the_link_expiry(kind: Kind)
         panic!("one reminder: {mails:?}")
     };
     assert!(
-        reminder
-            .text
-            .contains("Reminder: 14 hours 24 minutes left"),
+        reminder.text.contains("Reminder: 14 hours 24 minutes left"),
         "{}",
         reminder.text
     );

@@ -54,13 +54,6 @@ fn declined_mail(inviter: &Player, who: &str, head: &Head, unsubscribe_link: &st
         said = escape(&said),
         unsubscribe = escape(unsubscribe_link),
     );
-    let mail = finish(
-        &inviter.email,
-        subject,
-        text,
-        html,
-        Vec::new(),
-        Some(unsubscribe_link),
-    );
+    let mail = finish(inviter, subject, text, html, Vec::new(), unsubscribe_link);
     about_game(mail, &head.id)
 }

@@ -211,12 +211,5 @@ fn digest_mail(
         name = escape(&to.handle),
         unsubscribe = escape(unsubscribe_link),
     );
-    finish(
-        &to.email,
-        subject,
-        text,
-        html,
-        Vec::new(),
-        Some(unsubscribe_link),
-    )
+    finish(to, subject, text, html, Vec::new(), unsubscribe_link)
 }

@@ -12,7 +12,7 @@ use missive_rules::AnyGame;
 
 use super::{Attendance, MailKind, Stage};
 use crate::NotifyError;
-use crate::compose::{Board, about_game, finish, game_title, piece_list, score_section};
+use crate::compose::{Board, game_mail, piece_list, score_section};
 use crate::post::Post;
 use crate::scheduler::Round;
 
@@ -139,21 +139,10 @@ fn ending_mail(to: &Player, facts: &EndFacts<'_>, unsubscribe_link: &str) -> Mai
         archive = escape(&archive),
         unsubscribe = escape(unsubscribe_link),
     );
-    let mail = finish(
-        &to.email,
-        game_title(head),
-        text,
-        html,
-        board.inline,
-        Some(unsubscribe_link),
-    );
-    about_game(
-        Mail {
-            attachments: facts.record.into_iter().cloned().collect(),
-            ..mail
-        },
-        &head.id,
-    )
+    Mail {
+        attachments: facts.record.into_iter().cloned().collect(),
+        ..game_mail(to, head, text, html, board.inline, unsubscribe_link)
+    }
 }
 
 /// How the game ended: "resignation by bob", "checkmate by ann".

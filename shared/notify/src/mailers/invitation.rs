@@ -11,7 +11,7 @@ use missive_domain::{GameId, Head, MailPreference, Player, Seat, SeatDoc};
 use missive_mail::Mail;
 
 use crate::NotifyError;
-use crate::compose::{about_game, finish, time_control_words};
+use crate::compose::{about_game, time_control_words, to_address};
 use crate::links::{InvitationFor, invitation_link};
 use crate::scheduler::Scheduler;
 
@@ -135,15 +135,10 @@ enum Recipient<'a> {
     Address(&'a str),
 }
 
-/// The mail inviting `to` to the seat `seat_name` (`black`, `wu`) of the forming game of `head`:
-/// what the game is, who invites, and the links `{link}/accept` and `{link}/decline`
-/// (`link` from [`invitation_link`]).
-fn invitation_mail(
-    to: &Recipient<'_>,
-    head: &Head,
-    seat_name: &str,
-    link: &str,
-) -> Mail {
+/// The mail inviting `to` to the seat named `seat_name` (`black`, `wu`) of the forming game
+/// of `head`: what the game is, who invites, and the links `{link}/accept` and
+/// `{link}/decline` (`link` from [`invitation_link`]).
+fn invitation_mail(to: &Recipient<'_>, head: &Head, seat_name: &str, link: &str) -> Mail {
     let doc = &head.doc;
     let inviter = &doc.created_by;
     let others: Vec<&str> = doc
@@ -197,6 +192,6 @@ fn invitation_mail(
         } => (player.email.as_str(), Some(*unsubscribe_link)),
         Recipient::Address(address) => (*address, None),
     };
-    let mail = finish(address, subject, text, html, Vec::new(), unsubscribe);
+    let mail = to_address(address, subject, text, html, Vec::new(), unsubscribe);
     about_game(mail, &head.id)
 }

@@ -241,11 +241,11 @@ fn leave_mail(facts: &LeaveFacts<'_>) -> Mail {
         unsubscribe = escape(&facts.unsubscribe_link),
     );
     finish(
-        &facts.to.email,
+        facts.to,
         subject,
         text,
         html,
         Vec::new(),
-        Some(&facts.unsubscribe_link),
+        &facts.unsubscribe_link,
     )
 }

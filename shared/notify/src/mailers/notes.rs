@@ -29,7 +29,7 @@ use missive_mail::Mail;
 
 use super::{Attendance, MailKind, Stage};
 use crate::NotifyError;
-use crate::compose::{about_game, finish, game_title};
+use crate::compose::game_mail;
 use crate::post::Post;
 use crate::scheduler::Round;
 
@@ -357,13 +357,5 @@ fn notes_mail(
         link = escape(link),
         unsubscribe = escape(unsubscribe_link),
     );
-    let mail = finish(
-        &to.email,
-        game_title(head),
-        text,
-        html,
-        Vec::new(),
-        Some(unsubscribe_link),
-    );
-    about_game(mail, &head.id)
+    game_mail(to, head, text, html, Vec::new(), unsubscribe_link)
 }

@@ -11,7 +11,7 @@ use missive_mail::Mail;
 
 use super::{Attendance, MailKind, Stage};
 use crate::NotifyError;
-use crate::compose::{about_game, finish, game_title, opponents};
+use crate::compose::{game_mail, opponents};
 use crate::post::{Composed, Post};
 use crate::scheduler::Round;
 
@@ -92,13 +92,5 @@ fn started_mail(to: &Player, head: &Head, public_url: &str, unsubscribe_link: &s
         page = escape(&page),
         unsubscribe = escape(unsubscribe_link),
     );
-    let mail = finish(
-        &to.email,
-        game_title(head),
-        text,
-        html,
-        Vec::new(),
-        Some(unsubscribe_link),
-    );
-    about_game(mail, &head.id)
+    game_mail(to, head, text, html, Vec::new(), unsubscribe_link)
 }

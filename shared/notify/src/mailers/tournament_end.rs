@@ -95,12 +95,5 @@ fn tournament_finished_mail(
         archive = escape(&archive),
         unsubscribe = escape(unsubscribe_link),
     );
-    finish(
-        &to.email,
-        subject,
-        text,
-        html,
-        Vec::new(),
-        Some(unsubscribe_link),
-    )
+    finish(to, subject, text, html, Vec::new(), unsubscribe_link)
 }

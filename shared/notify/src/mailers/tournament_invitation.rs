@@ -73,12 +73,5 @@ fn tournament_invitation_mail(
         page = escape(&page),
         unsubscribe = escape(unsubscribe_link),
     );
-    finish(
-        &to.email,
-        subject,
-        text,
-        html,
-        Vec::new(),
-        Some(unsubscribe_link),
-    )
+    finish(to, subject, text, html, Vec::new(), unsubscribe_link)
 }

@@ -187,12 +187,5 @@ fn tournament_started_mail(to: &Player, started: &Started<'_>, unsubscribe_link:
         page = escape(&page),
         unsubscribe = escape(unsubscribe_link),
     );
-    finish(
-        &to.email,
-        subject,
-        text,
-        html,
-        Vec::new(),
-        Some(unsubscribe_link),
-    )
+    finish(to, subject, text, html, Vec::new(), unsubscribe_link)
 }

@@ -1,8 +1,9 @@
 //! The turn mail: when it has become a player's turn and they want a mail per move, the
 //! opponent's last move in short notation with its move number (or that the game began),
 //! the game's score, the board from their seat, the time left until the real deadline, the
-//! move link, and the notes they are still to hear of. Once per game and ply ([`Notice::Turn`]). The reminder
-//! ([`super::reminder`]) is this mail again at 80% of the time.
+//! move link, and the notes they are still to hear of. Once per game and ply
+//! ([`Notice::Turn`]). The reminder ([`super::reminder`]) is this mail again at 80% of the
+//! time.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -16,9 +17,7 @@ use super::notes::{self, Note, notes_section};
 use super::tournament_start::folds_first_turn;
 use super::{Attendance, MailKind, Stage};
 use crate::NotifyError;
-use crate::compose::{
-    Board, about_game, finish, game_title, piece_list, score_section, time_left, utc,
-};
+use crate::compose::{Board, game_mail, piece_list, score_section, time_left, utc};
 use crate::post::{Composed, Post};
 use crate::scheduler::Round;
 
@@ -129,7 +128,7 @@ struct TurnFacts<'a> {
     head: &'a Head,
     /// The rules game it is at (its last moves known, at least the last one).
     game: &'a dyn AnyGame,
-    /// The moves of its log (the moves since may follow the head's ply).
+    /// The moves of its log (which may hold moves made since, past the head's ply).
     moves: &'a [MoveRecord],
     /// Now.
     now: DateTime<Utc>,
@@ -198,15 +197,14 @@ fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
         link = escape(&facts.move_link),
         unsubscribe = escape(&facts.unsubscribe_link),
     );
-    let mail = finish(
-        &facts.to.email,
-        game_title(head),
+    game_mail(
+        facts.to,
+        head,
         text,
         html,
         board.inline,
-        Some(&facts.unsubscribe_link),
-    );
-    about_game(mail, &head.id)
+        &facts.unsubscribe_link,
+    )
 }
 
 /// "bob played 12... Nf6." (moves numbered by rounds, as the archive numbers them) or,
