@@ -16,6 +16,7 @@ use chrono::DateTime;
 use missive_auth::{Claims, Grant, Purpose};
 use missive_domain::Player;
 use missive_mail::Mail;
+use missive_notify::compose::REPLIES_NOT_READ;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -173,15 +174,17 @@ pub(crate) fn sign_in_mail(
 }
 
 /// A plain-text mail to `to` carrying `token` (also in the `X-Missive-Token` header, for
-/// scripts and tests).
+/// scripts and tests), its last line saying that replies are not read.
 pub(crate) fn token_mail(to: &str, subject: &str, text: String, token: String) -> Mail {
     Mail {
         to: to.to_string(),
         subject: subject.into(),
-        text,
+        text: format!("{text}\n-- \n{REPLIES_NOT_READ}\n"),
         html: None,
         inline: Vec::new(),
+        attachments: Vec::new(),
         headers: vec![("X-Missive-Token".into(), token)],
+        thread: None,
     }
 }
 

@@ -541,8 +541,8 @@ async fn turn_mail_comes(server: &Server, email: &str, game: &str) -> bool {
             .any(|path| {
                 let mail = common::inbox::Read::file(path);
                 mail.to.contains(email)
-                    && mail.subject.starts_with("Your move")
-                    && mail.subject.contains(game)
+                    && mail.text.contains("Your move: ")
+                    && mail.text.contains(game)
             });
         if mailed {
             return true;

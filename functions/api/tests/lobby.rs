@@ -437,12 +437,15 @@ fn outbox(server: &Server) -> Vec<Mail> {
     paths.iter().map(|path| Mail::file(path)).collect()
 }
 
-/// The first mail to `to` whose subject holds `subject`, waiting up to ten seconds for
-/// it; `after` mails seen before are skipped.
+/// The first mail to `to` whose subject or opening (the paragraph after the greeting, which
+/// says what the mail is about) holds `subject`, waiting up to ten seconds for it; `after`
+/// mails seen before are skipped.
 async fn mail_to(server: &Server, to: &str, subject: &str, after: &[PathBuf]) -> Mail {
     for _ in 0..200 {
         let found = outbox(server).into_iter().find(|mail| {
-            mail.to == to && mail.subject.contains(subject) && !after.contains(&mail.path)
+            let opening = mail.text.split("\n\n").nth(1).unwrap_or_default();
+            let about = mail.subject.contains(subject) || opening.contains(subject);
+            mail.to == to && about && !after.contains(&mail.path)
         });
         if let Some(mail) = found {
             return mail;

@@ -118,7 +118,7 @@ async fn game_over_mails(server: &Server, count: usize) -> Vec<String> {
         let mails: Vec<String> = mail_files(&server.outbox)
             .iter()
             .map(|path| Read::file(path))
-            .filter(|mail| mail.subject.starts_with("Game over"))
+            .filter(|mail| mail.text.contains("Game over: "))
             .map(|mail| mail.text)
             .collect();
         if mails.len() >= count {

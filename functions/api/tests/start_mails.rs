@@ -48,7 +48,7 @@ async fn a_creator_with_black_is_told_the_game_started(kind: Kind) {
     }
     assert_eq!(mails_with(&server, "ann", "has started"), 1, "once");
     assert_eq!(mails_with(&server, "ann", &format!("/games/{game}")), 1);
-    assert_eq!(mails_with(&server, "bob", "Subject: Your move"), 1);
+    assert_eq!(mails_with(&server, "bob", "Your move: "), 1);
     assert_eq!(mails_with(&server, "bob", "has started"), 0, "bob moves");
 
     accepted(&ann, 0, &bob).await;
@@ -58,7 +58,7 @@ async fn a_creator_with_black_is_told_the_game_started(kind: Kind) {
         1,
         "ann has white"
     );
-    assert_eq!(mails_with(&server, "ann", "Subject: Your move"), 1);
+    assert_eq!(mails_with(&server, "ann", "Your move: "), 1);
 }
 
 missive_store::contract_tests!(a_creator_with_black_is_told_the_game_started);

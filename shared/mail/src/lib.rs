@@ -3,6 +3,11 @@
 //! a folder (the local server's `./outbox/`), [`Smtp`] (a relay, locally) and [`Ses`]
 //! (Amazon SES, in Lambda). All send the same RFC 5322 message ([`render`]), built by
 //! lettre's message builder.
+//!
+//! Every message is marked `Auto-Submitted: auto-generated` (RFC 3834), so that vacation
+//! responders do not answer it, and has its own `Message-ID`. Mails of one conversation (the
+//! mails about one game) name a [`Mail::thread`]: each then refers to the thread's root id,
+//! which is how mail clients show them together.
 
 use std::path::{Path, PathBuf};
 
@@ -13,7 +18,7 @@ mod mime;
 mod ses;
 mod smtp;
 
-pub use mime::render;
+pub use mime::{AUTO_SUBMITTED, render};
 pub use ses::Ses;
 pub use smtp::Smtp;
 
@@ -31,8 +36,28 @@ pub struct Mail {
     /// Parts the HTML body shows by reference (`<img src="cid:board">`), sent with it as
     /// `multipart/related`; only with an HTML body.
     pub inline: Vec<Inline>,
-    /// Extra headers (`List-Unsubscribe`, ...), name and value.
+    /// Files sent beside the body (a game's archive), as `multipart/mixed`.
+    pub attachments: Vec<Attachment>,
+    /// Extra headers (`List-Unsubscribe`, `Reply-To`, ...), name and value, written as
+    /// given; one named like a header the message has anyway (`Auto-Submitted`) takes its
+    /// place.
     pub headers: Vec<(String, String)>,
+    /// The conversation the mail belongs to, if any (`game-{id}`): letters, digits, `-` and
+    /// `.`. The mail's `In-Reply-To` and `References` name the thread's root,
+    /// `<{thread}@{sender's domain}>`, which no mail has as its own `Message-ID`: every
+    /// mail of the thread refers to it, whichever of them a recipient got first.
+    pub thread: Option<String>,
+}
+
+/// A file sent with a mail, such as a game's archive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    /// Its file name (`game-7kq2m9zt.pgn`).
+    pub name: String,
+    /// Its media type (`application/vnd.chess-pgn`, `text/plain; charset=utf-8`).
+    pub content_type: String,
+    /// Its bytes.
+    pub data: Vec<u8>,
 }
 
 /// A part of a mail that its HTML body shows, such as a picture.
@@ -121,7 +146,9 @@ mod tests {
             text: "Open this link".into(),
             html: None,
             inline: Vec::new(),
+            attachments: Vec::new(),
             headers: Vec::new(),
+            thread: None,
         };
         outbox.send(&mail).await.unwrap();
         outbox.send(&mail).await.unwrap();

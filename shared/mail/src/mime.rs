@@ -1,18 +1,24 @@
 //! A [`Mail`] as an RFC 5322 message, built by lettre's message builder: the addresses
-//! parsed, a `Message-ID` at the sender's domain, the `Date`, headers with non-ASCII text
-//! written as RFC 2047 encoded words, and each part in the transfer encoding lettre finds
-//! best for it (7bit, quoted-printable or base64).
+//! parsed, a `Message-ID` of its own at the sender's domain, the thread's root in
+//! `In-Reply-To` and `References` when the mail has one, `Auto-Submitted: auto-generated`,
+//! the `Date`, headers with non-ASCII text written as RFC 2047 encoded words, and each part in
+//! the transfer encoding lettre finds best for it (7bit, quoted-printable or base64).
 //!
 //! The body's shape follows what the mail has: a text part alone; `multipart/alternative`
 //! of the text and the HTML; or, when the HTML shows inline parts, `multipart/alternative`
-//! of the text and a `multipart/related` holding the HTML and those parts.
+//! of the text and a `multipart/related` holding the HTML and those parts. A mail with
+//! attachments is a `multipart/mixed` of that body and the files.
 
 use chrono::{DateTime, Utc};
 use lettre::Message;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::{Attachment, Mailbox, MessageBuilder, MultiPart, SinglePart};
+use lettre::message::{Attachment as Part, Mailbox, MessageBuilder, MultiPart, SinglePart};
 
-use crate::{Inline, Mail, MailError};
+use crate::{Attachment, Inline, Mail, MailError};
+
+/// The RFC 3834 header every message carries: it was written by a program, not a person,
+/// so automatic responders leave it unanswered.
+pub const AUTO_SUBMITTED: (&str, &str) = ("Auto-Submitted", "auto-generated");
 
 /// The mail from `from` (`Name <a@b>` or `a@b`), dated `date`, as the bytes of an RFC 5322
 /// message.
@@ -25,39 +31,74 @@ fn message(from: &str, mail: &Mail, date: DateTime<Utc>) -> Result<Message, Mail
         return Err(MailError::Invalid("no recipient".into()));
     }
     let sender = mailbox(from)?;
-    let id = message_id(&sender);
+    let domain = sender.email.domain().to_string();
     let mut builder = Message::builder()
         .from(sender)
         .to(mailbox(&mail.to)?)
         .subject(one_line("Subject", &mail.subject)?)
         .date(date.into())
-        .message_id(Some(id));
+        .message_id(Some(message_id(&domain)));
+    if let Some(thread) = &mail.thread {
+        let root = thread_root(thread, &domain)?;
+        builder = builder.in_reply_to(root.clone()).references(root);
+    }
+    builder = builder.raw_header(header(AUTO_SUBMITTED.0, AUTO_SUBMITTED.1)?);
     for (name, value) in &mail.headers {
         builder = builder.raw_header(header(name, value)?);
     }
     body(builder, mail).map_err(|e| MailError::Invalid(e.to_string()))
 }
 
-/// The builder finished with the mail's parts.
+/// The body of a mail before its attachments: one part or a multipart.
+enum Body {
+    Single(SinglePart),
+    Multi(MultiPart),
+}
+
+/// The builder finished with the mail's parts, its attachments after its body.
 fn body(builder: MessageBuilder, mail: &Mail) -> Result<Message, MailError> {
+    let message = match (content(mail)?, mail.attachments.as_slice()) {
+        (Body::Single(part), []) => builder.singlepart(part),
+        (Body::Multi(parts), []) => builder.multipart(parts),
+        (body, attachments) => builder.multipart(mixed(body, attachments)?),
+    };
+    message.map_err(|e| MailError::Invalid(e.to_string()))
+}
+
+/// The text, the HTML and the parts the HTML shows.
+fn content(mail: &Mail) -> Result<Body, MailError> {
     let text = SinglePart::plain(mail.text.clone());
-    let message = match (&mail.html, mail.inline.is_empty()) {
-        (None, true) => builder.singlepart(text),
+    Ok(match (&mail.html, mail.inline.is_empty()) {
+        (None, true) => Body::Single(text),
         (None, false) => {
             return Err(MailError::Invalid("inline parts need an HTML body".into()));
         }
-        (Some(html), true) => builder.multipart(
+        (Some(html), true) => Body::Multi(
             MultiPart::alternative()
                 .singlepart(text)
                 .singlepart(SinglePart::html(html.clone())),
         ),
-        (Some(html), false) => builder.multipart(
+        (Some(html), false) => Body::Multi(
             MultiPart::alternative()
                 .singlepart(text)
                 .multipart(related(html, &mail.inline)?),
         ),
+    })
+}
+
+/// `body` followed by the files of `attachments`, under a `multipart/mixed`.
+fn mixed(body: Body, attachments: &[Attachment]) -> Result<MultiPart, MailError> {
+    let mut mixed = match body {
+        Body::Single(part) => MultiPart::mixed().singlepart(part),
+        Body::Multi(parts) => MultiPart::mixed().multipart(parts),
     };
-    message.map_err(|e| MailError::Invalid(e.to_string()))
+    for file in attachments {
+        let name = one_line("an attachment's name", &file.name)?;
+        mixed = mixed.singlepart(
+            Part::new(name.to_string()).body(file.data.clone(), content_type(&file.content_type)?),
+        );
+    }
+    Ok(mixed)
 }
 
 /// The HTML part with the parts it shows, under a `multipart/related` naming the HTML as
@@ -67,22 +108,23 @@ fn related(html: &str, inline: &[Inline]) -> Result<MultiPart, MailError> {
         "multipart/related; type=\"text/html\"; boundary=\"related-{}\"",
         ulid::Ulid::new()
     );
-    let kind = ContentType::parse(&kind).map_err(|e| MailError::Invalid(e.to_string()))?;
     let mut related = MultiPart::builder()
-        .header(kind)
+        .header(content_type(&kind)?)
         .singlepart(SinglePart::html(html.to_string()));
     for part in inline {
         let content_id = one_line("Content-ID", &part.content_id)?;
         let name = one_line("a part's name", &part.name)?;
-        let kind = ContentType::parse(&part.content_type).map_err(|e| {
-            MailError::Invalid(format!("content type `{}`: {e}", part.content_type))
-        })?;
         related = related.singlepart(
-            Attachment::new_inline_with_name(content_id.to_string(), name.to_string())
-                .body(part.data.clone(), kind),
+            Part::new_inline_with_name(content_id.to_string(), name.to_string())
+                .body(part.data.clone(), content_type(&part.content_type)?),
         );
     }
     Ok(related)
+}
+
+/// The media type `text` (`image/png`, `text/plain; charset=utf-8`).
+fn content_type(text: &str) -> Result<ContentType, MailError> {
+    ContentType::parse(text).map_err(|e| MailError::Invalid(format!("content type `{text}`: {e}")))
 }
 
 /// The mailbox in `text`: `Name <a@b>` or `a@b`.
@@ -93,9 +135,19 @@ pub(crate) fn mailbox(text: &str) -> Result<Mailbox, MailError> {
         .map_err(|e| MailError::Invalid(format!("address `{text}`: {e}")))
 }
 
-/// A new message id at the sender's domain: `<ULID@domain>`.
-fn message_id(sender: &Mailbox) -> String {
-    format!("<{}@{}>", ulid::Ulid::new(), sender.email.domain())
+/// A new message id at `domain`: `<ULID@domain>`.
+fn message_id(domain: &str) -> String {
+    format!("<{}@{domain}>", ulid::Ulid::new())
+}
+
+/// The id every mail of `thread` refers to: `<{thread}@{domain}>`, if `thread` is of
+/// letters, digits, `-` and `.` only.
+fn thread_root(thread: &str, domain: &str) -> Result<String, MailError> {
+    let fits = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.';
+    if thread.is_empty() || !thread.chars().all(fits) {
+        return Err(MailError::Invalid(format!("thread `{thread}`")));
+    }
+    Ok(format!("<{thread}@{domain}>"))
 }
 
 /// The extra header `name: value`, its value encoded as needed.
@@ -125,7 +177,9 @@ mod tests {
             text: "Open this link:\nhttps://example.org/x".into(),
             html: None,
             inline: Vec::new(),
+            attachments: Vec::new(),
             headers: vec![("X-Missive".into(), "sign-in".into())],
+            thread: None,
         }
     }
 
@@ -164,6 +218,100 @@ mod tests {
                 .map(str::to_string)
         };
         assert_ne!(id(&rendered(&mail())), id(&rendered(&mail())));
+    }
+
+    /// `text` parsed back by an independent MIME reader.
+    fn parsed(text: &str) -> mail_parser::Message<'_> {
+        mail_parser::MessageParser::default()
+            .parse(text.as_bytes())
+            .expect("a MIME message")
+    }
+
+    #[test]
+    fn mails_of_a_thread_refer_to_its_root_each_with_an_id_of_its_own() {
+        let threaded = Mail {
+            thread: Some("game-01HZX3".into()),
+            headers: vec![("Reply-To".into(), "play+x@example.org".into())],
+            ..mail()
+        };
+        let (one, two) = (rendered(&threaded), rendered(&threaded));
+        let (first, second) = (parsed(&one), parsed(&two));
+        let root = Some("game-01HZX3@example.org");
+        for message in [&first, &second] {
+            let refers = (message.in_reply_to(), message.references());
+            assert_eq!((refers.0.as_text(), refers.1.as_text()), (root, root));
+            let id = message.message_id().expect("a Message-ID");
+            assert!(id.ends_with("@example.org") && id != "game-01HZX3@example.org");
+        }
+        assert_ne!(first.message_id(), second.message_id());
+        assert_eq!(
+            one.matches("\r\nAuto-Submitted: auto-generated\r\n")
+                .count(),
+            1
+        );
+        assert_eq!(one.matches("\r\nReply-To: ").count(), 1, "{one}");
+        assert_eq!(
+            first.header_raw("Reply-To"),
+            Some(" play+x@example.org\r\n")
+        );
+    }
+
+    #[test]
+    fn every_mail_is_auto_submitted_once_and_unthreaded_without_a_thread() {
+        let text = rendered(&mail());
+        assert!(
+            text.contains("\r\nAuto-Submitted: auto-generated\r\n"),
+            "{text}"
+        );
+        assert!(!text.contains("In-Reply-To") && !text.contains("References"));
+        let replaced = rendered(&Mail {
+            headers: vec![("Auto-Submitted".into(), "auto-replied".into())],
+            ..mail()
+        });
+        assert_eq!(replaced.matches("Auto-Submitted:").count(), 1, "{replaced}");
+        assert!(replaced.contains("Auto-Submitted: auto-replied\r\n"));
+    }
+
+    #[test]
+    fn attachments_follow_the_body_in_a_mixed_multipart() {
+        let archive = "[Event \"Casual game\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+        let text = rendered(&Mail {
+            html: Some("<p><img src=\"cid:board\"></p>".into()),
+            inline: vec![Inline {
+                content_id: "board".into(),
+                name: "board.png".into(),
+                content_type: "image/png".into(),
+                data: vec![0, 1, 2, 255],
+            }],
+            attachments: vec![Attachment {
+                name: "game-7kq2m9zt.pgn".into(),
+                content_type: "application/vnd.chess-pgn".into(),
+                data: archive.as_bytes().to_vec(),
+            }],
+            ..mail()
+        });
+        let message = parsed(&text);
+        let kind = message.content_type().expect("a content type");
+        assert_eq!((kind.ctype(), kind.subtype()), ("multipart", Some("mixed")));
+        assert!(message.body_text(0).unwrap().contains("Open this link"));
+        assert!(message.body_html(0).unwrap().contains("cid:board"));
+        use mail_parser::MimeHeaders;
+        let file = message
+            .attachments()
+            .find(|part| part.attachment_name() == Some("game-7kq2m9zt.pgn"))
+            .expect("the archive attached");
+        assert_eq!(file.contents(), archive.as_bytes());
+        let kind = file.content_type().expect("its type");
+        assert_eq!(kind.subtype(), Some("vnd.chess-pgn"));
+        let alone = rendered(&Mail {
+            attachments: vec![Attachment {
+                name: "a.txt".into(),
+                content_type: "text/plain; charset=utf-8".into(),
+                data: b"x".to_vec(),
+            }],
+            ..mail()
+        });
+        assert!(alone.contains("multipart/mixed") && !alone.contains("multipart/alternative"));
     }
 
     #[test]
@@ -209,6 +357,18 @@ mod tests {
             },
             Mail {
                 headers: vec![("Bad Name".into(), "x".into())],
+                ..mail()
+            },
+            Mail {
+                thread: Some("game 1@elsewhere".into()),
+                ..mail()
+            },
+            Mail {
+                attachments: vec![Attachment {
+                    name: "a\r\nBcc: eve@example.org".into(),
+                    content_type: "text/plain".into(),
+                    data: Vec::new(),
+                }],
                 ..mail()
             },
             Mail {

@@ -33,6 +33,8 @@ fn mail() -> Mail {
             content_type: "image/png".into(),
             data: picture(),
         }],
+        attachments: Vec::new(),
+        thread: Some("game-01HZX3".into()),
         headers: vec![
             ("List-Unsubscribe".into(), UNSUBSCRIBE.into()),
             (
@@ -95,7 +97,19 @@ async fn the_outbox_writes_a_standard_message() {
     let id = message.message_id().expect("Message-ID");
     let (unique, domain) = id.split_once('@').expect("an id at a domain");
     assert_eq!(domain, "example.org");
-    assert!(!unique.is_empty());
+    assert!(!unique.is_empty() && unique != "game-01HZX3");
+    assert_eq!(
+        message.in_reply_to().as_text(),
+        Some("game-01HZX3@example.org")
+    );
+    assert_eq!(
+        message.references().as_text(),
+        Some("game-01HZX3@example.org")
+    );
+    assert_eq!(
+        message.header_raw("Auto-Submitted").map(str::trim),
+        Some("auto-generated")
+    );
     assert_eq!(
         message.header_raw("List-Unsubscribe").map(str::trim),
         Some(UNSUBSCRIBE)

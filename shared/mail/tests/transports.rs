@@ -15,6 +15,8 @@ fn mail() -> Mail {
         text: "ann played 1. e4".into(),
         html: Some("<p>ann played 1. e4</p>".into()),
         inline: Vec::new(),
+        attachments: Vec::new(),
+        thread: None,
         headers: vec![(
             "List-Unsubscribe".into(),
             "<http://missive.test/unsubscribe/t>".into(),

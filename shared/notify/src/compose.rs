@@ -1,7 +1,15 @@
 //! The parts every mail is made of: the board as a picture (or, failing that, the piece
-//! list), the words for times and time controls, the other players' names, and the
-//! finished [`Mail`] with its plain-text and HTML parts and its unsubscribe headers. Each
+//! list), the game's score, the words for times and time controls, the other players'
+//! names, a game's title and thread, and the finished [`Mail`] with its plain-text and HTML
+//! parts, the footer line saying replies are not read, and its unsubscribe headers. Each
 //! mail's own text is composed in its mailer (`crate::mailers`).
+//!
+//! Threads: every mail about a game belongs to the thread `game-{id}` (its `References`
+//! name `<game-{id}@{mail domain}>`) and has the game's title as its subject, the same from
+//! the game's start to its end (`ann vs bob, chess`); what the mail says comes first in its
+//! body, which is what mail clients show beside the subject. Gmail joins a conversation
+//! only when the subject stays the same (a `Re:` aside), Thunderbird by `References`, Apple
+//! Mail by both.
 //!
 //! The board: many mail clients show neither inline SVG nor an SVG `<img>`, so the turn
 //! mail, the reminder and the game-over mail carry the position as a PNG, drawn from the
@@ -11,9 +19,9 @@
 
 use chrono::{DateTime, Duration, Utc};
 use missive_board::{Options, Png, PngSize, escape, render_png};
-use missive_domain::{Head, Player, Seat, TimeControl};
+use missive_domain::{GameId, Head, MoveRecord, Player, Seat, TimeControl};
 use missive_mail::{Inline, Mail};
-use missive_rules::Diagram;
+use missive_rules::{Diagram, DiagramPiece, score};
 
 /// The board pictures mails carry: twice the SVG's own size for high-density screens,
 /// within a pixel budget that keeps the largest board (Three Kingdoms) near 60 kB.
@@ -82,8 +90,17 @@ pub(crate) fn utc(at: DateTime<Utc>) -> String {
     at.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
-/// The mail with both parts, the pictures the HTML shows and the RFC 8058 one-click
-/// unsubscribe headers.
+/// What the footer of every mail says: replies are not read, unless the mail asks for one.
+pub const REPLIES_NOT_READ: &str = "This mail was sent automatically: replies to it are not \
+     read, unless it asks you to reply with your move.";
+
+/// The most moves a mail's score shows: the last twenty of each side in chess; a longer
+/// game's score starts with "…" and links to the game's page.
+pub const SCORE_MOVES: usize = 40;
+
+/// The mail to the player `to` with both parts (`html` being the HTML body's content), the
+/// footer line saying replies are not read, the pictures the HTML shows and the RFC 8058
+/// one-click unsubscribe headers for their `unsubscribe` link.
 pub(crate) fn finish(
     to: &Player,
     subject: String,
@@ -92,20 +109,105 @@ pub(crate) fn finish(
     inline: Vec<Inline>,
     unsubscribe: &str,
 ) -> Mail {
-    Mail {
-        to: to.email.clone(),
-        subject,
-        text,
-        html: Some(html),
-        inline,
-        headers: vec![
-            ("List-Unsubscribe".into(), format!("<{unsubscribe}>")),
+    to_address(&to.email, subject, text, html, inline, Some(unsubscribe))
+}
+
+/// The mail [`finish`] makes, to the address `to`: with the unsubscribe headers only given
+/// an `unsubscribe` link (an address no player has yet has none).
+pub(crate) fn to_address(
+    to: &str,
+    subject: String,
+    text: String,
+    html: String,
+    inline: Vec<Inline>,
+    unsubscribe: Option<&str>,
+) -> Mail {
+    let headers = unsubscribe.map_or_else(Vec::new, |link| {
+        vec![
+            ("List-Unsubscribe".into(), format!("<{link}>")),
             (
                 "List-Unsubscribe-Post".into(),
                 "List-Unsubscribe=One-Click".into(),
             ),
-        ],
+        ]
+    });
+    Mail {
+        to: to.to_string(),
+        subject,
+        text: format!("{text}{REPLIES_NOT_READ}\n"),
+        html: Some(format!(
+            "<!doctype html><html><body>\n{html}<p style=\"font-size:small\">{}</p>\n\
+             </body></html>\n",
+            escape(REPLIES_NOT_READ)
+        )),
+        inline,
+        attachments: Vec::new(),
+        headers,
+        thread: None,
     }
+}
+
+/// The mail about the game of `head` to its player `to`, as [`finish`] makes it: the
+/// game's title as its subject, in the game's thread.
+pub(crate) fn game_mail(
+    to: &Player,
+    head: &Head,
+    text: String,
+    html: String,
+    inline: Vec<Inline>,
+    unsubscribe: &str,
+) -> Mail {
+    let mail = finish(to, game_title(head), text, html, inline, unsubscribe);
+    about_game(mail, &head.id)
+}
+
+/// `mail` as one of the thread of the game `id`, `game-{id}`.
+pub(crate) fn about_game(mail: Mail, id: &GameId) -> Mail {
+    Mail {
+        thread: Some(format!("game-{id}")),
+        ..mail
+    }
+}
+
+/// A game's title, every mail's subject about it: its seats' players in seat order, then
+/// its variant (`ann vs bob, chess`; `?` for a seat nobody took yet).
+pub fn game_title(head: &Head) -> String {
+    let names: Vec<&str> = head.doc.seats.iter().map(|seat| seat.name()).collect();
+    format!("{}, {}", names.join(" vs "), head.doc.variant)
+}
+
+/// The score of the moves of `head`'s game up to its ply, from its log's `moves`, as a
+/// mail's text and HTML show it: the last [`SCORE_MOVES`] at most, with a link to the
+/// game's page (under `public_url`) when some were left out; nothing before the first move.
+pub(crate) fn score_section(
+    head: &Head,
+    moves: &[MoveRecord],
+    public_url: &str,
+) -> (String, String) {
+    let moves: Vec<(Seat, &str)> = moves
+        .iter()
+        .take(head.ply as usize)
+        .map(|mv| (mv.seat, mv.short.as_str()))
+        .collect();
+    let Some((first, _)) = moves.first() else {
+        return (String::new(), String::new());
+    };
+    let score = score(head.doc.seats.len(), *first, &moves, Some(SCORE_MOVES));
+    let page = format!("{public_url}/games/{}", head.id);
+    let (whole_text, whole_html) = match score.left_out {
+        0 => (String::new(), String::new()),
+        _ => (
+            format!("The whole game: {page}\n"),
+            format!(" <a href=\"{}\">The whole game</a>", escape(&page)),
+        ),
+    };
+    (
+        format!("The moves:\n{score}\n{whole_text}\n"),
+        format!(
+            "<p>The moves: {}{whole_html}</p>\n",
+            escape(&score.to_string())
+        ),
+    )
 }
 
 /// The other players of the game, joined with "and".
@@ -128,7 +230,8 @@ pub fn time_control_words(time_control: TimeControl) -> String {
     }
 }
 
-/// The position as text: each side's pieces on their spots (`White: Ke1 Qd1 ...`).
+/// The position as text: each side's pieces on their spots (`White: Ke1 Qd1 ...`); a
+/// piece on a spot named by its region (`shu:a1`, Three Kingdoms) in words (`chariot shu a1`).
 pub fn piece_list(diagram: &Diagram) -> String {
     diagram
         .seats
@@ -139,12 +242,20 @@ pub fn piece_list(diagram: &Diagram) -> String {
                 .pieces
                 .iter()
                 .filter(|piece| piece.seat.index() == index)
-                .map(|piece| format!("{}{}", piece.letter.to_ascii_uppercase(), piece.spot))
+                .map(piece_on_spot)
                 .collect();
             format!("{}: {}", capitalised(seat.name), pieces.join(" "))
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A piece on its spot: `Ke1`, or `chariot shu a1` on a spot in a region.
+fn piece_on_spot(piece: &DiagramPiece) -> String {
+    match piece.spot.split_once(':') {
+        Some((region, spot)) => format!("{} {region} {spot}", piece.name),
+        None => format!("{}{}", piece.letter.to_ascii_uppercase(), piece.spot),
+    }
 }
 
 fn capitalised(word: &str) -> String {
@@ -210,6 +321,22 @@ mod tests {
         );
         assert!(
             lines[1].starts_with("Black: ") && lines[1].contains("Ke8"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn three_kingdoms_pieces_are_named_in_words() {
+        let game = missive_rules::variant("sanguo")
+            .unwrap()
+            .new_game("", None)
+            .unwrap();
+        let text = piece_list(&game.diagram());
+        assert_eq!(text.lines().count(), 3, "{text}");
+        assert!(text.contains("chariot shu a1"), "{text}");
+        let spots = text.lines().filter_map(|line| line.split_once(": "));
+        assert!(
+            spots.clone().all(|(_, pieces)| !pieces.contains(':')),
             "{text}"
         );
     }

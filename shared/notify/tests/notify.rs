@@ -34,13 +34,10 @@ async fn a_turn_mails_the_player_to_move_once(kind: Kind) {
     assert_eq!(mails.len(), 1, "{mails:?}");
     let mail = &mails[0];
     assert_eq!(mail.to, "bob@example.org");
-    assert!(
-        mail.subject.contains("Your move in chess against ann"),
-        "{}",
-        mail.subject
-    );
+    assert_eq!(mail.subject, "ann vs bob, chess");
     for part in [
-        "ann played 1. e4",
+        "Your move: ann played 1. e4.",
+        "The moves:\n1. e4\n",
         "White: ",
         "Pe4",
         "Time left: 3 days 0 hours",
@@ -58,6 +55,12 @@ async fn a_turn_mails_the_player_to_move_once(kind: Kind) {
     ] {
         assert!(mail.raw.contains(header), "{header} missing from {mail:?}");
     }
+    let root = format!("<game-{id}@");
+    for header in ["In-Reply-To: ", "References: "] {
+        assert!(mail.raw.contains(&format!("{header}{root}")), "{mail:?}");
+    }
+    assert!(mail.raw.contains("Auto-Submitted: auto-generated\r\n"));
+    assert!(mail.text.contains("replies to it are not read"));
     assert_board_picture(mail, 1);
     let now = start().timestamp();
     let claims = s
@@ -146,13 +149,11 @@ async fn a_reminder_goes_out_once_at_80_percent(kind: Kind) {
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, "bob@example.org");
     assert!(
-        mails[0]
-            .subject
-            .starts_with("Reminder: 14 hours 24 minutes left"),
+        mails[0].text.contains("Reminder: 14 hours 24 minutes left"),
         "{}",
-        mails[0].subject
+        mails[0].text
     );
-    assert!(mails[0].text.contains("80% of your time"));
+    assert!(mails[0].text.contains("80% of the time for it is gone"));
     assert_board_picture(&mails[0], 1);
 }
 
@@ -236,18 +237,13 @@ async fn a_finished_game_tells_each_player_how_it_ended_once(kind: Kind) {
     mails.sort_by(|a, b| a.to.cmp(&b.to));
     let told: Vec<(&str, bool)> = mails
         .iter()
-        .map(|mail| {
-            (
-                mail.to.as_str(),
-                mail.subject.starts_with("Game over in chess"),
-            )
-        })
+        .map(|mail| (mail.to.as_str(), mail.subject == "ann vs bob, chess"))
         .collect();
     assert_eq!(told, [("ann@example.org", true), ("bob@example.org", true)]);
     for (mail, result) in mails.iter().zip(["You won", "You lost"]) {
         for part in [
             result,
-            "has ended: resignation by bob",
+            "Game over: resignation by bob.",
             "http://missive.test/games/",
             "/archive",
         ] {
@@ -383,11 +379,9 @@ async fn a_leave_moves_the_deadline_the_reminder_and_the_link_expiry(kind: Kind)
         panic!("one reminder: {mails:?}")
     };
     assert!(
-        reminder
-            .subject
-            .starts_with("Reminder: 14 hours 24 minutes left"),
+        reminder.text.contains("Reminder: 14 hours 24 minutes left"),
         "{}",
-        reminder.subject
+        reminder.text
     );
     assert_eq!(
         move_link_claims(&s, reminder).exp,

@@ -75,26 +75,6 @@ impl MoveNumbering {
         }
     }
 
-    /// `moves` (each its mover and its text), played from here, grouped by rounds as
-    /// [`rounds`] groups a whole game's.
-    pub fn rounds<S: Into<String>>(
-        mut self,
-        moves: impl IntoIterator<Item = (Seat, S)>,
-    ) -> Vec<Round> {
-        let mut rounds: Vec<Round> = Vec::new();
-        for (seat, text) in moves {
-            let number = self.number(seat);
-            match rounds.last_mut() {
-                Some(round) if round.number.round == number.round => round.moves.push(text.into()),
-                _ => rounds.push(Round {
-                    number,
-                    moves: vec![text.into()],
-                }),
-            }
-        }
-        rounds
-    }
-
     /// Numbers `seat`'s move and counts it.
     pub fn number(&mut self, seat: Seat) -> MoveNumber {
         let number = self.next(seat);
@@ -102,45 +82,6 @@ impl MoveNumbering {
             *made += 1;
         }
         number
-    }
-}
-
-/// One round of a score: the number of its first move and the moves played in it, in turn
-/// order (`1. e4 e5`, `1... e5` for a round that opens with a seat after the first, `1. a b c`
-/// in a game of three seats).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Round {
-    /// The number of the round's first move.
-    pub number: MoveNumber,
-    /// The moves of the round, as given.
-    pub moves: Vec<String>,
-}
-
-impl fmt::Display for Round {
-    /// `12. Nf3 Nc6`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.number, self.moves.join(" "))
-    }
-}
-
-/// The score of a game of `seats` seats whose first move was `first`'s: `moves` (each its
-/// mover and its text) grouped by rounds, a round opening on a new move number.
-pub fn rounds<S: Into<String>>(
-    first: Seat,
-    seats: usize,
-    moves: impl IntoIterator<Item = (Seat, S)>,
-) -> Vec<Round> {
-    MoveNumbering::new(first, seats).rounds(moves)
-}
-
-/// `rounds` on one line: `1. e4 e5 2. Nf3`; with `last` set, only the last `last` rounds,
-/// after `… ` when some are left out.
-pub fn score_line(rounds: &[Round], last: Option<usize>) -> String {
-    let skip = last.map_or(0, |last| rounds.len().saturating_sub(last));
-    let line: Vec<String> = rounds[skip..].iter().map(Round::to_string).collect();
-    match skip {
-        0 => line.join(" "),
-        _ => format!("… {}", line.join(" ")),
     }
 }
 
@@ -181,30 +122,6 @@ mod tests {
         let texts: Vec<String> = numbers.iter().map(ToString::to_string).collect();
         assert_eq!(texts, ["1...", "2."]);
         assert_eq!(numbering.next(Seat(1)).to_string(), "2...");
-    }
-
-    #[test]
-    fn scores_by_rounds() {
-        let two = rounds(
-            Seat(0),
-            2,
-            [(Seat(0), "e4"), (Seat(1), "e5"), (Seat(0), "Nf3")],
-        );
-        assert_eq!(score_line(&two, None), "1. e4 e5 2. Nf3");
-        assert_eq!(score_line(&two, Some(1)), "… 2. Nf3");
-        assert_eq!(score_line(&two, Some(5)), "1. e4 e5 2. Nf3");
-        let black_first = rounds(Seat(1), 2, [(Seat(1), "e5"), (Seat(0), "Nf3")]);
-        assert_eq!(score_line(&black_first, None), "1... e5 2. Nf3");
-        let three = rounds(
-            Seat(0),
-            3,
-            ["a", "b", "c", "d", "e"]
-                .iter()
-                .enumerate()
-                .map(|(i, m)| (Seat((i % 3) as u8), *m)),
-        );
-        assert_eq!(score_line(&three, None), "1. a b c 2. d e");
-        assert!(rounds::<&str>(Seat(0), 2, []).is_empty());
     }
 
     #[test]

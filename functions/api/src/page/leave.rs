@@ -15,7 +15,7 @@ use serde::Deserialize;
 use super::html::{escape, respond};
 use super::me::{failed, signed_in};
 use super::problem::{self, Problem, Via};
-use super::view::utc;
+use super::view::{days, utc};
 use crate::{ApiError, App};
 
 /// What the vacation page's forms send.
@@ -153,7 +153,7 @@ fn page(
         false => format!("<h2>To come</h2><ul class=\"leaves\">{coming}</ul>"),
     };
     let body = format!(
-        "<h1>Vacation</h1>{notice}<section class=\"panel\"><p>In {year}: {used} days taken or \
+        "<h1>Vacation</h1>{notice}<section class=\"panel\"><p>In {year}: {used} taken or \
          booked, <strong>{left} of {allowance} days left</strong>.</p>{current}{coming}\
          <h2>Take a leave</h2><form method=\"post\" class=\"take\"><input type=\"hidden\" \
          name=\"action\" value=\"take\"><label for=\"start\">First day (UTC; today starts \
@@ -167,7 +167,7 @@ fn page(
          cancelled before it starts or ended early: the days not used are given back.</p>\
          <p><a class=\"button\" href=\"../{token}\">Your games</a></p></section>",
         year = balance.year,
-        used = balance.used,
+        used = days(balance.used),
         left = balance.left,
         allowance = balance.allowance,
         today = now.date_naive(),

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use missive_domain::{GameId, MoveRecord, Status};
 use missive_game::GameView;
-use missive_rules::{AnyGame, MoveNumber, MoveNumbering, Seat, score_line};
+use missive_rules::{AnyGame, MoveNumber, MoveNumbering, Seat, score};
 
 use super::html::escape;
 use crate::{ApiError, App};
@@ -127,11 +127,21 @@ impl Shown {
     /// legal) in short notation with the move numbers they get in this game: `2... Nc6 3. Bb5`.
     pub fn line(&self, moves: &[String]) -> String {
         let mut game = self.game.clone();
-        let played = moves.iter().map_while(|long| {
-            let seat = game.to_move()?;
-            game.play(long).ok().map(|played| (seat, played.short))
-        });
-        score_line(&self.numbering().1.rounds(played), None)
+        let line: Vec<(Seat, String)> = moves
+            .iter()
+            .map_while(|long| {
+                let seat = game.to_move()?;
+                game.play(long).ok().map(|played| (seat, played.short))
+            })
+            .collect();
+        let whole: Vec<(Seat, &str)> = self
+            .log
+            .iter()
+            .map(|record| (record.seat, record.short.as_str()))
+            .chain(line.iter().map(|(seat, short)| (*seat, short.as_str())))
+            .collect();
+        let first = whole.first().map_or(Seat(0), |(seat, _)| *seat);
+        score(self.view.seats.len(), first, &whole, Some(line.len())).moves
     }
 
     /// The players by seat, the seat to move in bold.
@@ -283,6 +293,14 @@ pub fn utc(at: DateTime<Utc>) -> String {
     at.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
+/// `1 day`, `3 days`.
+pub fn days(count: impl Into<i64>) -> String {
+    match count.into() {
+        1 => "1 day".into(),
+        count => format!("{count} days"),
+    }
+}
+
 /// `2 days 3 hours`, `3 days`, `5 hours 20 minutes`, `none` once the time is up.
 pub fn time_left(left: chrono::Duration) -> String {
     let minutes = left.num_minutes();
@@ -312,6 +330,13 @@ pub fn time_left(left: chrono::Duration) -> String {
 mod tests {
     use super::*;
     use chrono::Duration;
+
+    #[test]
+    fn days_are_counted_in_words() {
+        assert_eq!(days(1), "1 day");
+        assert_eq!(days(0), "0 days");
+        assert_eq!(days(12), "12 days");
+    }
 
     #[test]
     fn time_left_reads_naturally() {

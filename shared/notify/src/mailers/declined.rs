@@ -7,7 +7,7 @@ use missive_domain::{GameId, Head, MailPreference, Player};
 use missive_mail::Mail;
 
 use crate::NotifyError;
-use crate::compose::finish;
+use crate::compose::{about_game, finish, game_title};
 use crate::scheduler::Scheduler;
 
 impl Scheduler {
@@ -34,14 +34,12 @@ impl Scheduler {
 /// The mail telling `inviter` that `who` (a handle, or the address invited) declined their
 /// invitation to the game of `head`, which is therefore cancelled.
 fn declined_mail(inviter: &Player, who: &str, head: &Head, unsubscribe_link: &str) -> Mail {
-    let subject = format!(
-        "{who} declined your {} game ({})",
-        head.doc.variant, head.id
-    );
+    let subject = format!("{who} declined your {} game", head.doc.variant);
     let said = format!(
         "{who} declined your invitation to a game of {} ({}), so the game is cancelled. \
          You may invite someone else, or publish an open challenge.",
-        head.doc.variant, head.id
+        head.doc.variant,
+        game_title(head)
     );
     let text = format!(
         "Hello {name},\n\n{said}\n\n-- \n\
@@ -49,12 +47,13 @@ fn declined_mail(inviter: &Player, who: &str, head: &Head, unsubscribe_link: &st
         name = inviter.handle,
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{said}</p>\n\
+        "<p>Hello {name},</p>\n<p>{said}</p>\n\
          <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your games</a>: \
-         each move, a daily digest, or none.</p>\n</body></html>\n",
+         each move, a daily digest, or none.</p>\n",
         name = escape(&inviter.handle),
         said = escape(&said),
         unsubscribe = escape(unsubscribe_link),
     );
-    finish(inviter, subject, text, html, Vec::new(), unsubscribe_link)
+    let mail = finish(inviter, subject, text, html, Vec::new(), unsubscribe_link);
+    about_game(mail, &head.id)
 }

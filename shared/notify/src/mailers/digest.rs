@@ -14,7 +14,7 @@ use missive_mail::Mail;
 
 use super::{Attendance, MailKind, Stage};
 use crate::NotifyError;
-use crate::compose::{finish, opponents, time_left};
+use crate::compose::{finish, game_title, time_left};
 use crate::post::Post;
 use crate::scheduler::{DUE_PAGE, Round};
 
@@ -171,9 +171,8 @@ fn digest_mail(
             let head = &entry.head;
             let left = time_left(entry.deadline - now);
             let line = format!(
-                "{} against {} ({}), move {}: {left} left",
-                head.doc.variant,
-                opponents(head, &to.handle),
+                "{} ({}), move {}: {left} left",
+                game_title(head),
                 head.id,
                 head.next_move_number()
                     .map_or_else(|| (head.ply + 1).to_string(), |number| number.to_string())
@@ -205,10 +204,10 @@ fn digest_mail(
         name = to.handle,
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n\
+        "<p>Hello {name},</p>\n\
          <p>These games are waiting for your move:</p>\n<ul>\n{html_list}</ul>\n\
          <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your turns</a>: \
-         each move, a daily digest, or none.</p>\n</body></html>\n",
+         each move, a daily digest, or none.</p>\n",
         name = escape(&to.handle),
         unsubscribe = escape(unsubscribe_link),
     );

@@ -1,18 +1,18 @@
 //! The game-over mail: when a game finished (a mate, a draw, a resignation, a time-out),
 //! each of its registered players who wants mail is told how it ended and their own
-//! result, with the final position from their seat and links to the game's page and its
-//! archive; a game imported finished sends nothing. Once per game and player
+//! result, with the game's score, the final position from their seat, links to the game's
+//! page and its archive, and the archive attached; a game imported finished sends nothing. Once per game and player
 //! ([`Notice::Ended`]).
 
 use async_trait::async_trait;
 use missive_board::escape;
-use missive_domain::{Head, Notice, Player, Seat, SeatResult};
-use missive_mail::Mail;
+use missive_domain::{Head, MoveRecord, Notice, Player, Seat, SeatResult};
+use missive_mail::{Attachment, Mail};
 use missive_rules::AnyGame;
 
 use super::{Attendance, MailKind, Stage};
 use crate::NotifyError;
-use crate::compose::{Board, finish, opponents, piece_list};
+use crate::compose::{Board, game_mail, piece_list, score_section};
 use crate::post::Post;
 use crate::scheduler::Round;
 
@@ -40,76 +40,122 @@ async fn send(post: &Post, head: &Head, game: &dyn AnyGame) -> Result<bool, Noti
         return Ok(false);
     }
     let players = doc.players();
+    let Some(stored) = post.service.notice_log(&head.id).await? else {
+        return Ok(false);
+    };
+    let record = archive(post, head, &players).await;
+    let facts = EndFacts {
+        head,
+        game,
+        moves: &stored.moves,
+        record: record.as_ref(),
+        public_url: &post.public_url,
+    };
     post.mail_each_once(&players, |player, unsubscribe| {
         let notice = Notice::Ended {
             game: head.id.clone(),
             player: player.handle.clone(),
         };
-        let mail = ending_mail(player, head, game, &post.public_url, unsubscribe);
-        (notice, mail)
+        (notice, ending_mail(player, &facts, unsubscribe))
     })
     .await
 }
 
-/// The mail telling `to` how the finished game of `head` (at the rules game `game`) ended:
-/// the rule, who ended it, their own result, the final position from their seat, and links
-/// to the game's page and its archive.
-fn ending_mail(
-    to: &Player,
-    head: &Head,
-    game: &dyn AnyGame,
-    public_url: &str,
-    unsubscribe_link: &str,
-) -> Mail {
+/// The game's archive as its players may read it (their messages included), as the file
+/// the mail attaches: `game-{the id's last 8 characters}.pgn`, as PGN for chess and as
+/// plain text for the other variants (the archive's format, which PGN tools know only for
+/// chess). A game whose archive cannot be written is logged and its mail goes without.
+async fn archive(post: &Post, head: &Head, players: &[&str]) -> Option<Attachment> {
+    let player = players.first()?;
+    match post.service.players_archive_text(&head.id, player).await {
+        Ok(text) => Some(Attachment {
+            name: format!("game-{}.pgn", short_id(&head.id.0)),
+            content_type: match head.doc.variant.as_str() {
+                "chess" => "application/vnd.chess-pgn; charset=utf-8",
+                _ => "text/plain; charset=utf-8",
+            }
+            .into(),
+            data: text.into_bytes(),
+        }),
+        Err(error) => {
+            tracing::warn!(game = %head.id, %error, "game archive not attached");
+            None
+        }
+    }
+}
+
+/// The last eight characters of a game id (a ULID's random part), in lower case.
+fn short_id(id: &str) -> String {
+    let start = id.len().saturating_sub(8);
+    id.get(start..).unwrap_or(id).to_ascii_lowercase()
+}
+
+/// What a game-over mail is made of, the same for each of the game's players.
+struct EndFacts<'a> {
+    /// The game's head.
+    head: &'a Head,
+    /// The rules game it is at.
+    game: &'a dyn AnyGame,
+    /// The moves of its log.
+    moves: &'a [MoveRecord],
+    /// Its archive, attached.
+    record: Option<&'a Attachment>,
+    /// The API's public URL, without a trailing slash.
+    public_url: &'a str,
+}
+
+/// The mail telling `to` how the finished game ended: the rule, who ended it, their own
+/// result, the score, the final position from their seat, links to the game's page and its
+/// archive, and the archive attached.
+fn ending_mail(to: &Player, facts: &EndFacts<'_>, unsubscribe_link: &str) -> Mail {
+    let (head, public_url) = (facts.head, facts.public_url);
     let outcome = outcome_text(head, &to.handle);
     let seat = head.doc.seat_of(&to.handle).unwrap_or(Seat(0));
-    let diagram = game.diagram();
+    let diagram = facts.game.diagram();
     let board = Board::drawn(&diagram, seat, &head.id.0, &piece_list(&diagram));
-    let subject = format!(
-        "Game over in {} against {} ({}): {outcome}",
-        head.doc.variant,
-        opponents(head, &to.handle),
-        head.id
-    );
-    let how = ending_text(head);
+    let how = format!("Game over: {}. {outcome}.", ending_text(head));
+    let (score_text, score_html) = score_section(head, facts.moves, public_url);
     let page = format!("{public_url}/games/{}", head.id);
     let archive = format!("{public_url}/v1/games/{}/archive", head.id);
+    let attached = facts
+        .record
+        .map(|file| format!("Its record is attached ({}), and online", file.name))
+        .unwrap_or_else(|| "Its record".into());
     let text = format!(
-        "Hello {name},\n\n{how}\n{outcome}.\n\nThe game: {page}\n\
-         Its record (PGN, with the date of every move): {archive}\n\n-- \n\
+        "Hello {name},\n\n{how}\n\n{score_text}The game: {page}\n\
+         {attached} (PGN, with the date of every move): {archive}\n\n-- \n\
          Mail about your games (each move, a daily digest, or none):\n{unsubscribe_link}\n",
         name = to.handle,
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{how}<br><b>{outcome}.</b></p>\n\
-         {board}<p><a href=\"{page}\">The game</a> · <a href=\"{archive}\">its record (PGN)</a></p>\n\
+        "<p>Hello {name},</p>\n<p><b>{how}</b></p>\n{board}{score_html}\
+         <p><a href=\"{page}\">The game</a> · <a href=\"{archive}\">its record (PGN)</a></p>\n\
          <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your games</a>: \
-         each move, a daily digest, or none.</p>\n</body></html>\n",
+         each move, a daily digest, or none.</p>\n",
         name = escape(&to.handle),
         how = escape(&how),
-        outcome = escape(&outcome),
         board = board.html,
         page = escape(&page),
         archive = escape(&archive),
         unsubscribe = escape(unsubscribe_link),
     );
-    finish(to, subject, text, html, board.inline, unsubscribe_link)
+    Mail {
+        attachments: facts.record.into_iter().cloned().collect(),
+        ..game_mail(to, head, text, html, board.inline, unsubscribe_link)
+    }
 }
 
-/// "Your chess game G has ended: resignation by bob."
+/// How the game ended: "resignation by bob", "checkmate by ann".
 fn ending_text(head: &Head) -> String {
     let Some(ending) = &head.doc.ending else {
-        return format!("Your {} game {} has ended.", head.doc.variant, head.id);
+        return "the game has ended".into();
     };
     let by = ending
         .by
         .and_then(|seat| head.doc.player_in(seat))
         .map(|player| format!(" by {player}"))
         .unwrap_or_default();
-    format!(
-        "Your {} game {} has ended: {}{by}.",
-        head.doc.variant, head.id, ending.rule
-    )
+    format!("{}{by}", ending.rule)
 }
 
 /// The recipient's own result: "You won", "You share the win", "A draw", "You lost".

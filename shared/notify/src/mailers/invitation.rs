@@ -11,7 +11,7 @@ use missive_domain::{GameId, Head, MailPreference, Player, Seat, SeatDoc};
 use missive_mail::Mail;
 
 use crate::NotifyError;
-use crate::compose::{finish, time_control_words};
+use crate::compose::{about_game, time_control_words, to_address};
 use crate::links::{InvitationFor, invitation_link};
 use crate::scheduler::Scheduler;
 
@@ -77,7 +77,7 @@ impl Scheduler {
         };
         self.post
             .transport
-            .send(&invitation_mail(&to, head, seat, seat_name, &link))
+            .send(&invitation_mail(&to, head, seat_name, &link))
             .await?;
         Ok(true)
     }
@@ -95,7 +95,7 @@ impl Scheduler {
         let to = Recipient::Address(address);
         self.post
             .transport
-            .send(&invitation_mail(&to, head, seat, seat_name, &link))
+            .send(&invitation_mail(&to, head, seat_name, &link))
             .await?;
         Ok(true)
     }
@@ -135,16 +135,10 @@ enum Recipient<'a> {
     Address(&'a str),
 }
 
-/// The mail inviting `to` to `seat` (named `seat_name`) of the forming game of `head`:
-/// what the game is, who invites, and the links `{link}/accept` and `{link}/decline`
-/// (`link` from [`invitation_link`]).
-fn invitation_mail(
-    to: &Recipient<'_>,
-    head: &Head,
-    seat: Seat,
-    seat_name: &str,
-    link: &str,
-) -> Mail {
+/// The mail inviting `to` to the seat named `seat_name` (`black`, `wu`) of the forming game
+/// of `head`: what the game is, who invites, and the links `{link}/accept` and
+/// `{link}/decline` (`link` from [`invitation_link`]).
+fn invitation_mail(to: &Recipient<'_>, head: &Head, seat_name: &str, link: &str) -> Mail {
     let doc = &head.doc;
     let inviter = &doc.created_by;
     let others: Vec<&str> = doc
@@ -158,11 +152,10 @@ fn invitation_mail(
     };
     let rated = if doc.rated { "rated" } else { "unrated" };
     let what = format!(
-        "{inviter} invites you to a game of {variant}{with}: {tc}, {rated}, you playing {seat_name} \
-         (seat {number}).",
+        "{inviter} invites you to a game of {variant}{with}: {tc}, {rated}, you playing \
+         {seat_name}.",
         variant = doc.variant,
         tc = time_control_words(doc.time_control),
-        number = seat.0,
     );
     let (greeting, how) = match to {
         Recipient::Player { player, .. } => (
@@ -175,38 +168,30 @@ fn invitation_mail(
              with this address and seats you in the game, played by mail. Or decline:",
         ),
     };
-    let subject = format!(
-        "{inviter} invites you to play {} ({})",
-        doc.variant, head.id
-    );
+    let subject = format!("{inviter} invites you to play {}", doc.variant);
     let accept = format!("{link}/accept");
     let decline = format!("{link}/decline");
     let text = format!(
         "{greeting}\n\n{what}\n\n{how}\n\nAccept: {accept}\nDecline: {decline}\n\n\
-         The links work for 30 days, once.\n"
+         The links work for 30 days, once.\n\n"
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>{greeting}</p>\n<p>{what}</p>\n<p>{how}</p>\n\
+        "<p>{greeting}</p>\n<p>{what}</p>\n<p>{how}</p>\n\
          <p><a href=\"{accept}\">Accept</a> · <a href=\"{decline}\">Decline</a></p>\n\
-         <p style=\"font-size:small\">The links work for 30 days, once.</p>\n</body></html>\n",
+         <p style=\"font-size:small\">The links work for 30 days, once.</p>\n",
         greeting = escape(&greeting),
         what = escape(&what),
         how = escape(how),
         accept = escape(&accept),
         decline = escape(&decline),
     );
-    match to {
+    let (address, unsubscribe) = match to {
         Recipient::Player {
             player,
             unsubscribe_link,
-        } => finish(player, subject, text, html, Vec::new(), unsubscribe_link),
-        Recipient::Address(address) => Mail {
-            to: address.to_string(),
-            subject,
-            text,
-            html: Some(html),
-            inline: Vec::new(),
-            headers: Vec::new(),
-        },
-    }
+        } => (player.email.as_str(), Some(*unsubscribe_link)),
+        Recipient::Address(address) => (*address, None),
+    };
+    let mail = to_address(address, subject, text, html, Vec::new(), unsubscribe);
+    about_game(mail, &head.id)
 }

@@ -231,10 +231,10 @@ fn leave_mail(facts: &LeaveFacts<'_>) -> Mail {
         unsubscribe = facts.unsubscribe_link,
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{news}</p>\n\
+        "<p>Hello {name},</p>\n<p>{news}</p>\n\
          <p>Your games with {player}:</p>\n<ul>\n{html_list}</ul>\n\
          <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your games</a>: \
-         each move, a daily digest, or none.</p>\n</body></html>\n",
+         each move, a daily digest, or none.</p>\n",
         name = escape(&facts.to.handle),
         news = escape(&news),
         player = escape(player),

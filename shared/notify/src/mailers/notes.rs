@@ -15,8 +15,8 @@
 //! note they are still to hear of. Players who want no mail at all get none.
 //!
 //! Messages are the players' own text: a mail quotes them as plain text, each line behind
-//! `> ` in the text part, escaped in the HTML part; they never reach a header (subjects name
-//! only handles, variants and games).
+//! `> ` in the text part, escaped in the HTML part; they never reach a header (a subject is
+//! the game's title: its players' handles and its variant).
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -29,7 +29,7 @@ use missive_mail::Mail;
 
 use super::{Attendance, MailKind, Stage};
 use crate::NotifyError;
-use crate::compose::finish;
+use crate::compose::game_mail;
 use crate::post::Post;
 use crate::scheduler::Round;
 
@@ -80,20 +80,14 @@ async fn deliver(post: &Post, head: &Head, round: &mut Round) -> Result<bool, No
     Ok(sent)
 }
 
-/// The notes `player` is still to hear of in `head`'s game, claimed for the turn mail that
-/// carries them, and their markers.
+/// The notes `player` is still to hear of in the game `stored`, claimed for the turn mail
+/// that carries them, and their markers.
 pub(super) async fn claim_pending(
     post: &Post,
-    head: &Head,
+    stored: &StoredGame,
     player: &str,
 ) -> Result<(Vec<Note>, Vec<Notice>), NotifyError> {
-    if head.events == 0 {
-        return Ok((Vec::new(), Vec::new()));
-    }
-    let Some(stored) = post.service.notice_log(&head.id).await? else {
-        return Ok((Vec::new(), Vec::new()));
-    };
-    claim(post, &stored.head, player, pending_notes(&stored, player)).await
+    claim(post, &stored.head, player, pending_notes(stored, player)).await
 }
 
 /// Whether `player`'s messages in the game of `head` wait for their next turn mail: they
@@ -343,29 +337,25 @@ fn notes_mail(
         [note] => note.summary(),
         _ => format!("News from {authors}"),
     };
-    let subject = format!("{what} in {} ({})", head.doc.variant, head.id);
     let (text_notes, html_notes) = notes_section(notes);
     let answer = match head.doc.status {
         Status::Active => "Answer, or see the game",
         _ => "The game",
     };
     let text = format!(
-        "Hello {name},\n\nin your {variant} game {id}:\n\n{text_notes}{answer}:\n{link}\n\n-- \n\
+        "Hello {name},\n\n{what}:\n\n{text_notes}{answer}:\n{link}\n\n-- \n\
          Mail about your games (each move, a daily digest, or none):\n{unsubscribe_link}\n",
         name = to.handle,
-        variant = head.doc.variant,
-        id = head.id,
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>in your {variant} game {id}:</p>\n\
+        "<p>Hello {name},</p>\n<p>{what}:</p>\n\
          {html_notes}<p><a href=\"{link}\">{answer}</a></p>\n\
          <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your games</a>: \
-         each move, a daily digest, or none.</p>\n</body></html>\n",
+         each move, a daily digest, or none.</p>\n",
         name = escape(&to.handle),
-        variant = escape(&head.doc.variant),
-        id = escape(&head.id.0),
+        what = escape(&what),
         link = escape(link),
         unsubscribe = escape(unsubscribe_link),
     );
-    finish(to, subject, text, html, Vec::new(), unsubscribe_link)
+    game_mail(to, head, text, html, Vec::new(), unsubscribe_link)
 }

@@ -11,7 +11,7 @@ use missive_mail::Mail;
 
 use super::{Attendance, MailKind, Stage};
 use crate::NotifyError;
-use crate::compose::{finish, opponents};
+use crate::compose::{game_mail, opponents};
 use crate::post::{Composed, Post};
 use crate::scheduler::Round;
 
@@ -72,10 +72,6 @@ fn started_mail(to: &Player, head: &Head, public_url: &str, unsubscribe_link: &s
         .as_ref()
         .map_or(against.as_str(), |w| w.player.as_str());
     let variant = &head.doc.variant;
-    let subject = format!(
-        "Your {variant} game against {against} has started ({})",
-        head.id
-    );
     let said = format!(
         "Your {variant} game against {against} has started: {first} moves first, and you \
          will be mailed when it is your turn."
@@ -87,14 +83,14 @@ fn started_mail(to: &Player, head: &Head, public_url: &str, unsubscribe_link: &s
         name = to.handle,
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{said}</p>\n\
+        "<p>Hello {name},</p>\n<p>{said}</p>\n\
          <p><a href=\"{page}\">The game</a></p>\n\
          <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your turns</a>: \
-         each move, a daily digest, or none.</p>\n</body></html>\n",
+         each move, a daily digest, or none.</p>\n",
         name = escape(&to.handle),
         said = escape(&said),
         page = escape(&page),
         unsubscribe = escape(unsubscribe_link),
     );
-    finish(to, subject, text, html, Vec::new(), unsubscribe_link)
+    game_mail(to, head, text, html, Vec::new(), unsubscribe_link)
 }

@@ -83,11 +83,11 @@ fn tournament_finished_mail(
         event = tournament.name,
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>Every game of {event} is over. \
+        "<p>Hello {name},</p>\n<p>Every game of {event} is over. \
          The final standings:</p>\n<pre>{crosstable}</pre>\n<p><a href=\"{page}\">The \
          tournament</a> · <a href=\"{archive}\">its games (PGN)</a></p>\n<p \
          style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your games</a>: each \
-         move, a daily digest, or none.</p>\n</body></html>\n",
+         move, a daily digest, or none.</p>\n",
         name = escape(&to.handle),
         event = escape(&tournament.name),
         crosstable = escape(crosstable),

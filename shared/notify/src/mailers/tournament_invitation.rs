@@ -64,7 +64,7 @@ fn tournament_invitation_mail(
         event = tournament.name,
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{organiser} invites you to          {event}, {what}.</p>\n<p><a href=\"{page}\">The tournament</a>: join it from its page,          or from your app.</p>\n<p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your          games</a>: each move, a daily digest, or none.</p>\n</body></html>\n",
+        "<p>Hello {name},</p>\n<p>{organiser} invites you to {event}, {what}.</p>\n<p><a href=\"{page}\">The tournament</a>: join it from its page, or from your app.</p>\n<p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your games</a>: each move, a daily digest, or none.</p>\n",
         name = escape(&to.handle),
         organiser = escape(&tournament.organiser),
         event = escape(&tournament.name),

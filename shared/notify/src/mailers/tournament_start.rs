@@ -177,10 +177,10 @@ fn tournament_started_mail(to: &Player, started: &Started<'_>, unsubscribe_link:
         })
         .collect();
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{event} has started: every \
+        "<p>Hello {name},</p>\n<p>{event} has started: every \
          game at once, {variant}.</p>\n<ul>\n{items}</ul>\n<p><a href=\"{page}\">The \
          standings</a></p>\n<p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about \
-         your games</a>: each move, a daily digest, or none.</p>\n</body></html>\n",
+         your games</a>: each move, a daily digest, or none.</p>\n",
         name = escape(&to.handle),
         event = escape(&tournament.name),
         variant = escape(&tournament.variant),

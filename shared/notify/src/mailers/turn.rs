@@ -1,15 +1,16 @@
 //! The turn mail: when it has become a player's turn and they want a mail per move, the
 //! opponent's last move in short notation with its move number (or that the game began),
-//! the board from their seat, the time left until the real deadline, the move link, and the
-//! notes they are still to hear of. With replies by mail set up, it also carries a
-//! `Reply-To` whose token plays the move a reply names ([`crate::links::reply_address`]). Once per game and ply ([`Notice::Turn`]). The reminder
+//! the game's score, the board from their seat, the time left until the real deadline, the
+//! move link, and the notes they are still to hear of. With replies by mail set up, it also
+//! carries a `Reply-To` whose token plays the move a reply names
+//! ([`crate::links::reply_address`]). Once per game and ply ([`Notice::Turn`]). The reminder
 //! ([`super::reminder`]) is this mail again at 80% of the time.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use missive_auth::MoveLink;
 use missive_board::escape;
-use missive_domain::{Head, MailPreference, Notice, Player, Seat};
+use missive_domain::{Head, MailPreference, MoveRecord, Notice, Player, Seat};
 use missive_mail::Mail;
 use missive_rules::AnyGame;
 
@@ -17,7 +18,7 @@ use super::notes::{self, Note, notes_section};
 use super::tournament_start::folds_first_turn;
 use super::{Attendance, MailKind, Stage};
 use crate::NotifyError;
-use crate::compose::{Board, finish, opponents, piece_list, time_left, utc};
+use crate::compose::{Board, game_mail, piece_list, score_section, time_left, utc};
 use crate::post::{Composed, Post};
 use crate::scheduler::Round;
 
@@ -88,6 +89,9 @@ async fn compose(
     let Some(player) = post.service.registered(&turn.waiting.player).await? else {
         return Ok(None);
     };
+    let Some(stored) = post.service.notice_log(&head.id).await? else {
+        return Ok(None);
+    };
     let now = post.clock.now();
     let deadline = turn.times.deadline;
     let link = MoveLink {
@@ -100,13 +104,14 @@ async fn compose(
     let reply_to = post.reply_address(&link);
     let unsubscribe_link = post.unsubscribe_link(&player.handle, now)?;
     let (notes, claimed) = match notice {
-        TurnNotice::Turn => notes::claim_pending(post, head, &player.handle).await?,
+        TurnNotice::Turn => notes::claim_pending(post, &stored, &player.handle).await?,
         TurnNotice::Reminder => (Vec::new(), Vec::new()),
     };
     let facts = TurnFacts {
         to: &player,
         head,
         game: at.game,
+        moves: &stored.moves,
         now,
         deadline,
         public_url: &post.public_url,
@@ -126,6 +131,8 @@ struct TurnFacts<'a> {
     head: &'a Head,
     /// The rules game it is at (its last moves known, at least the last one).
     game: &'a dyn AnyGame,
+    /// The moves of its log (which may hold moves made since, past the head's ply).
+    moves: &'a [MoveRecord],
     /// Now.
     now: DateTime<Utc>,
     /// When the time for the move runs out, the player's vacations counted.
@@ -147,25 +154,18 @@ fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
     let head = facts.head;
     let deadline = facts.deadline;
     let left = time_left(deadline - facts.now);
-    let variant = head.doc.variant.as_str();
-    let against = opponents(head, &facts.to.handle);
-    let subject = match notice {
-        TurnNotice::Turn => format!("Your move in {variant} against {against} ({})", head.id),
+    let last = last_move_text(head, facts.game);
+    let mut intro = match notice {
+        TurnNotice::Turn => format!("Your move: {last}"),
         TurnNotice::Reminder => {
-            format!(
-                "Reminder: {left} left for your move in {variant} ({})",
-                head.id
-            )
+            format!("Reminder: {left} left for your move (80% of the time for it is gone). {last}")
         }
     };
-    let mut intro = last_move_text(head, facts.game);
-    if notice == TurnNotice::Reminder {
-        intro = format!("80% of your time for this move is gone. {intro}");
-    }
     if let Some(offer) = draw_offer_text(head, &facts.to.handle) {
         intro = format!("{intro} {offer}");
     }
     let (notes_text, notes_html) = notes_section(&facts.notes);
+    let (score_text, score_html) = score_section(head, facts.moves, facts.public_url);
     let seat = head.to_move.unwrap_or(Seat(0));
     let board_url = format!(
         "{}/v1/games/{}/board.svg?seat={}",
@@ -187,7 +187,7 @@ fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
         None => ("Make your move:", ""),
     };
     let text = format!(
-        "Hello {name},\n\n{intro}\n\n{notes_text}{pieces}\n\nTime left: {left} (until {until}).\n\n\
+        "Hello {name},\n\n{intro}\n\n{notes_text}{score_text}{pieces}\n\nTime left: {left} (until {until}).\n\n\
          {make_text}\n{link}\n\nThe board: {board_url}\n\n-- \n\
          Mail about your turns (each move, a daily digest, or none):\n{unsubscribe}\n",
         name = facts.to.handle,
@@ -195,20 +195,20 @@ fn turn_mail(notice: TurnNotice, facts: &TurnFacts<'_>) -> Mail {
         unsubscribe = facts.unsubscribe_link,
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{intro}</p>\n{notes_html}{board}\
+        "<p>Hello {name},</p>\n<p>{intro}</p>\n{notes_html}{board}{score_html}\
          <p>Time left: <b>{left}</b> (until {until}).</p>\n\
          {make_html}<p><a href=\"{link}\">Make your move</a></p>\n\
          <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your turns</a>: \
-         each move, a daily digest, or none.</p>\n</body></html>\n",
+         each move, a daily digest, or none.</p>\n",
         name = escape(&facts.to.handle),
         intro = escape(&intro),
         board = board.html,
         link = escape(&facts.move_link),
         unsubscribe = escape(&facts.unsubscribe_link),
     );
-    let mut mail = finish(
+    let mut mail = game_mail(
         facts.to,
-        subject,
+        head,
         text,
         html,
         board.inline,
@@ -227,22 +227,17 @@ pub(super) const REPLY_OFFER_TEXT: &str = "Reply with your move (add `draw` to o
 pub(super) const REPLY_OFFER_HTML: &str = "<p>Reply with your move (add <code>draw</code> to \
      offer a draw with it, or write <code>resign</code>), or:</p>\n";
 
-/// "bob played 12... Nf6 in game G." (moves numbered by rounds, as the archive numbers
-/// them) or, before the first move, that the game began.
+/// "bob played 12... Nf6." (moves numbered by rounds, as the archive numbers them) or,
+/// before the first move, that the game began.
 fn last_move_text(head: &Head, game: &dyn AnyGame) -> String {
     let Some(last) = game.played().pop().filter(|_| head.ply > 0) else {
-        return format!(
-            "Your {} game {} has begun, and you move first.",
-            head.doc.variant, head.id
-        );
+        return "the game has begun, and you move first.".into();
     };
     let mover = head.doc.player_in(last.seat).unwrap_or("your opponent");
     format!(
-        "{mover} played {} {} in your {} game {}.",
+        "{mover} played {} {}.",
         head.last_move_number(last.seat),
-        last.short,
-        head.doc.variant,
-        head.id
+        last.short
     )
 }
 
