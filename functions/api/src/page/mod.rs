@@ -21,6 +21,7 @@ mod me;
 mod play;
 mod problem;
 mod sign_in;
+mod tap;
 mod turn;
 mod view;
 
