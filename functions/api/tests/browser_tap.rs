@@ -57,7 +57,10 @@ async fn start(players: &[Player<'_>], variant: &str, position: Option<&str>) ->
 /// The players of a new game of `variant`, named after `label`.
 async fn players_for<'s>(server: &'s Server, variant: &str, label: &str) -> Vec<Player<'s>> {
     let mut players = Vec::new();
-    for name in ["ann", "bob", "cyd"].iter().take(seat_count(server, variant).await) {
+    for name in ["ann", "bob", "cyd"]
+        .iter()
+        .take(seat_count(server, variant).await)
+    {
         players.push(server.player(&format!("{name}-{label}")).await);
     }
     players
@@ -128,9 +131,15 @@ async fn put_down_and_confirm(browser: &Browser<'_>, watcher: &Player<'_>, id: &
         .find(&format!(".board svg .spot[data-spot=\"{to}\"]"))
         .await;
     browser.click(&spot).await;
-    let offered = run(browser, "return document.querySelectorAll('.tap-choice').length").await;
+    let offered = run(
+        browser,
+        "return document.querySelectorAll('.tap-choice').length",
+    )
+    .await;
     if offered.as_u64().unwrap() > 0 {
-        browser.click(&browser.find("button.tap-choice").await).await;
+        browser
+            .click(&browser.find("button.tap-choice").await)
+            .await;
     }
     browser.find("[data-code=\"confirm\"]").await;
     assert_eq!(watcher.game(id).await["ply"], ply, "not played yet");
@@ -148,7 +157,10 @@ async fn check_phone(browser: &Browser<'_>) {
     let measured = run(browser, script).await;
     let [top, height, width, window] = [0, 1, 2, 3].map(|i| measured[i].as_f64().unwrap());
     assert!(top < height, "the move form starts at {top} of {height}");
-    assert!(width <= window && window <= f64::from(PHONE.0), "{measured}");
+    assert!(
+        width <= window && window <= f64::from(PHONE.0),
+        "{measured}"
+    );
     keep_screenshot("chess-tap", &browser.screenshot().await);
     browser.resize(DESKTOP.0, DESKTOP.1).await;
 }
@@ -168,7 +180,9 @@ async fn tap_a_move(
     let id = start(&players, variant, position).await;
     let mail: MoveMail = inbox.next().await;
     assert_eq!(mail.to, format!("{}@example.org", players[0].handle));
-    browser.visit(&format!("{}{}", server.base, mail.link)).await;
+    browser
+        .visit(&format!("{}{}", server.base, mail.link))
+        .await;
     let game = rules_game(variant, position);
     let (from, to) = spots.map_or_else(
         || lone_move(game.as_ref()),
@@ -187,7 +201,9 @@ async fn typed_without_javascript(browser: &Browser<'_>, server: &Server, inbox:
     let players = players_for(server, "chess", "typed").await;
     let id = start(&players, "chess", None).await;
     let mail = inbox.next().await;
-    browser.visit(&format!("{}{}", server.base, mail.link)).await;
+    browser
+        .visit(&format!("{}{}", server.base, mail.link))
+        .await;
     browser.find("section.board svg .spot").await;
     let body = json!({ "using": "css selector", "value": "svg.tappable, .tap-choices" });
     let found = browser.post("/elements", body).await;
@@ -206,7 +222,13 @@ async fn typed_without_javascript(browser: &Browser<'_>, server: &Server, inbox:
 /// in their own boxes.
 async fn tournament_fits_a_phone(browser: &Browser<'_>, server: &Server) {
     let mut players = Vec::new();
-    for name in ["annabel", "bartholomew", "cordelia", "dorothea", "evangeline"] {
+    for name in [
+        "annabel",
+        "bartholomew",
+        "cordelia",
+        "dorothea",
+        "evangeline",
+    ] {
         players.push(server.player(&format!("{name}-cup")).await);
     }
     let body = json!({
@@ -227,7 +249,10 @@ async fn tournament_fits_a_phone(browser: &Browser<'_>, server: &Server) {
     let [width, window, crosstable] = [0, 1, 2].map(|i| measured[i].as_f64().unwrap());
     assert!(window <= f64::from(PHONE.0), "{measured}");
     assert!(width <= window, "the page is {width} wide in {window}");
-    assert!(crosstable > window, "the crosstable scrolls in its box: {measured}");
+    assert!(
+        crosstable > window,
+        "the crosstable scrolls in its box: {measured}"
+    );
     browser.resize(DESKTOP.0, DESKTOP.1).await;
 }
 
@@ -242,15 +267,35 @@ async fn tap_to_move_in_headless_chromium() {
     let mut inbox = Inbox::new(&server);
     for variant in registry::variants().iter().map(|v| v.id()) {
         let spots = (variant == "chess").then_some(("e2", "e4"));
-        tap_a_move(&browser, &server, &mut inbox, (variant, variant), None, spots).await;
+        tap_a_move(
+            &browser,
+            &server,
+            &mut inbox,
+            (variant, variant),
+            None,
+            spots,
+        )
+        .await;
     }
     for variant in ["trid-fs", "trid-wtdcf"] {
         let label = format!("{variant}-boards");
         let spots = Some((ATTACK_BOARD_SQUARE, ATTACK_BOARD_CORNER));
         let position = Some(TRI_D_LIGHT_BOARDS);
-        tap_a_move(&browser, &server, &mut inbox, (variant, &label), position, spots).await;
+        tap_a_move(
+            &browser,
+            &server,
+            &mut inbox,
+            (variant, &label),
+            position,
+            spots,
+        )
+        .await;
     }
-    let plain = Browser::open_with(&driver, &chromium, &["--blink-settings=scriptEnabled=false"]);
+    let plain = Browser::open_with(
+        &driver,
+        &chromium,
+        &["--blink-settings=scriptEnabled=false"],
+    );
     let plain = plain.await;
     typed_without_javascript(&plain, &server, &mut inbox).await;
     plain.close().await;

@@ -43,7 +43,9 @@ static GLYPHS: LazyLock<Mutex<HashMap<char, Arc<Glyph>>>> = LazyLock::new(Mutex:
 
 /// The glyph drawn for `c` (read from the fonts the first time, kept after).
 pub fn glyph(c: char) -> Arc<Glyph> {
-    let mut glyphs = GLYPHS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut glyphs = GLYPHS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     Arc::clone(glyphs.entry(c).or_insert_with(|| Arc::new(read(c))))
 }
 

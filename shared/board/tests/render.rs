@@ -125,7 +125,11 @@ fn every_variant_writes_outlines_it_defines_and_no_text() {
             assert!(!uses.is_empty(), "{}", variant.id());
             for used in uses {
                 let id = used.attribute("href").and_then(|h| h.strip_prefix('#'));
-                assert!(defined.contains(&id.unwrap_or("")), "{}: {id:?}", variant.id());
+                assert!(
+                    defined.contains(&id.unwrap_or("")),
+                    "{}: {id:?}",
+                    variant.id()
+                );
             }
         }
     }
@@ -223,11 +227,7 @@ fn the_boards_have_their_cells_points_and_lines() {
     // Each half board: 4 ranks, 7 files, 2 palace diagonals, 3 border sides; the two edge
     // files across the river.
     assert_eq!(elements(&doc, "line").len(), 2 * (4 + 7 + 2 + 3) + 2);
-    assert_eq!(
-        surfaces(&doc),
-        2,
-        "the board and the river"
-    );
+    assert_eq!(surfaces(&doc), 2, "the board and the river");
 
     let sanguo = game("sanguo", &[]).diagram();
     assert_eq!(sanguo.spots.len(), 135);
@@ -235,11 +235,7 @@ fn the_boards_have_their_cells_points_and_lines() {
     let doc = Document::parse(&doc_text).unwrap();
     // Three half boards, and five links across each arm of the river.
     assert_eq!(elements(&doc, "line").len(), 3 * (4 + 7 + 2 + 3) + 3 * 5);
-    assert_eq!(
-        surfaces(&doc),
-        4,
-        "three half boards and the river"
-    );
+    assert_eq!(surfaces(&doc), 4, "three half boards and the river");
 }
 
 /// A Tri-D position where White's queen-side attack board carries a single pawn, so that

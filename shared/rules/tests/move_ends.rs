@@ -31,7 +31,12 @@ fn checked(game: &dyn AnyGame) -> Vec<LegalMove> {
     let spots: BTreeSet<&str> = diagram.spots.iter().map(|s| s.name.as_str()).collect();
     let moves = game.legal_ends();
     let longs: Vec<String> = moves.iter().map(|m| m.long.clone()).collect();
-    assert_eq!(longs, game.legal_moves(Notation::Long), "{}", game.variant());
+    assert_eq!(
+        longs,
+        game.legal_moves(Notation::Long),
+        "{}",
+        game.variant()
+    );
     let shorts: BTreeSet<String> = moves.iter().map(|m| m.short.clone()).collect();
     let expected: BTreeSet<String> = game.legal_moves(Notation::Short).into_iter().collect();
     assert_eq!(shorts, expected, "{}", game.variant());
@@ -40,12 +45,21 @@ fn checked(game: &dyn AnyGame) -> Vec<LegalMove> {
         let ends = &mv.ends;
         assert!(!ends.from.is_empty(), "{} has somewhere to start", mv.long);
         for spot in ends.from.iter().chain([&ends.to]) {
-            assert!(spots.contains(spot.as_str()), "{}: {spot} is drawn", mv.long);
+            assert!(
+                spots.contains(spot.as_str()),
+                "{}: {spot} is drawn",
+                mv.long
+            );
         }
         assert!(!ends.from.contains(&ends.to), "{} goes somewhere", mv.long);
         if let [from] = ends.from.as_slice() {
             let piece = diagram.pieces.iter().find(|p| &p.spot == from);
-            assert_eq!(piece.map(|p| p.seat), Some(to_move), "{} moves a piece", mv.long);
+            assert_eq!(
+                piece.map(|p| p.seat),
+                Some(to_move),
+                "{} moves a piece",
+                mv.long
+            );
         }
     }
     assert!(!moves.is_empty(), "{} has moves", game.variant());
@@ -135,7 +149,10 @@ fn dynamo_moves_end_where_the_primary_piece_or_the_pushed_one_does() {
             assert_eq!(mv.ends.to, expected, "{}", mv.long);
         }
     }
-    assert!(seen_pushes > 0, "station moves and moves off the board were seen");
+    assert!(
+        seen_pushes > 0,
+        "station moves and moves off the board were seen"
+    );
 }
 
 #[test]
@@ -166,7 +183,10 @@ fn tri_d_attack_boards_are_picked_up_by_their_squares_and_put_on_a_corner() {
 #[test]
 fn xiangqi_and_sanguo_moves_end_on_their_points() {
     let moves = checked(game("xiangqi", None).as_ref());
-    let cannon = moves.iter().find(|m| m.short.starts_with('C')).expect("a cannon moves");
+    let cannon = moves
+        .iter()
+        .find(|m| m.short.starts_with('C'))
+        .expect("a cannon moves");
     assert_eq!(cannon.ends.from.len(), 1);
     for variant in ["xiangqi", "sanguo"] {
         let start = game(variant, None);

@@ -250,4 +250,3 @@ pub fn tools() -> Option<(PathBuf, PathBuf)> {
     };
     Some((chromedriver, chromium))
 }
-

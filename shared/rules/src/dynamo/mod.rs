@@ -22,8 +22,8 @@ use crate::chess::types::{Color, Role, Square, rank_of, square_name};
 use crate::classical::{self, Facts};
 use crate::position::occurrences;
 use crate::{
-    Claim, Diagram, MoveEnds, MoveError, Notation, OptionSpec, Options, Outcome, Position, PositionError,
-    Seat,
+    Claim, Diagram, MoveEnds, MoveError, Notation, OptionSpec, Options, Outcome, Position,
+    PositionError, Seat,
 };
 use castling::Rights;
 use check::threatened;

@@ -30,7 +30,8 @@ use crate::chess::{Color, Role};
 use crate::classical;
 use crate::position::occurrences;
 use crate::{
-    Claim, Diagram, EndRule, MoveEnds, MoveError, Notation, Options, Outcome, Position, PositionError, Seat,
+    Claim, Diagram, EndRule, MoveEnds, MoveError, Notation, Options, Outcome, Position,
+    PositionError, Seat,
 };
 
 /// A position of the Federation Standard variant `trid-fs`.
