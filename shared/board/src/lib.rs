@@ -6,9 +6,13 @@
 //! as they are described, turned so that the chosen seat sits at the bottom (text stays
 //! upright), with the last move's spots highlighted. The document scales to any width
 //! (`viewBox`), carries a `<title>` and a `<desc>` listing every piece for screen
-//! readers, writes pieces as text glyphs (or letters), and uses presentation attributes
-//! only, so it can be inlined in an HTML page or a mail without its styles leaking.
+//! readers, writes pieces' glyphs (or letters) and labels as outlines from the fonts
+//! compiled into the crate (no `<text>`, so no font of the viewer's is needed), gives
+//! every spot a transparent shape (`class="spot"`, `data-spot` its name) under the pieces
+//! for pages that let a player touch the board, and uses presentation attributes only, so
+//! it can be inlined in an HTML page or a mail without its styles leaking.
 
+mod outline;
 mod palette;
 pub mod pictures;
 mod raster;
@@ -16,13 +20,14 @@ mod svg;
 
 use missive_rules::{Diagram, DiagramPiece, LabelKind, PieceStyle, Seat, Spot, Xy};
 
-use palette::{HIGHLIGHT, HIGHLIGHT_OPACITY, LABEL, ink_colours, shade_colour, stroke_style};
-use svg::{Bounds, Svg, num};
-
-pub use raster::{
-    CJK_FONT, LATIN_FONT, MAX_SIDE, Png, PngError, PngSize, render_png, render_png_async,
+use palette::{
+    HIGHLIGHT, HIGHLIGHT_OPACITY, LABEL, TARGET, ink_colours, shade_colour, stroke_style,
 };
-pub use svg::escape;
+use svg::{Bounds, Svg};
+
+pub use outline::{CJK_FONT, LATIN_FONT};
+pub use raster::{MAX_SIDE, Png, PngError, PngSize, render_png, render_png_async};
+pub use svg::{escape, glyph_id};
 
 /// Pixels per diagram unit in the document's own coordinates (its default size).
 const SCALE: f64 = 40.0;
@@ -38,12 +43,8 @@ const DISC_GLYPH_SIZE: f64 = 0.56;
 const COORDINATE_SIZE: f64 = 0.36;
 const REGION_SIZE: f64 = 0.45;
 /// The width of a label's character for a font size of one, a generous average over the
-/// fonts below, so that the drawing's box holds every label.
+/// embedded fonts, so that the drawing's box holds every label.
 const TEXT_WIDTH: f64 = 0.6;
-/// Fonts that hold chess figurines and the xiangqi characters on common systems.
-const FONTS: &str = "'Noto Sans', 'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans CJK SC', \
-                     'Noto Sans CJK TC', 'PingFang SC', 'Hiragino Sans', 'Microsoft YaHei', \
-                     'WenQuanYi Zen Hei', sans-serif";
 
 /// What pieces are written with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -122,7 +123,14 @@ pub fn render(diagram: &Diagram, options: &Options) -> String {
     }
     for label in labels {
         let size = label_size(label.kind);
-        svg.text(place(label.at), &label.text, size * SCALE, LABEL, "");
+        svg.text(place(label.at), &label.text, size * SCALE, LABEL, None);
+    }
+    for spot in &diagram.spots {
+        let attributes = format!(
+            " fill-opacity=\"0\" class=\"spot\" data-spot=\"{}\"",
+            escape(&spot.name)
+        );
+        shape(&mut svg, diagram, spot, &place, TARGET, &attributes);
     }
     for piece in &diagram.pieces {
         if let Some(spot) = diagram.spot(&piece.spot) {
@@ -151,17 +159,30 @@ fn highlight(svg: &mut Svg, diagram: &Diagram, spot: &Spot, place: &impl Fn(Xy) 
         " fill-opacity=\"{HIGHLIGHT_OPACITY}\" class=\"last-move\" data-spot=\"{}\"",
         escape(&spot.name)
     );
+    shape(svg, diagram, spot, place, HIGHLIGHT, &attributes);
+}
+
+/// The shape of a spot filled with `fill`, with `attributes` (each with a leading space):
+/// the square's cell, or a disc round the point.
+fn shape(
+    svg: &mut Svg,
+    diagram: &Diagram,
+    spot: &Spot,
+    place: &impl Fn(Xy) -> Xy,
+    fill: &str,
+    attributes: &str,
+) {
     match spot.cell.and_then(|i| diagram.cells.get(i)) {
         Some(cell) => {
             let corners: Vec<Xy> = cell.corners.iter().map(|c| place(*c)).collect();
-            svg.polygon(&corners, HIGHLIGHT, &attributes);
+            svg.polygon(&corners, fill, attributes);
         }
         None => svg.circle(
             place(spot.at),
             HIGHLIGHT_RADIUS * SCALE,
-            HIGHLIGHT,
+            fill,
             None,
-            &attributes,
+            attributes,
         ),
     }
 }
@@ -180,12 +201,8 @@ fn draw_piece(svg: &mut Svg, diagram: &Diagram, piece: &DiagramPiece, at: Xy, gl
     ));
     match diagram.style {
         PieceStyle::Figure => {
-            let outline = format!(
-                " stroke=\"{}\" stroke-width=\"{}\" paint-order=\"stroke\" stroke-linejoin=\"round\"",
-                colours.outline,
-                num(0.05 * SCALE)
-            );
-            svg.text(at, &text, FIGURE_SIZE * SCALE, colours.fill, &outline);
+            let outline = Some((colours.outline, 0.05 * SCALE));
+            svg.text(at, &text, FIGURE_SIZE * SCALE, colours.fill, outline);
         }
         PieceStyle::Disc => {
             let rim = Some((colours.mark, 0.06 * SCALE));
@@ -194,7 +211,7 @@ fn draw_piece(svg: &mut Svg, diagram: &Diagram, piece: &DiagramPiece, at: Xy, gl
                 let ring = Some((ink(piece.origin).mark, 0.05 * SCALE));
                 svg.circle(at, (DISC_RADIUS - 0.08) * SCALE, "none", ring, "");
             }
-            svg.text(at, &text, DISC_GLYPH_SIZE * SCALE, colours.mark, "");
+            svg.text(at, &text, DISC_GLYPH_SIZE * SCALE, colours.mark, None);
         }
     }
     svg.raw("</g>");

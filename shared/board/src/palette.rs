@@ -5,6 +5,8 @@ use missive_rules::{Ink, Shade, Stroke};
 /// The fill of the last move's squares and points, and its opacity.
 pub const HIGHLIGHT: &str = "#f5c518";
 pub const HIGHLIGHT_OPACITY: &str = "0.55";
+/// The fill of a spot's touch target (drawn fully transparent: a page may colour it).
+pub const TARGET: &str = "#1f5fbf";
 /// The colour of labels.
 pub const LABEL: &str = "#4a3b2a";
 /// The face of a disc piece.

@@ -1,32 +1,17 @@
 //! The board as a PNG image: the SVG document rendered by resvg, on an opaque white
-//! ground, with fonts compiled into the binary (no system font is looked up, so the image
-//! is the same on a server without fonts as on a desktop).
-//!
-//! The fonts are subsets made for the diagrams (`fonts/README.md` says how): DejaVu Sans
-//! for Latin letters, digits and the chess figurines, Noto Sans CJK TC for the xiangqi and
-//! Three Kingdoms characters. A character missing from both is drawn as the font's
-//! missing-glyph box; the crate's tests check that every character a diagram uses is
-//! covered.
-
-use std::sync::{Arc, LazyLock};
+//! ground. The document writes its text as outlines (see [`crate::outline`]), so no font
+//! is looked up and the image is the same on a server without fonts as on a desktop.
 
 use color_quant::NeuQuant;
 use missive_gate::Busy;
 use missive_rules::Diagram;
 use resvg::tiny_skia::{Color, Pixmap, Transform};
-use resvg::usvg::{self, fontdb};
-use skrifa::charmap::Charmap;
+use resvg::usvg;
 use thiserror::Error;
 
 use crate::pictures::{bounded, bounded_async};
 use crate::{Options, render};
 
-/// DejaVu Sans, subset to printable ASCII and the chess figurines.
-pub const LATIN_FONT: &[u8] = include_bytes!("../fonts/DejaVuSans-board.ttf");
-/// Noto Sans CJK TC, subset to the characters the diagrams write.
-pub const CJK_FONT: &[u8] = include_bytes!("../fonts/NotoSansCJKtc-board.otf");
-/// The family used for text that names no font the database holds.
-const DEFAULT_FAMILY: &str = "DejaVu Sans";
 /// The largest width or height of an image, in pixels.
 pub const MAX_SIDE: u32 = 4096;
 /// The colours of an image's palette (at most 256; NeuQuant wants at least 64).
@@ -36,15 +21,6 @@ const PALETTE_SIZE: usize = 64;
 /// chess board at twice its size drew in 15 ms instead of 32 (with the balanced deflate
 /// below), 1% larger.
 const SAMPLING: i32 = 30;
-
-/// The embedded fonts, loaded once.
-static FONTS: LazyLock<Arc<fontdb::Database>> = LazyLock::new(|| {
-    let mut fonts = fontdb::Database::new();
-    for data in [LATIN_FONT, CJK_FONT] {
-        fonts.load_font_source(fontdb::Source::Binary(Arc::new(data)));
-    }
-    Arc::new(fonts)
-});
 
 /// A board picture encoded as PNG.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,16 +89,8 @@ pub async fn render_png_async(
 
 /// The SVG document `svg` drawn at `size`.
 fn drawn(svg: &str, size: PngSize) -> Result<Png, PngError> {
-    let settings = usvg::Options {
-        font_family: DEFAULT_FAMILY.to_string(),
-        fontdb: Arc::clone(&FONTS),
-        font_resolver: usvg::FontResolver {
-            select_fallback: Box::new(fallback),
-            ..usvg::FontResolver::default()
-        },
-        ..usvg::Options::default()
-    };
-    let tree = usvg::Tree::from_str(svg, &settings).map_err(|e| PngError::Svg(e.to_string()))?;
+    let tree = usvg::Tree::from_str(svg, &usvg::Options::default())
+        .map_err(|e| PngError::Svg(e.to_string()))?;
     let (mut pixmap, scale) = canvas(tree.size(), size)?;
     pixmap.fill(Color::WHITE);
     resvg::render(
@@ -131,27 +99,6 @@ fn drawn(svg: &str, size: PngSize) -> Result<Png, PngError> {
         &mut pixmap.as_mut(),
     );
     encode(&pixmap)
-}
-
-/// The font for a character `c` that none of the fonts `used` holds: the first other
-/// embedded font that holds it. usvg's own choice is the same but logs a warning each time,
-/// and every xiangqi label falls back from DejaVu Sans to Noto Sans CJK, so the log would
-/// repeat it for every picture; which font a character is drawn in is known here.
-fn fallback(c: char, used: &[fontdb::ID], fonts: &mut Arc<fontdb::Database>) -> Option<fontdb::ID> {
-    fonts
-        .faces()
-        .map(|face| face.id)
-        .find(|&id| !used.contains(&id) && holds(fonts, id, c))
-}
-
-/// Whether the font `id` of `fonts` has a glyph for `c`.
-fn holds(fonts: &fontdb::Database, id: fontdb::ID, c: char) -> bool {
-    fonts
-        .with_face_data(id, |data, index| {
-            skrifa::FontRef::from_index(data, index)
-                .is_ok_and(|font| Charmap::new(&font).map(c).is_some())
-        })
-        .unwrap_or(false)
 }
 
 /// An empty pixmap for a document of `natural` size drawn at `size`, and the scale to draw

@@ -1,11 +1,13 @@
 //! A small SVG writer: the elements the renderer needs, numbers written short, text
-//! escaped.
+//! written as outlines (each character's path once, in `<defs>`, used wherever it is
+//! written), markup escaped.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use missive_rules::Xy;
 
-use crate::FONTS;
+use crate::outline::glyph;
 
 /// The smallest box holding every point included so far.
 #[derive(Clone, Copy, Debug)]
@@ -48,6 +50,8 @@ impl Bounds {
 /// An SVG document being written.
 pub struct Svg {
     text: String,
+    /// The characters written so far, whose outlines the document defines.
+    written: BTreeSet<char>,
 }
 
 impl Svg {
@@ -56,8 +60,7 @@ impl Svg {
         let (width, height) = (bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y);
         let text = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{} {} {} {}\" width=\"{}\" \
-             height=\"{}\" role=\"img\" aria-labelledby=\"board-title\" font-family=\"{FONTS}\" \
-             text-anchor=\"middle\" dominant-baseline=\"central\">",
+             height=\"{}\" role=\"img\" aria-labelledby=\"board-title\">",
             num(bounds.min.x),
             num(bounds.min.y),
             num(width),
@@ -65,7 +68,10 @@ impl Svg {
             num(width.ceil()),
             num(height.ceil()),
         );
-        Svg { text }
+        Svg {
+            text,
+            written: BTreeSet::new(),
+        }
     }
 
     /// Appends markup as it is.
@@ -121,23 +127,80 @@ impl Svg {
         );
     }
 
-    /// Text centred on `at`.
-    pub fn text(&mut self, at: Xy, content: &str, size: f64, fill: &str, extra: &str) {
+    /// Text centred on `at`, `size` high, filled with `fill` and outlined with `outline`
+    /// (colour, width) if given: a group at `at` using each character's outline.
+    pub fn text(
+        &mut self,
+        at: Xy,
+        content: &str,
+        size: f64,
+        fill: &str,
+        outline: Option<(&str, f64)>,
+    ) {
+        let glyphs: Vec<_> = content.chars().map(|c| (c, glyph(c))).collect();
+        let width: f64 = glyphs
+            .iter()
+            .map(|(_, g)| g.advance * size / g.units_per_em)
+            .sum();
+        let stroke = outline.map_or(String::new(), |(colour, _)| {
+            format!(" stroke=\"{colour}\" paint-order=\"stroke\" stroke-linejoin=\"round\"")
+        });
         let _ = write!(
             self.text,
-            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{fill}\"{extra}>{}</text>",
+            "<g transform=\"translate({} {})\" fill=\"{fill}\"{stroke}>",
             num(at.x),
-            num(at.y),
-            num(size),
-            escape(content)
+            num(at.y)
         );
+        let mut x = -width / 2.0;
+        for (c, glyph) in glyphs {
+            let scale = size / glyph.units_per_em;
+            if !glyph.path.is_empty() {
+                self.written.insert(c);
+                let stroke_width = outline.map_or(String::new(), |(_, width)| {
+                    format!(" stroke-width=\"{}\"", num(width / scale))
+                });
+                let _ = write!(
+                    self.text,
+                    "<use href=\"#{}\" transform=\"translate({} {}) scale({})\"{stroke_width}/>",
+                    glyph_id(c),
+                    num(x),
+                    num(glyph.baseline * scale),
+                    fine(scale)
+                );
+            }
+            x += glyph.advance * scale;
+        }
+        self.text.push_str("</g>");
     }
 
-    /// Closes the document and returns its text.
+    /// Defines the outlines written, closes the document and returns its text.
     pub fn close(mut self) -> String {
+        if !self.written.is_empty() {
+            self.text.push_str("<defs>");
+            for c in &self.written {
+                let _ = write!(
+                    self.text,
+                    "<path id=\"{}\" d=\"{}\"/>",
+                    glyph_id(*c),
+                    glyph(*c).path
+                );
+            }
+            self.text.push_str("</defs>");
+        }
         self.text.push_str("</svg>\n");
         self.text
     }
+}
+
+/// The id of the outline of `c` in a document: `glyph-265e`.
+pub fn glyph_id(c: char) -> String {
+    format!("glyph-{:x}", u32::from(c))
+}
+
+/// A small factor (a glyph's scale) to five decimals, without trailing zeros.
+fn fine(value: f64) -> String {
+    let text = format!("{value:.5}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// A number with at most one decimal, without a trailing `.0` or a negative zero.

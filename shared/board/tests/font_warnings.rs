@@ -1,6 +1,6 @@
-//! Drawing board pictures logs no warning: the characters the latin font lacks (every
-//! xiangqi and Three Kingdoms label) are drawn from the CJK font without usvg's fallback
-//! warning, which a server drawing pictures for mails repeated hundreds of times.
+//! Drawing board pictures logs no warning: every character, the CJK ones of xiangqi and
+//! Three Kingdoms included, is an outline, so usvg looks up no font (its fallback warning
+//! was once repeated hundreds of times by a server drawing pictures for mails).
 
 use std::sync::Mutex;
 

@@ -38,6 +38,15 @@ fn class<'a>(doc: &'a Document, class: &str) -> Vec<Node<'a, 'a>> {
         .collect()
 }
 
+/// The polygons drawn as the board's surface: not the spots' touch targets nor the last
+/// move's marks.
+fn surfaces(doc: &Document) -> usize {
+    elements(doc, "polygon")
+        .iter()
+        .filter(|p| p.attribute("class").is_none())
+        .count()
+}
+
 /// The spots the document marks as the last move's, in order.
 fn marked_spots<'a>(doc: &'a Document) -> Vec<&'a str> {
     class(doc, "last-move")
@@ -46,10 +55,33 @@ fn marked_spots<'a>(doc: &'a Document) -> Vec<&'a str> {
         .collect()
 }
 
-fn number(node: Node, attribute: &str) -> f64 {
-    node.attribute(attribute)
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("{attribute} of {node:?}"))
+/// What a group writes (the characters its glyph run uses, a variation selector drawing
+/// nothing) and the point the run is centred on.
+fn writing(group: Node) -> (String, f64, f64) {
+    let run = group
+        .descendants()
+        .find(|n| n.has_tag_name("g") && n.attribute("transform").is_some())
+        .unwrap_or_else(|| panic!("a glyph run in {group:?}"));
+    let text = run
+        .children()
+        .filter_map(|n| n.attribute("href"))
+        .map(|href| {
+            let code = href.strip_prefix("#glyph-").expect("a glyph's id");
+            char::from_u32(u32::from_str_radix(code, 16).expect("hex")).expect("a character")
+        })
+        .collect();
+    let transform = run.attribute("transform").unwrap();
+    let inner = transform
+        .strip_prefix("translate(")
+        .and_then(|t| t.strip_suffix(')'))
+        .expect("a translation");
+    let (x, y) = inner.split_once(' ').expect("two numbers");
+    (text, x.parse().unwrap(), y.parse().unwrap())
+}
+
+/// `text` without the variation selector that asks for a figurine's text form.
+fn drawn_text(text: &str) -> String {
+    text.chars().filter(|c| *c != '\u{FE0E}').collect()
 }
 
 #[test]
@@ -74,6 +106,51 @@ fn every_variant_renders_well_formed_with_a_title_and_a_view_box() {
 }
 
 #[test]
+fn every_variant_writes_outlines_it_defines_and_no_text() {
+    for variant in registry::variants() {
+        let started = game(variant.id(), &[]);
+        for glyphs in [Glyphs::Symbols, Glyphs::Letters] {
+            let options = Options {
+                glyphs,
+                ..Options::default()
+            };
+            let svg = svg_of(&started.diagram(), &options);
+            let doc = Document::parse(&svg).unwrap();
+            assert!(elements(&doc, "text").is_empty(), "{}", variant.id());
+            let defined: Vec<&str> = elements(&doc, "path")
+                .iter()
+                .filter_map(|p| p.attribute("id"))
+                .collect();
+            let uses = elements(&doc, "use");
+            assert!(!uses.is_empty(), "{}", variant.id());
+            for used in uses {
+                let id = used.attribute("href").and_then(|h| h.strip_prefix('#'));
+                assert!(
+                    defined.contains(&id.unwrap_or("")),
+                    "{}: {id:?}",
+                    variant.id()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_spot_has_a_target_to_touch() {
+    for variant in registry::variants() {
+        let diagram = game(variant.id(), &[]).diagram();
+        let svg = svg_of(&diagram, &Options::default());
+        let doc = Document::parse(&svg).unwrap();
+        let targets: Vec<&str> = class(&doc, "spot")
+            .iter()
+            .filter_map(|n| n.attribute("data-spot"))
+            .collect();
+        let spots: Vec<&str> = diagram.spots.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(targets, spots, "{}", variant.id());
+    }
+}
+
+#[test]
 fn every_piece_is_drawn_at_its_spot_with_its_glyph() {
     for variant in registry::variants() {
         let diagram = game(variant.id(), &[]).diagram();
@@ -87,13 +164,10 @@ fn every_piece_is_drawn_at_its_spot_with_its_glyph() {
                 .iter()
                 .find(|g| g.attribute("data-spot") == Some(piece.spot.as_str()))
                 .unwrap_or_else(|| panic!("{}: no piece on {}", variant.id(), piece.spot));
-            let text = group
-                .children()
-                .find(|n| n.has_tag_name("text"))
-                .expect("a glyph");
-            assert_eq!(text.text(), Some(piece.glyph.as_str()));
-            assert!((number(text, "x") - spot.at.x * SCALE).abs() <= 0.05);
-            assert!((number(text, "y") - spot.at.y * SCALE).abs() <= 0.05);
+            let (text, x, y) = writing(*group);
+            assert_eq!(text, drawn_text(&piece.glyph));
+            assert!((x - spot.at.x * SCALE).abs() <= 0.05);
+            assert!((y - spot.at.y * SCALE).abs() <= 0.05);
             let title = group.children().find(|n| n.has_tag_name("title")).unwrap();
             assert!(title.text().unwrap().contains(piece.name));
         }
@@ -141,7 +215,7 @@ fn the_boards_have_their_cells_points_and_lines() {
     let chess = game("chess", &[]).diagram();
     let doc_text = svg_of(&chess, &Options::default());
     let doc = Document::parse(&doc_text).unwrap();
-    assert_eq!(elements(&doc, "polygon").len(), 64);
+    assert_eq!(surfaces(&doc), 64);
     assert_eq!(chess.spots.len(), 64);
     assert!(chess.spots.iter().all(|s| s.cell.is_some()));
 
@@ -153,11 +227,7 @@ fn the_boards_have_their_cells_points_and_lines() {
     // Each half board: 4 ranks, 7 files, 2 palace diagonals, 3 border sides; the two edge
     // files across the river.
     assert_eq!(elements(&doc, "line").len(), 2 * (4 + 7 + 2 + 3) + 2);
-    assert_eq!(
-        elements(&doc, "polygon").len(),
-        2,
-        "the board and the river"
-    );
+    assert_eq!(surfaces(&doc), 2, "the board and the river");
 
     let sanguo = game("sanguo", &[]).diagram();
     assert_eq!(sanguo.spots.len(), 135);
@@ -165,11 +235,7 @@ fn the_boards_have_their_cells_points_and_lines() {
     let doc = Document::parse(&doc_text).unwrap();
     // Three half boards, and five links across each arm of the river.
     assert_eq!(elements(&doc, "line").len(), 3 * (4 + 7 + 2 + 3) + 3 * 5);
-    assert_eq!(
-        elements(&doc, "polygon").len(),
-        4,
-        "three half boards and the river"
-    );
+    assert_eq!(surfaces(&doc), 4, "three half boards and the river");
 }
 
 /// A Tri-D position where White's queen-side attack board carries a single pawn, so that
@@ -217,7 +283,7 @@ fn tri_d_draws_three_main_boards_and_each_attack_board_at_its_pin() {
     );
     let doc_text = svg_of(&start, &Options::default());
     let doc = Document::parse(&doc_text).unwrap();
-    assert_eq!(elements(&doc, "polygon").len(), 64);
+    assert_eq!(surfaces(&doc), 64);
     assert_eq!(class(&doc, "piece").len(), 32);
 
     let mut moved = registry::variant("trid-fs")
@@ -251,8 +317,8 @@ fn drawn_at(svg: &str, name: &str) -> (f64, f64) {
         .into_iter()
         .find(|g| g.attribute("data-spot") == Some(name))
         .unwrap_or_else(|| panic!("no piece on {name}"));
-    let text = group.children().find(|n| n.has_tag_name("text")).unwrap();
-    (number(text, "x"), number(text, "y"))
+    let (_, x, y) = writing(group);
+    (x, y)
 }
 
 #[test]
@@ -309,14 +375,10 @@ fn letters_replace_glyphs_and_custom_titles_are_escaped() {
             .into_iter()
             .find(|g| g.attribute("data-spot") == Some(spot))
             .unwrap();
-        group
-            .children()
-            .find(|n| n.has_tag_name("text"))
-            .and_then(|t| t.text())
-            .map(str::to_string)
+        writing(group).0
     };
-    assert_eq!(glyph("a1").as_deref(), Some("R"));
-    assert_eq!(glyph("e10").as_deref(), Some("K"));
+    assert_eq!(glyph("a1"), "R");
+    assert_eq!(glyph("e10"), "K");
     let desc = elements(&doc, "desc")[0].text().unwrap();
     assert!(desc.starts_with("red: chariot on a1"), "{desc}");
 }

@@ -4,8 +4,8 @@ use std::fmt::Debug;
 use std::sync::OnceLock;
 
 use crate::{
-    Claim, ClaimError, Diagram, EndRule, MoveError, Notation, Options, Outcome, Position, Seat,
-    position::perft,
+    Claim, ClaimError, Diagram, EndRule, LegalMove, MoveError, Notation, Options, Outcome,
+    Position, Seat, position::perft,
 };
 
 /// A move as it was played, in both notations, with the seat that played it.
@@ -252,6 +252,9 @@ pub trait AnyGame: Debug + Send + Sync {
     fn to_move(&self) -> Option<Seat>;
     /// The legal moves in `notation`, sorted; empty once the game is over.
     fn legal_moves(&self, notation: Notation) -> Vec<String>;
+    /// The legal moves in both notations with their ends on [`AnyGame::diagram`], sorted
+    /// by long notation; empty once the game is over.
+    fn legal_ends(&self) -> Vec<LegalMove>;
     /// Reads a move in either notation and plays it; an error leaves the game unchanged.
     fn play(&mut self, text: &str) -> Result<PlayedMove, MoveError>;
     /// Like [`AnyGame::play`], but gives only the long notation: what replaying a record
@@ -337,6 +340,20 @@ impl<P: Position> AnyGame for Game<P> {
             .collect();
         texts.sort();
         texts
+    }
+
+    fn legal_ends(&self) -> Vec<LegalMove> {
+        let position = self.position();
+        let mut moves: Vec<LegalMove> = Game::legal_moves(self)
+            .iter()
+            .map(|&mv| LegalMove {
+                long: position.write_move(mv, Notation::Long),
+                short: position.write_move(mv, Notation::Short),
+                ends: position.move_ends(mv),
+            })
+            .collect();
+        moves.sort_by(|a, b| a.long.cmp(&b.long));
+        moves
     }
 
     fn play(&mut self, text: &str) -> Result<PlayedMove, MoveError> {

@@ -12,6 +12,7 @@ pub mod chess;
 mod classical;
 mod diagram;
 pub mod dynamo;
+mod ends;
 mod error;
 mod fen;
 mod game;
@@ -30,6 +31,7 @@ pub use diagram::{
     Cell, Diagram, DiagramPiece, DiagramSeat, Ink, Label, LabelKind, Line, PieceStyle, Shade, Spot,
     Stroke, Xy,
 };
+pub use ends::{LegalMove, MoveEnds};
 pub use error::{ClaimError, MoveError, OptionsError, PositionError, SetupError};
 pub use game::{AnyGame, Game, PlayedMove, Window};
 pub use numbering::{MoveNumber, MoveNumbering};

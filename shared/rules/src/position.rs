@@ -2,7 +2,7 @@
 
 use std::fmt::Debug;
 
-use crate::{Diagram, MoveError, OptionSpec, Options, Outcome, PositionError, Seat};
+use crate::{Diagram, MoveEnds, MoveError, OptionSpec, Options, Outcome, PositionError, Seat};
 
 /// Which of a variant's two move notations to print.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -184,6 +184,19 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
     /// piece's two squares); a piece leaving the board has no destination spot. An
     /// attack-board move names the board's squares where it stood and where it lands.
     fn move_spots(&self, mv: Self::Move) -> Vec<String>;
+
+    /// Where `mv`, legal in this position, is picked up and put down on the diagram (see
+    /// [`MoveEnds`]): unless a variant says otherwise, the first two of
+    /// [`Position::move_spots`], the moving piece's origin and destination.
+    fn move_ends(&self, mv: Self::Move) -> MoveEnds {
+        let mut spots = self.move_spots(mv).into_iter();
+        let from = spots.next().unwrap_or_default();
+        let to = spots.next().unwrap_or_else(|| from.clone());
+        MoveEnds {
+            from: vec![from],
+            to,
+        }
+    }
 }
 
 /// Counts the leaf nodes of the legal move tree `depth` plies deep (perft), making every

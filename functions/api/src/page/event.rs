@@ -141,7 +141,7 @@ fn body(read: &TournamentStandings) -> String {
     );
     if let Some(standings) = &read.standings {
         html.push_str(
-            "<table>\n<tr><th>Rank</th><th>Player</th><th>Points</th><th>SB</th>\
+            "<div class=\"scroll\"><table>\n<tr><th>Rank</th><th>Player</th><th>Points</th><th>SB</th>\
              <th>Wins</th><th>Played</th><th>Left</th></tr>\n",
         );
         for row in &standings.rows {
@@ -158,9 +158,9 @@ fn body(read: &TournamentStandings) -> String {
                 row.left
             ));
         }
-        html.push_str("</table>\n");
+        html.push_str("</table></div>\n");
         html.push_str(&format!(
-            "<pre>{}</pre>\n",
+            "<div class=\"scroll\"><pre>{}</pre></div>\n",
             escape(&standings.render_text(&t.players))
         ));
     }

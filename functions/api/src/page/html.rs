@@ -7,8 +7,12 @@ use axum::response::{IntoResponse, Response};
 
 use crate::ApiError;
 
-/// The style sheet of every page: one column on a phone, board and panel side by side on a
-/// wide screen, touch targets at least 48 pixels high.
+/// The style sheet of every page: one column on a phone (the board at most 55% of the
+/// screen's height and the move form first in the panel, so that it starts within the
+/// first screen), board and panel
+/// side by side on a wide screen, touch targets at least 48 pixels high, tables wider than
+/// the screen scrolling in their own box; the board's spots marked for tap to move (see
+/// `tap`).
 const STYLE: &str = "\
 :root{color-scheme:light;--ink:#1d2330;--muted:#5a6272;--line:#d8dce3;--accent:#1f5fbf;\
 --danger:#a3261d;--paper:#f6f4ef;--card:#fff}\
@@ -24,6 +28,14 @@ h2{font-size:1.1rem;margin:1rem 0 .4rem}\
 @media(min-width:56rem){.layout{grid-template-columns:minmax(0,3fr) minmax(18rem,2fr)}}\
 .board{background:var(--card);border:1px solid var(--line);border-radius:.5rem;padding:.5rem}\
 .board svg{display:block;width:100%;height:auto;max-height:85vh}\
+@media(max-width:55.99rem){.board svg{max-height:55vh}\
+.panel{display:flex;flex-direction:column}\
+.panel form.move,.panel form.move+.detail,.panel form.move+.detail+details{order:-1}}\
+.board svg.tappable [data-spot]{cursor:pointer}\
+.board svg .spot.tap-from{fill:#f5c518;fill-opacity:.6}\
+.board svg .spot.tap-to{fill:#1f5fbf;fill-opacity:.35;stroke:#1f5fbf;stroke-width:3}\
+.tap-choices{margin:0 0 .6rem}.tap-choices[hidden]{display:none}\
+.scroll{overflow-x:auto;max-width:100%}\
 .panel{background:var(--card);border:1px solid var(--line);border-radius:.5rem;padding:.8rem 1rem}\
 .players{list-style:none;padding:0;margin:0 0 .5rem}\
 .players li{padding:.15rem 0}\

@@ -29,6 +29,7 @@ mod play;
 mod problem;
 mod record;
 mod sign_in;
+mod tap;
 mod terms;
 mod turn;
 mod view;

@@ -19,6 +19,7 @@ use super::html::{escape, respond};
 use super::lines;
 use super::link::{self, MoveLink};
 use super::problem::Problem;
+use super::tap;
 use super::turn::{PlayForm, conversation, reload};
 use super::view::{self, Shown};
 use crate::{ApiError, App};
@@ -377,7 +378,8 @@ fn move_page(
         false => "Waiting for the other side",
     };
     let heading = format!("{whose}, {} ({})", link.handle, shown.seat_name(link.seat));
-    let form = format!("{}{talk}", move_form(link, shown, entered));
+    let tap = tap::script(shown.game.as_ref());
+    let form = format!("{}{tap}{talk}", move_form(link, shown, entered));
     respond(status, &shown.title(), &shown.body(&heading, notice, &form))
 }
 

@@ -117,8 +117,14 @@ impl Drop for TempDir {
 
 impl<'d> Browser<'d> {
     pub async fn open(driver: &'d Driver, chromium: &Path) -> Browser<'d> {
+        Browser::open_with(driver, chromium, &[]).await
+    }
+
+    /// A session whose Chromium gets `flags` besides [`FLAGS`] (e.g.
+    /// `--blink-settings=scriptEnabled=false` for pages without JavaScript).
+    pub async fn open_with(driver: &'d Driver, chromium: &Path, flags: &[&str]) -> Browser<'d> {
         let profile = TempDir(std::env::temp_dir().join(unique_name("missive-chromium")));
-        let mut args: Vec<String> = FLAGS.iter().map(|f| f.to_string()).collect();
+        let mut args: Vec<String> = FLAGS.iter().chain(flags).map(|f| f.to_string()).collect();
         args.push(format!("--user-data-dir={}", profile.0.display()));
         args.push(format!("--window-size={},{}", DESKTOP.0, DESKTOP.1));
         let capabilities = json!({ "capabilities": { "alwaysMatch": {

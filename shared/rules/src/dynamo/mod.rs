@@ -22,8 +22,8 @@ use crate::chess::types::{Color, Role, Square, rank_of, square_name};
 use crate::classical::{self, Facts};
 use crate::position::occurrences;
 use crate::{
-    Claim, Diagram, MoveError, Notation, OptionSpec, Options, Outcome, Position, PositionError,
-    Seat,
+    Claim, Diagram, MoveEnds, MoveError, Notation, OptionSpec, Options, Outcome, Position,
+    PositionError, Seat,
 };
 use castling::Rights;
 use check::threatened;
@@ -403,6 +403,22 @@ impl Position for Dynamo {
             }
         }
         squares.into_iter().map(square_name).collect()
+    }
+
+    /// The primary piece's square and where it ends; for a station move or a primary
+    /// piece leaving the board, where the pushed or pulled piece ends (its own square when
+    /// it leaves too); for an owner's promotion choice, the pawn's square twice.
+    fn move_ends(&self, mv: Move) -> MoveEnds {
+        let to = match (mv.to, mv.pushed) {
+            (Place::On(to), _) if to != mv.from => to,
+            (_, Some((_, Place::On(to)))) => to,
+            (_, Some((pushed, Place::Off))) => pushed,
+            _ => mv.from,
+        };
+        MoveEnds {
+            from: vec![square_name(mv.from)],
+            to: square_name(to),
+        }
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {

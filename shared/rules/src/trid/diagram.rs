@@ -8,12 +8,12 @@
 //! rank numbers, its name and its level; every square is a spot named as the long
 //! notation names it (`b1(2)`).
 
-use super::geometry::{BoardId, MainBoard, Square};
+use super::geometry::{BoardId, Flank, MainBoard, Square};
 use super::position::{Move, TriD};
 use super::rules::RuleSet;
 use crate::chess::diagram::figure;
 use crate::diagram::{checkered, facing_seats, square_around};
-use crate::{Diagram, Ink, LabelKind, PieceStyle, Position, Seat, Spot, Xy};
+use crate::{Diagram, Ink, LabelKind, MoveEnds, PieceStyle, Position, Seat, Spot, Xy};
 
 /// The vertical distance between the first rows of two neighbouring main boards, room
 /// for the attack boards that reach out of each and for their labels.
@@ -187,6 +187,33 @@ impl<R: RuleSet> TriD<R> {
             }
         };
         squares.iter().map(Square::to_string).collect()
+    }
+
+    /// Where `mv` is picked up and put down (see [`MoveEnds`]): a piece's squares (the
+    /// king's, castling); an attack board's four squares, and the corner square of the
+    /// main board under or over the pin it goes to, on the board's flank.
+    pub fn ends(&self, mv: Move) -> MoveEnds {
+        let (from, to) = match mv {
+            Move::Piece { from, to, .. } => (vec![from], to),
+            Move::Castle { king_side } => {
+                let c = self.castling(king_side);
+                (vec![c.king_from], c.king_to)
+            }
+            Move::Board { id, pin, .. } => {
+                let file = match id.flank() {
+                    Flank::Queen => 1,
+                    Flank::King => 4,
+                };
+                let main = pin.main();
+                let rank = main.low_rank() + if pin.is_north() { 3 } else { 0 };
+                let corner = Square::new(file, rank, main.level());
+                (self.layout().board_squares(id).to_vec(), corner)
+            }
+        };
+        MoveEnds {
+            from: from.iter().map(Square::to_string).collect(),
+            to: to.to_string(),
+        }
     }
 }
 

@@ -30,7 +30,8 @@ use crate::chess::{Color, Role};
 use crate::classical;
 use crate::position::occurrences;
 use crate::{
-    Claim, Diagram, EndRule, MoveError, Notation, Options, Outcome, Position, PositionError, Seat,
+    Claim, Diagram, EndRule, MoveEnds, MoveError, Notation, Options, Outcome, Position,
+    PositionError, Seat,
 };
 
 /// A position of the Federation Standard variant `trid-fs`.
@@ -182,5 +183,9 @@ impl<R: RuleSet> Position for TriD<R> {
 
     fn move_spots(&self, mv: Move) -> Vec<String> {
         self.marked_spots(mv)
+    }
+
+    fn move_ends(&self, mv: Move) -> MoveEnds {
+        self.ends(mv)
     }
 }
