@@ -85,28 +85,28 @@ impl Table {
 
     /// The turn mails `handle` has had, oldest first, waiting until there are `count`.
     async fn turn_mails(&self, handle: &str, count: usize) -> Vec<String> {
-        self.mails_like(handle, count, "Your move in ").await
+        self.mails_like(handle, count, "Your move:").await
     }
 
-    /// The mails to `handle` whose subject starts with `subject`, waiting until there are
-    /// `count`.
-    async fn mails_like(&self, handle: &str, count: usize, subject: &str) -> Vec<String> {
+    /// The mails to `handle` whose opening (the paragraph after the greeting, which says
+    /// what a mail is about) starts with `opening`, waiting until there are `count`.
+    async fn mails_like(&self, handle: &str, count: usize, opening: &str) -> Vec<String> {
         let email = format!("{handle}@example.org");
         for _ in 0..200 {
-            let mails = self.mails_to(&email, subject);
+            let mails = self.mails_to(&email, opening);
             if mails.len() >= count {
                 return mails;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        panic!("fewer than {count} mails `{subject}` to {email}");
+        panic!("fewer than {count} mails `{opening}` to {email}");
     }
 
-    fn mails_to(&self, email: &str, subject: &str) -> Vec<String> {
+    fn mails_to(&self, email: &str, opening: &str) -> Vec<String> {
         self.server
             .mails_to(email)
             .into_iter()
-            .filter(|raw| Read::parse(raw.as_bytes()).subject.starts_with(subject))
+            .filter(|raw| opens_with(raw, opening))
             .collect()
     }
 
@@ -313,11 +313,13 @@ async fn a_forged_token_plays_nothing_and_mails_nobody(kind: Kind) {
     );
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(table.server.mails_to("ann@example.org").len(), mails_before);
-    assert!(table.server.mails_to("bob@example.org").iter().all(|raw| {
-        !Read::parse(raw.as_bytes())
-            .subject
-            .starts_with("Your reply")
-    }));
+    assert!(
+        table
+            .server
+            .mails_to("bob@example.org")
+            .iter()
+            .all(|raw| !opens_with(raw, "Your reply"))
+    );
 }
 
 /// A reply to a position the game has left plays nothing and is answered.
@@ -432,7 +434,7 @@ async fn without_the_setting_no_reply_is_offered(kind: Kind) {
             found = server
                 .mails_to("ann@example.org")
                 .into_iter()
-                .find(|raw| Read::parse(raw.as_bytes()).subject.starts_with("Your move"));
+                .find(|raw| opens_with(raw, "Your move:"));
             if found.is_some() {
                 break;
             }
@@ -440,7 +442,7 @@ async fn without_the_setting_no_reply_is_offered(kind: Kind) {
         }
         found.expect("a turn mail")
     };
-    assert!(!table_mail.contains("Reply-To:"), "{table_mail}");
+    assert!(!table_mail.contains("\nReply-To:"), "{table_mail}");
     let text = Read::parse(table_mail.as_bytes()).text;
     assert!(!text.contains("Reply with"), "{text}");
 }
@@ -456,3 +458,12 @@ per_store!(
     the_watcher_plays_what_is_put_in_the_inbox,
     without_the_setting_no_reply_is_offered,
 );
+
+/// Whether the mail `raw` opens (after its greeting) with `words`.
+fn opens_with(raw: &str, words: &str) -> bool {
+    let text = Read::parse(raw.as_bytes()).text.replace("\r\n", "\n");
+    text.split("\n\n")
+        .nth(1)
+        .unwrap_or_default()
+        .starts_with(words)
+}

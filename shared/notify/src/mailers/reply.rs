@@ -13,7 +13,7 @@ use missive_rules::{AnyGame, Notation};
 
 use super::TurnTimes;
 use super::turn::{REPLY_OFFER_HTML, REPLY_OFFER_TEXT};
-use crate::compose::{finish, opponents};
+use crate::compose::{game_mail, opponents};
 use crate::post::Post;
 use crate::{NotifyError, Scheduler};
 
@@ -96,11 +96,9 @@ async fn next_step(
 
 /// The mail to `to` about their reply in the game at `head`, refused because `why`.
 fn refusal_mail(to: &Player, head: &Head, why: &str, next: &NextStep, unsubscribe: &str) -> Mail {
-    let variant = head.doc.variant.as_str();
-    let subject = format!("Your reply was not played ({variant}, {})", head.id);
     let intro = format!(
-        "Your reply about your {variant} game {} against {} was not played: {why}",
-        head.id,
+        "Your reply was not played: {why} (your {} game against {}).",
+        head.doc.variant,
         opponents(head, &to.handle)
     );
     let (now_text, now_html) = match next {
@@ -139,14 +137,14 @@ fn refusal_mail(to: &Player, head: &Head, why: &str, next: &NextStep, unsubscrib
         name = to.handle,
     );
     let html = format!(
-        "<!doctype html><html><body>\n<p>Hello {name},</p>\n<p>{intro}</p>\n{now_html}\
+        "<p>Hello {name},</p>\n<p>{intro}</p>\n{now_html}\
          <p style=\"font-size:small\"><a href=\"{unsubscribe}\">Mail about your turns</a>: \
-         each move, a daily digest, or none.</p>\n</body></html>\n",
+         each move, a daily digest, or none.</p>\n",
         name = escape(&to.handle),
         intro = escape(&intro),
         unsubscribe = escape(unsubscribe),
     );
-    let mut mail = finish(to, subject, text, html, Vec::new(), unsubscribe);
+    let mut mail = game_mail(to, head, text, html, Vec::new(), unsubscribe);
     if let NextStep::Move {
         reply_to: Some(address),
         ..
