@@ -4,7 +4,8 @@
 //! attack board is moved the same way under both rule sets (picking among the moves that
 //! land on the same corner). On a 390-pixel phone the chess move form starts within the
 //! first screen and the tournament page is no wider than the screen; without JavaScript a
-//! typed move still plays. The chess page with its destinations marked is kept as
+//! typed move still plays. A chess game is played to mate by touches alone, a message
+//! written on one confirmation. The chess page with its destinations marked is kept as
 //! `docs/screenshots/chess-tap.png` when missing or with `MISSIVE_BLESS=1`.
 
 mod common;
@@ -28,6 +29,8 @@ const TRI_D_LIGHT_BOARDS: &str = "QL1@W-N-up:w,KL1@W-N-dn:w,QL3@N-S-up:b,KL3@N-S
     Kc1(2),Pa4(3),kd8(6) w - 0 1";
 const ATTACK_BOARD_SQUARE: &str = "a4(3)";
 const ATTACK_BOARD_CORNER: &str = "b6(4)";
+/// The message written on the first confirmation of the game played to mate.
+const MATE_MESSAGE: &str = "Have a good game!";
 
 /// Creates a game of `variant` (from `position`, its start when `None`) by `players[0]`,
 /// joined by the others; returns its id once it is active.
@@ -123,9 +126,16 @@ async fn pick_up(browser: &Browser<'_>, from: &str, expected: &BTreeSet<String>)
     assert_eq!(&marked(browser).await, expected, "from {from}");
 }
 
-/// Touches the empty spot `to`, picks the first move offered if several go there, sees the
-/// confirmation with nothing played yet, confirms, and sees the game one ply on.
-async fn put_down_and_confirm(browser: &Browser<'_>, watcher: &Player<'_>, id: &str, to: &str) {
+/// Touches the spot `to`, picks the first move offered if several go there, sees the
+/// confirmation with nothing played yet, writes `message` on it if there is one, confirms,
+/// and sees the game one ply on.
+async fn put_down_and_confirm(
+    browser: &Browser<'_>,
+    watcher: &Player<'_>,
+    id: &str,
+    to: &str,
+    message: Option<&str>,
+) {
     let ply = watcher.game(id).await["ply"].as_u64().unwrap();
     let spot = browser
         .find(&format!(".board svg .spot[data-spot=\"{to}\"]"))
@@ -143,6 +153,10 @@ async fn put_down_and_confirm(browser: &Browser<'_>, watcher: &Player<'_>, id: &
     }
     browser.find("[data-code=\"confirm\"]").await;
     assert_eq!(watcher.game(id).await["ply"], ply, "not played yet");
+    if let Some(message) = message {
+        let field = browser.find("form.confirm textarea#message").await;
+        browser.type_into(&field, message).await;
+    }
     browser.click(&browser.find("button#confirm").await).await;
     browser.find("[data-code=\"done\"]").await;
     assert_eq!(watcher.game(id).await["ply"], ply + 1, "played");
@@ -192,8 +206,33 @@ async fn tap_a_move(
     if variant == "chess" {
         check_phone(browser).await;
     }
-    put_down_and_confirm(browser, &players[0], &id, &to).await;
+    put_down_and_confirm(browser, &players[0], &id, &to, None).await;
     inbox.next().await;
+}
+
+/// A whole chess game played by touching the board, from each turn mail's link to mate
+/// (the fool's mate), with a message written on the confirmation of White's first move.
+async fn tap_to_mate(browser: &Browser<'_>, server: &Server, inbox: &mut Inbox<'_>) {
+    let players = players_for(server, "chess", "mate").await;
+    let id = start(&players, "chess", None).await;
+    let mut game = rules_game("chess", None);
+    let moves = [("f2", "f3"), ("e7", "e5"), ("g2", "g4"), ("d8", "h4")];
+    for (ply, (from, to)) in moves.into_iter().enumerate() {
+        let mover = &players[ply % 2];
+        let mail = inbox.next().await;
+        assert_eq!(mail.to, format!("{}@example.org", mover.handle));
+        browser
+            .visit(&format!("{}{}", server.base, mail.link))
+            .await;
+        pick_up(browser, from, &destinations(game.as_ref(), from)).await;
+        let message = (ply == 0).then_some(MATE_MESSAGE);
+        put_down_and_confirm(browser, mover, &id, to, message).await;
+        game.play(&format!("{from}{to}")).expect("the rules' move");
+    }
+    let state = players[0].game(&id).await;
+    assert_eq!(state["ending"]["rule"], "checkmate", "{state}");
+    let (_, messages) = players[1].get(&format!("/v1/games/{id}/messages")).await;
+    assert_eq!(messages["items"][0]["text"], MATE_MESSAGE, "{messages}");
 }
 
 /// Without JavaScript the board takes no touches and a typed move plays as before.
@@ -299,6 +338,7 @@ async fn tap_to_move_in_headless_chromium() {
     let plain = plain.await;
     typed_without_javascript(&plain, &server, &mut inbox).await;
     plain.close().await;
+    tap_to_mate(&browser, &server, &mut inbox).await;
     tournament_fits_a_phone(&browser, &server).await;
     browser.close().await;
 }

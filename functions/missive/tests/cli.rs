@@ -143,7 +143,8 @@ fn board_draws_the_position_reached_as_svg() {
     assert!(out.contains("data-spot=\"e5\""));
     assert!(out.contains("white to move, last move e7 to e5"));
     let letters = stdout(&["board", "--variant", "xiangqi", "--letters"]);
-    assert!(letters.contains(">R</text>") && !letters.contains("俥"));
+    // Letters are drawn as the outlines of letters: `R` (U+0052), never 俥 (U+4FE5).
+    assert!(letters.contains("id=\"glyph-52\"") && !letters.contains("glyph-4fe5"));
 }
 
 #[test]

@@ -129,7 +129,7 @@ async fn the_end_of_a_game_tells_each_player_once() {
     let mut told: Vec<String> = s
         .take_mail()
         .into_iter()
-        .filter(|mail| mail.subject.starts_with("Game over"))
+        .filter(|mail| mail.text.contains("Game over:"))
         .map(|mail| mail.to)
         .collect();
     told.sort();
