@@ -223,7 +223,7 @@ async fn refused_links(kind: Kind) {
         StatusCode::OK,
         "the time is up, nobody claimed it yet"
     );
-    assert!(html.contains("Time left: none"), "{html}");
+    assert!(html.contains("Time left: no time"), "{html}");
     let confirmed = [("action", "move"), ("move", "e2e4"), ("confirm", "yes")];
     let (status, html) = submit(&server, &good, &confirmed).await;
     assert_eq!(status, StatusCode::CONFLICT);
@@ -510,6 +510,11 @@ async fn the_score_and_the_archive(kind: Kind) {
             .await
             .unwrap();
         assert_eq!(response.status(), StatusCode::OK, "{page}");
+        let kind = response.headers()["content-type"].to_str().unwrap();
+        assert!(
+            kind.starts_with("application/x-chess-pgn"),
+            "{page}: {kind}"
+        );
         let disposition = response.headers()["content-disposition"].to_str().unwrap();
         assert!(
             disposition.contains(&format!("missive-{id}.pgn")),

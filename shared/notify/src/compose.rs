@@ -86,7 +86,7 @@ impl Board {
 }
 
 /// A time in UTC, to the minute.
-pub(crate) fn utc(at: DateTime<Utc>) -> String {
+pub fn utc(at: DateTime<Utc>) -> String {
     at.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
@@ -265,7 +265,9 @@ fn capitalised(word: &str) -> String {
     })
 }
 
-/// A duration as people say it: "2 days 5 hours", "3 hours 10 minutes", "none".
+/// A duration as people say it, in its two largest units with a zero second one left out:
+/// "2 days 5 hours", "3 days", "3 hours 10 minutes", "less than a minute", and "no time"
+/// once it is up.
 pub fn time_left(left: Duration) -> String {
     if left <= Duration::zero() {
         return "no time".into();
@@ -276,11 +278,15 @@ pub fn time_left(left: Duration) -> String {
         left.num_hours() % 24,
         left.num_minutes() % 60,
     );
-    match (days, hours) {
-        (0, 0) if minutes == 0 => "less than a minute".into(),
-        (0, 0) => plural(minutes, "minute"),
-        (0, _) => format!("{} {}", plural(hours, "hour"), plural(minutes, "minute")),
-        _ => format!("{} {}", plural(days, "day"), plural(hours, "hour")),
+    let (large, small) = match (days, hours) {
+        (0, 0) if minutes == 0 => return "less than a minute".into(),
+        (0, 0) => return plural(minutes, "minute"),
+        (0, _) => (plural(hours, "hour"), (minutes, "minute")),
+        _ => (plural(days, "day"), (hours, "hour")),
+    };
+    match small {
+        (0, _) => large,
+        (n, unit) => format!("{large} {}", plural(n, unit)),
     }
 }
 
@@ -292,7 +298,8 @@ mod tests {
     fn time_left_reads_like_speech() {
         let cases = [
             (Duration::days(2) + Duration::hours(5), "2 days 5 hours"),
-            (Duration::days(1), "1 day 0 hours"),
+            (Duration::days(1), "1 day"),
+            (Duration::hours(2), "2 hours"),
             (
                 Duration::hours(3) + Duration::minutes(1),
                 "3 hours 1 minute",

@@ -5,13 +5,14 @@
 //! archive text as a file to save, `missive-{id}.pgn`.
 
 use axum::extract::{Path, State};
-use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE, REFERRER_POLICY};
-use axum::http::{HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderValue;
+use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, REFERRER_POLICY};
+use axum::response::Response;
 use missive_domain::GameId;
 
 use super::link;
 use super::problem::Problem;
+use crate::archives::archive_response;
 use crate::{ApiError, App};
 
 /// `GET /games/{id}/archive`: the game's archive as anyone may read it.
@@ -43,23 +44,16 @@ pub(crate) async fn players(
     file(&link.game, text)
 }
 
-/// `text` as the file `missive-{game}.pgn` to save, kept out of caches.
+/// `text` as the file `missive-{game}.pgn` to save (the API's archive type), kept out of
+/// caches.
 fn file(game: &GameId, text: String) -> Result<Response, Problem> {
     let disposition = format!("attachment; filename=\"missive-{}.pgn\"", game.0);
     let disposition = HeaderValue::from_str(&disposition)
         .map_err(|e| ApiError::internal("the archive's file name is no header value", e))?;
-    Ok((
-        StatusCode::OK,
-        [
-            (
-                CONTENT_TYPE,
-                HeaderValue::from_static("text/plain; charset=utf-8"),
-            ),
-            (CONTENT_DISPOSITION, disposition),
-            (CACHE_CONTROL, HeaderValue::from_static("no-store")),
-            (REFERRER_POLICY, HeaderValue::from_static("no-referrer")),
-        ],
-        text,
-    )
-        .into_response())
+    let mut response = archive_response(text);
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_DISPOSITION, disposition);
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    Ok(response)
 }

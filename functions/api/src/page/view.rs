@@ -6,6 +6,8 @@ use missive_domain::{GameId, MoveRecord, Status};
 use missive_game::GameView;
 use missive_rules::{AnyGame, MoveNumber, MoveNumbering, Seat, score};
 
+pub use missive_notify::compose::{time_left, utc};
+
 use super::html::escape;
 use crate::{ApiError, App};
 
@@ -288,11 +290,6 @@ fn description(variant: &str) -> String {
         .unwrap_or_default()
 }
 
-/// A time in UTC, to the minute.
-pub fn utc(at: DateTime<Utc>) -> String {
-    at.format("%Y-%m-%d %H:%M UTC").to_string()
-}
-
 /// `1 day`, `3 days`.
 pub fn days(count: impl Into<i64>) -> String {
     match count.into() {
@@ -301,53 +298,14 @@ pub fn days(count: impl Into<i64>) -> String {
     }
 }
 
-/// `2 days 3 hours`, `3 days`, `5 hours 20 minutes`, `none` once the time is up.
-pub fn time_left(left: chrono::Duration) -> String {
-    let minutes = left.num_minutes();
-    if minutes <= 0 {
-        return "none".into();
-    }
-    let (days, hours, minutes) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
-    let unit = |n: i64, name: &str| match n {
-        1 => format!("1 {name}"),
-        n => format!("{n} {name}s"),
-    };
-    let (large, small) = match (days, hours) {
-        (0, 0) => return unit(minutes, "minute"),
-        (0, h) => (
-            unit(h, "hour"),
-            (minutes > 0).then(|| unit(minutes, "minute")),
-        ),
-        (d, h) => (unit(d, "day"), (h > 0).then(|| unit(h, "hour"))),
-    };
-    match small {
-        Some(small) => format!("{large} {small}"),
-        None => large,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::Duration;
 
     #[test]
     fn days_are_counted_in_words() {
         assert_eq!(days(1), "1 day");
         assert_eq!(days(0), "0 days");
         assert_eq!(days(12), "12 days");
-    }
-
-    #[test]
-    fn time_left_reads_naturally() {
-        assert_eq!(time_left(Duration::minutes(-3)), "none");
-        assert_eq!(time_left(Duration::minutes(1)), "1 minute");
-        assert_eq!(time_left(Duration::minutes(125)), "2 hours 5 minutes");
-        assert_eq!(time_left(Duration::hours(2)), "2 hours");
-        assert_eq!(time_left(Duration::days(3)), "3 days");
-        assert_eq!(
-            time_left(Duration::days(2) + Duration::hours(1)),
-            "2 days 1 hour"
-        );
     }
 }
