@@ -40,7 +40,7 @@ async fn a_turn_mails_the_player_to_move_once(kind: Kind) {
         "The moves:\n1. e4\n",
         "White: ",
         "Pe4",
-        "Time left: 3 days 0 hours",
+        "Time left: 3 days (until",
     ] {
         assert!(
             mail.text.contains(part),
@@ -336,7 +336,7 @@ async fn a_leave_moves_the_deadline_the_reminder_and_the_link_expiry(kind: Kind)
     };
     assert!(
         turn.text
-            .contains("Time left: 13 days 0 hours (until 2030-01-20 08:00 UTC)"),
+            .contains("Time left: 13 days (until 2030-01-20 08:00 UTC)"),
         "{}",
         turn.text
     );
@@ -449,11 +449,7 @@ async fn digests_count_the_leave(kind: Kind) {
         .iter()
         .find(|m| m.to == "bob@example.org")
         .expect("bob's digest");
-    assert!(
-        digest.text.contains("7 days 0 hours left"),
-        "{}",
-        digest.text
-    );
+    assert!(digest.text.contains("7 days left"), "{}", digest.text);
     let real = start() + Duration::days(7);
     assert_eq!(
         move_link_claims(&s, digest).exp,
