@@ -95,79 +95,118 @@ impl ServeArgs {
 /// every `--sweep-every` seconds. On the signal it stops accepting connections and
 /// sweeping (between two games), lets requests in flight finish within the drain time,
 /// lets the notifier mail the changes committed by then and finish the webhook deliveries
-/// under way (within the drain time again), and exits. Replies put in the inbox folder
-/// are played every second, until the signal. Mailed links go to `--public-url`, else to
-/// the address the server listens on.
+/// under way (within the drain time again), and exits; a second signal exits at once
+/// (status 1). Replies put in the inbox folder are played every second, until the signal.
+/// Mailed links go to `--public-url`, else to the address the server listens on. With
+/// `--log-format json` every line it writes is JSON, its start (`event: serving`), stop
+/// (`stopped`, `cut`) and failure to start (`failed`, status 1) included.
 pub fn serve(args: &ServeArgs) -> Result<(), String> {
-    logging::init(args.settings.base.log_format.unwrap_or(LogFormat::Text));
-    runtime()?.block_on(async {
-        let mut app = args
-            .settings
-            .app(Arc::new(SystemClock), Opening::MayCreate)
-            .await
-            .map_err(|e| e.to_string())?;
-        let listener = tokio::net::TcpListener::bind(args.addr)
-            .await
-            .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
-        let local = listener.local_addr().map_err(|e| e.to_string())?;
-        if app.public_url.is_empty() {
-            app.public_url = format!("http://{local}");
-        }
-        let (changes, feed) = tokio::sync::mpsc::unbounded_channel();
-        app.service = app.service.with_changes(changes);
-        let notifier = args.settings.notifier(&app).map_err(|e| e.to_string())?;
-        let follower = notifier.clone();
-        let hooks = notifier.clone();
-        let replies = Replies::new(
-            app.service.clone(),
-            Arc::clone(&app.authority),
-            notifier.clone(),
-        );
-        let (stop_mail, mail_stopped) = watch::channel(false);
-        let following = tokio::spawn(async move { follower.follow(feed, mail_stopped).await });
-        let (stop, stopped) = watch::channel(false);
-        let period = Duration::from_secs(args.sweep_every);
-        let reading = stopped.clone();
-        let sweeping = tokio::spawn(async move { notifier.sweep_every(period, stopped).await });
-        let inbox = args.inbox.clone();
-        let watching = tokio::spawn(async move {
-            folder::watch(&replies, &inbox, INBOX_EVERY, reading).await;
-        });
-        eprintln!(
-            "missive: serving http://{local} (store {}, mail to {}, links to {})",
+    let format = args.settings.base.log_format.unwrap_or(LogFormat::Text);
+    logging::init(format);
+    let result = runtime()?.block_on(run_server(args, format));
+    if let (Err(message), LogFormat::Json) = (&result, format) {
+        // Said as JSON here, so that no plain line follows it on stderr.
+        tracing::error!(event = "failed", error = %message, "not serving");
+        std::process::exit(1);
+    }
+    result
+}
+
+/// [`serve`]'s work: binds the address first (so a port taken leaves no store or key file
+/// behind), then opens the store and serves until the signal.
+async fn run_server(args: &ServeArgs, format: LogFormat) -> Result<(), String> {
+    let listener = tokio::net::TcpListener::bind(args.addr)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
+    let local = listener.local_addr().map_err(|e| e.to_string())?;
+    let mut app = args
+        .settings
+        .app(Arc::new(SystemClock), Opening::MayCreate)
+        .await
+        .map_err(|e| e.to_string())?;
+    if app.public_url.is_empty() {
+        app.public_url = format!("http://{local}");
+    }
+    let (changes, feed) = tokio::sync::mpsc::unbounded_channel();
+    app.service = app.service.with_changes(changes);
+    let notifier = args.settings.notifier(&app).map_err(|e| e.to_string())?;
+    let follower = notifier.clone();
+    let hooks = notifier.clone();
+    let replies = Replies::new(
+        app.service.clone(),
+        Arc::clone(&app.authority),
+        notifier.clone(),
+    );
+    let (stop_mail, mail_stopped) = watch::channel(false);
+    let following = tokio::spawn(async move { follower.follow(feed, mail_stopped).await });
+    let (stop, stopped) = watch::channel(false);
+    let period = Duration::from_secs(args.sweep_every);
+    let reading = stopped.clone();
+    let sweeping = tokio::spawn(async move { notifier.sweep_every(period, stopped).await });
+    let inbox = args.inbox.clone();
+    let watching = tokio::spawn(async move {
+        folder::watch(&replies, &inbox, INBOX_EVERY, reading).await;
+    });
+    announce(
+        format,
+        "serving",
+        &format!(
+            "serving http://{local} (store {}, mail to {}, links to {})",
             args.settings.base.store,
             args.settings.base.mail_destination(),
             app.public_url,
-        );
-        let polls = app.polls.clone();
-        let signalled = async move {
-            let signal = shutdown_signal().await;
-            tracing::info!(signal, "stopping");
-            let _ = stop.send(true);
-            polls.stop();
-        };
-        let config = args.server_config();
-        let drain = config.drain;
-        let drained = server::serve(listener, app.router(), config, signalled).await;
-        let _ = stop_mail.send(true);
-        let finished = tokio::time::timeout(drain, async {
-            let _ = sweeping.await;
-            let _ = watching.await;
-            let _ = following.await;
-            hooks.hooks_settled(drain).await
-        })
-        .await;
-        match (drained, finished) {
-            (Drained::All, Ok(true)) => eprintln!("missive: stopped"),
-            (Drained::Cut(open), _) => {
-                eprintln!("missive: stopped; {open} connections cut after {drain:?}")
-            }
-            (Drained::All, Ok(false) | Err(_)) => {
-                eprintln!("missive: stopped; mail or webhook deliveries still going out were cut")
-            }
-        }
-        Ok(())
+        ),
+    );
+    let polls = app.polls.clone();
+    let signalled = async move {
+        let signal = shutdown_signal().await;
+        tracing::info!(signal, "stopping");
+        let _ = stop.send(true);
+        polls.stop();
+        tokio::spawn(cut_on_second_signal(format));
+    };
+    let config = args.server_config();
+    let drain = config.drain;
+    let drained = server::serve(listener, app.router(), config, signalled).await;
+    let _ = stop_mail.send(true);
+    let finished = tokio::time::timeout(drain, async {
+        let _ = sweeping.await;
+        let _ = watching.await;
+        let _ = following.await;
+        hooks.hooks_settled(drain).await
     })
+    .await;
+    let outcome = match (drained, finished) {
+        (Drained::All, Ok(true)) => "stopped".to_string(),
+        (Drained::Cut(open), _) => format!("stopped; {open} connections cut after {drain:?}"),
+        (Drained::All, Ok(false) | Err(_)) => {
+            "stopped; mail or webhook deliveries still going out were cut".to_string()
+        }
+    };
+    announce(format, "stopped", &outcome);
+    Ok(())
+}
+
+/// Says what the server is doing: one JSON log line with `event` when logs are JSON, else
+/// a plain `missive: ...` line on stderr (the first of which names the address).
+fn announce(format: LogFormat, event: &'static str, text: &str) {
+    match format {
+        LogFormat::Json => tracing::info!(event, "{text}"),
+        LogFormat::Text => eprintln!("missive: {text}"),
+    }
+}
+
+/// After the first signal, waits for another and then exits at once with status 1,
+/// cutting the drain short (what was committed stays committed; unsent mail is sent by a
+/// later sweep).
+async fn cut_on_second_signal(format: LogFormat) {
+    let signal = shutdown_signal().await;
+    announce(
+        format,
+        "cut",
+        &format!("{signal} again: stopped without waiting for the drain"),
+    );
+    std::process::exit(1);
 }
 
 /// How often the inbox folder is looked at.

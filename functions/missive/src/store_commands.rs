@@ -153,14 +153,22 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
     })
 }
 
+impl StoreArgs {
+    /// How the store may be opened: a SQLite file that is not there is created only with
+    /// `--create`, else opening it is an error.
+    pub(crate) fn opening(&self) -> Opening {
+        if self.create {
+            Opening::MayCreate
+        } else {
+            Opening::MustExist
+        }
+    }
+}
+
 /// The game service over the store the arguments name, on the system clock; a SQLite
 /// file that is not there is created only with `--create`.
 pub(crate) async fn open(args: &StoreArgs) -> Result<GameService, String> {
-    let opening = if args.create {
-        Opening::MayCreate
-    } else {
-        Opening::MustExist
-    };
+    let opening = args.opening();
     let store = missive_settings::open_store(&args.store, opening)
         .await
         .map_err(|e| e.to_string())?;

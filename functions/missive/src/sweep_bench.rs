@@ -14,8 +14,6 @@ use missive_mail::{Mail, MailError, Mailer};
 use missive_notify::{Scheduler, SweepReport};
 use missive_store::Usage;
 
-use missive_settings::Opening;
-
 use crate::store_commands::{StoreArgs, runtime, started_game};
 
 /// Arguments of `missive sweep-bench`.
@@ -51,7 +49,7 @@ impl Mailer for Counting {
 /// the wake-ups are what the store sees.
 pub fn sweep_bench(args: &SweepBenchArgs) -> Result<(), String> {
     runtime()?.block_on(async {
-        let store = missive_settings::open_store(&args.store.store, Opening::MayCreate)
+        let store = missive_settings::open_store(&args.store.store, args.store.opening())
             .await
             .map_err(|e| e.to_string())?;
         let start = Utc::now();

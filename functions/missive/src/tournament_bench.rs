@@ -12,7 +12,6 @@ use missive_domain::{
     GameId, TimeControl, Tournament, TournamentStart, TournamentState, WithdrawalScoring,
 };
 use missive_game::{Config, GameService, ManualClock, NewTournament, Quotas, ServiceError};
-use missive_settings::Opening;
 use missive_store::Usage;
 
 use crate::store_commands::{StoreArgs, runtime};
@@ -43,7 +42,7 @@ pub struct TournamentBenchArgs {
 /// game on average (the resignation, the two ratings, the tournament's upkeep).
 pub fn tournament_bench(args: &TournamentBenchArgs) -> Result<(), String> {
     runtime()?.block_on(async {
-        let store = missive_settings::open_store(&args.store.store, Opening::MayCreate)
+        let store = missive_settings::open_store(&args.store.store, args.store.opening())
             .await
             .map_err(|e| e.to_string())?;
         let limits = Quotas {

@@ -112,15 +112,22 @@ pub fn start_serve(
         .spawn()
         .unwrap();
     let mut stderr = BufReader::new(server.stderr.take().unwrap());
-    let mut banner = String::new();
-    stderr.read_line(&mut banner).unwrap();
-    let base = banner
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("the address in the banner: {banner}"))
-        .to_string();
+    // The banner is a plain line, or a JSON one with `--log-format json`; lines before it
+    // are kept with the rest.
+    let mut head = String::new();
+    let base = loop {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            panic!("the server ended before its banner: {head}");
+        }
+        head.push_str(&line);
+        if let Some(at) = line.find("serving http://") {
+            let url = line[at + "serving ".len()..].split_whitespace().next();
+            break url.unwrap().to_string();
+        }
+    };
     let rest = std::thread::spawn(move || {
-        let mut text = String::new();
+        let mut text = head;
         let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
         text
     });
