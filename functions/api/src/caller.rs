@@ -25,7 +25,8 @@ impl FromRequestParts<App> for Caller {
 }
 
 impl Caller {
-    /// The caller named by the bearer access token in `headers`.
+    /// The caller named by the bearer access token in `headers`, also recorded as the
+    /// `player` of the request's log span.
     pub fn from_headers(headers: &HeaderMap, app: &App) -> Result<Caller, ApiError> {
         let header = headers
             .get(axum::http::header::AUTHORIZATION)
@@ -38,6 +39,7 @@ impl Caller {
         let claims = app
             .authority
             .verify(token.trim(), Purpose::Access, app.now_seconds())?;
+        tracing::Span::current().record("player", claims.sub.as_str());
         Ok(Caller(claims.sub))
     }
 

@@ -224,7 +224,8 @@ pub(crate) fn routes(archive_body: usize) -> OpenApiRouter<App> {
 }
 
 /// The span every log line of a request is in: method, matched route (never the raw path,
-/// which may hold a link's token) and request id.
+/// which may hold a link's token), request id, the game of a game's route, and the player
+/// (recorded once the access token is checked: [`Caller::from_headers`]).
 fn request_span(request: &Request) -> tracing::Span {
     let id = request
         .headers()
@@ -235,10 +236,28 @@ fn request_span(request: &Request) -> tracing::Span {
         .extensions()
         .get::<MatchedPath>()
         .map_or("(none)", MatchedPath::as_str);
-    tracing::info_span!("request", method = %request.method(), route, request_id = %id)
+    let game = game_of(route, request.uri().path());
+    tracing::info_span!(
+        "request",
+        method = %request.method(),
+        route,
+        request_id = %id,
+        game,
+        player = tracing::field::Empty,
+    )
 }
 
-/// The access line, at `info` in the request's span: status and latency.
+/// The game a request is about: the `{id}` of a `/v1/games/{id}...` route, read from the
+/// request's `path`; empty for other routes.
+fn game_of<'a>(route: &str, path: &'a str) -> &'a str {
+    if !route.starts_with("/v1/games/{id}") {
+        return "";
+    }
+    path.split('/').nth(3).unwrap_or("")
+}
+
+/// The access line, at `info` in the request's span (method, route, request id, game,
+/// and the player once the access token is checked): status and latency.
 fn access_line(response: &Response, latency: Duration, _: &tracing::Span) {
     tracing::info!(
         status = response.status().as_u16(),

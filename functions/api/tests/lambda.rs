@@ -1,104 +1,22 @@
 //! Lambda smoke test: the built `api` binary runs against a minimal Lambda Runtime API
 //! served here on loopback (`AWS_LAMBDA_RUNTIME_API`) and answers API Gateway v2 events,
-//! over SQLite and over DynamoDB Local, logging JSON lines with an access line each.
+//! over SQLite and over DynamoDB Local, logging JSON lines with an access line each and
+//! writing its metrics as embedded-metric-format lines on stdout; a setting it cannot start
+//! with is posted as the init error.
 //!
 //! The time from starting the process to its first answer (a readiness check, which
 //! reads the store: the SDK's set-up is included) is printed as the cold start;
 //! `MISSIVE_API_BIN` times another build (docs/performance.md):
 //! `MISSIVE_API_BIN=target/release/api cargo test -p missive-api --test lambda -- --nocapture`.
 
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::Router;
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::IntoResponse;
-use axum::routing::{get, post};
 use missive_store::testing::{temp_db_path, unique_name};
 use serde_json::{Value, json};
-use tokio::sync::{Mutex as AsyncMutex, mpsc};
 
-/// The runtime API's state: events waiting to be handed out, answers coming back.
-#[derive(Clone)]
-struct Runtime {
-    events: Arc<AsyncMutex<mpsc::Receiver<(String, Value)>>>,
-    answers: mpsc::Sender<(String, Value)>,
-    errors: Arc<Mutex<Vec<String>>>,
-}
+mod runtime;
 
-async fn next(State(runtime): State<Runtime>) -> impl IntoResponse {
-    let Some((id, event)) = runtime.events.lock().await.recv().await else {
-        // No more events: keep the function waiting, as Lambda would.
-        std::future::pending::<()>().await;
-        unreachable!()
-    };
-    let deadline = (chrono::Utc::now() + chrono::Duration::seconds(30)).timestamp_millis();
-    let mut headers = HeaderMap::new();
-    headers.insert("lambda-runtime-aws-request-id", id.parse().unwrap());
-    headers.insert(
-        "lambda-runtime-deadline-ms",
-        deadline.to_string().parse().unwrap(),
-    );
-    headers.insert(
-        "lambda-runtime-invoked-function-arn",
-        "arn:aws:lambda:us-east-1:123456789012:function:api"
-            .parse()
-            .unwrap(),
-    );
-    headers.insert("lambda-runtime-trace-id", "Root=1-0-0".parse().unwrap());
-    (headers, axum::Json(event))
-}
-
-async fn respond(
-    State(runtime): State<Runtime>,
-    Path(id): Path<String>,
-    body: axum::body::Bytes,
-) -> StatusCode {
-    let value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    runtime.answers.send((id, value)).await.unwrap();
-    StatusCode::ACCEPTED
-}
-
-async fn error(State(runtime): State<Runtime>, body: String) -> StatusCode {
-    runtime.errors.lock().unwrap().push(body);
-    StatusCode::ACCEPTED
-}
-
-/// An API Gateway HTTP API (payload 2.0) event.
-fn event(method: &str, path: &str, body: Option<Value>) -> Value {
-    json!({
-        "version": "2.0",
-        "routeKey": "$default",
-        "rawPath": path,
-        "rawQueryString": "",
-        "headers": {
-            "host": "abc.execute-api.us-east-1.amazonaws.com",
-            "content-type": "application/json",
-            "x-request-id": "smoke-1"
-        },
-        "requestContext": {
-            "accountId": "123456789012",
-            "apiId": "abc",
-            "domainName": "abc.execute-api.us-east-1.amazonaws.com",
-            "domainPrefix": "abc",
-            "http": {
-                "method": method,
-                "path": path,
-                "protocol": "HTTP/1.1",
-                "sourceIp": "192.0.2.1",
-                "userAgent": "smoke"
-            },
-            "requestId": "req",
-            "routeKey": "$default",
-            "stage": "$default",
-            "time": "01/Mar/2026:12:00:00 +0000",
-            "timeEpoch": 1772366400000i64
-        },
-        "body": body.map(|b| b.to_string()),
-        "isBase64Encoded": false
-    })
-}
+use runtime::{event, runtime_api};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_api_binary_answers_api_gateway_events() {
@@ -116,27 +34,46 @@ async fn the_api_binary_answers_from_dynamodb() {
     answers_api_gateway_events(&format!("dynamodb:{table}")).await;
 }
 
+/// A setting the function cannot start with (a signing key that is not one): the process
+/// posts the init error as JSON to the Runtime API, logs it as one JSON line, and exits 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_broken_setting_is_reported_as_the_init_error() {
+    let (addr, runtime, _events, _answers) = runtime_api().await;
+    let db = temp_db_path();
+    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_api"))
+        .env("AWS_LAMBDA_RUNTIME_API", addr.to_string())
+        .env("MISSIVE_STORE", format!("sqlite:{}", db.display()))
+        .env("MISSIVE_SIGNING_KEY", "not-a-key")
+        .kill_on_drop(true)
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let errors = runtime.errors.lock().unwrap().clone();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let posted: Value = serde_json::from_str(&errors[0]).unwrap();
+    assert_eq!(posted["errorType"], "Runtime.InitError", "{posted}");
+    let message = posted["errorMessage"].as_str().unwrap();
+    assert!(message.starts_with("signing key:"), "{posted}");
+    let logs = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<Value> = logs
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("a JSON line: {line}")))
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|line| line["fields"]["event"] == "init_failed" && line["level"] == "ERROR"),
+        "{logs}"
+    );
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+}
+
 /// Runs the api binary over `store` and checks its answers to a few events.
 async fn answers_api_gateway_events(store: &str) {
-    let (event_tx, event_rx) = mpsc::channel(8);
-    let (answer_tx, mut answer_rx) = mpsc::channel(8);
-    let runtime = Runtime {
-        events: Arc::new(AsyncMutex::new(event_rx)),
-        answers: answer_tx,
-        errors: Arc::new(Mutex::new(Vec::new())),
-    };
-    let app = Router::new()
-        .route("/2018-06-01/runtime/invocation/next", get(next))
-        .route(
-            "/2018-06-01/runtime/invocation/{id}/response",
-            post(respond),
-        )
-        .route("/2018-06-01/runtime/invocation/{id}/error", post(error))
-        .route("/2018-06-01/runtime/init/error", post(error))
-        .with_state(runtime.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    let (addr, runtime, event_tx, mut answer_rx) = runtime_api().await;
 
     let outbox = std::env::temp_dir().join(unique_name("missive-lambda-outbox"));
     let started = Instant::now();
@@ -156,6 +93,7 @@ async fn answers_api_gateway_events(store: &str) {
         )
         .env("MISSIVE_OUTBOX", &outbox)
         .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .kill_on_drop(true)
         .spawn()
@@ -218,5 +156,17 @@ async fn answers_api_gateway_events(store: &str) {
     assert_eq!(access["fields"]["status"], 202, "{access}");
     assert_eq!(access["span"]["method"], "POST", "{access}");
     assert_eq!(access["span"]["request_id"], "smoke-1", "{access}");
+    // The sign-up's mail is counted as an embedded-metric-format line on stdout.
+    let metrics = String::from_utf8_lossy(&output.stdout);
+    let sent = metrics
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .find(|line| line["MailsSent"] == 1.0)
+        .unwrap_or_else(|| panic!("a MailsSent metric line: {metrics}"));
+    assert_eq!(sent["Function"], "api", "{sent}");
+    assert_eq!(
+        sent["_aws"]["CloudWatchMetrics"][0]["Namespace"], "Missive",
+        "{sent}"
+    );
     let _ = std::fs::remove_dir_all(outbox);
 }

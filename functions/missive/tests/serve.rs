@@ -156,14 +156,29 @@ async fn sigterm_lets_the_request_in_flight_finish() {
     std::fs::remove_dir_all(folder).unwrap();
 }
 
-/// `--log-format json` writes one JSON object per line, the access line among them.
+/// `--log-format json` writes one JSON object per line from start to stop: the start
+/// (`event: serving`), the access lines (a game's naming the game and the player), the
+/// stop (`event: stopped`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn json_logs_have_an_access_line_per_request() {
+async fn json_logs_are_json_from_start_to_stop() {
     let folder = std::env::temp_dir().join(format!("missive-json-{}", ulid::Ulid::new()));
     std::fs::create_dir_all(&folder).unwrap();
     let (mut server, base, stderr) = start_serve(&folder, &["--log-format", "json"]);
     let answer = reqwest::get(format!("{base}/v1/variants")).await.unwrap();
     assert_eq!(answer.status(), 200);
+    let http = reqwest::Client::new();
+    let store = common::store_of(&folder);
+    sign_up(&http, &base, &folder.join("outbox"), "ann").await;
+    sign_up(&http, &base, &folder.join("outbox"), "bob").await;
+    let ann = access_token("ann", &store);
+    let game = chess_game(&http, &base, &ann, &access_token("bob", &store)).await;
+    let read = http
+        .get(format!("{base}/v1/games/{game}"))
+        .bearer_auth(&ann)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(read.status(), 200);
     let sent = Command::new("kill")
         .args(["-INT", &server.id().to_string()])
         .status()
@@ -171,16 +186,116 @@ async fn json_logs_have_an_access_line_per_request() {
     assert!(sent.success());
     assert!(server.wait().unwrap().success());
     let logs = stderr.join().unwrap();
-    let access: serde_json::Value = logs
+    let lines: Vec<serde_json::Value> = logs
         .lines()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .find(|line| line["fields"]["message"] == "answered")
-        .unwrap_or_else(|| panic!("a JSON access line: {logs}"));
-    assert_eq!(access["fields"]["status"], 200, "{access}");
-    assert_eq!(access["span"]["route"], "/v1/variants", "{access}");
-    assert_eq!(access["span"]["method"], "GET", "{access}");
-    assert!(access["span"]["request_id"].is_string(), "{access}");
-    assert!(access["fields"]["latency_ms"].is_number(), "{access}");
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("not JSON: {line}")))
+        .collect();
+    let event = |name: &str| lines.iter().find(|line| line["fields"]["event"] == name);
+    let serving = event("serving").unwrap_or_else(|| panic!("a serving line: {logs}"));
+    let message = serving["fields"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!("serving {base} ")),
+        "{serving}"
+    );
+    assert!(event("stopped").is_some(), "a stopped line: {logs}");
+    let access = |route: &str| {
+        lines
+            .iter()
+            .find(|line| line["fields"]["message"] == "answered" && line["span"]["route"] == route)
+            .unwrap_or_else(|| panic!("a JSON access line of {route}: {logs}"))
+    };
+    let variants = access("/v1/variants");
+    assert_eq!(variants["fields"]["status"], 200, "{variants}");
+    assert_eq!(variants["span"]["method"], "GET", "{variants}");
+    assert!(variants["span"]["request_id"].is_string(), "{variants}");
+    assert!(variants["fields"]["latency_ms"].is_number(), "{variants}");
+    let read = access("/v1/games/{id}");
+    assert_eq!(read["span"]["game"], game.as_str(), "{read}");
+    assert_eq!(read["span"]["player"], "ann", "{read}");
+    std::fs::remove_dir_all(folder).unwrap();
+}
+
+/// A port already taken: `serve` fails with one JSON line saying so (status 1) and leaves
+/// no database nor key file behind.
+#[test]
+fn a_port_clash_leaves_no_files() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let folder = std::env::temp_dir().join(format!("missive-clash-{}", ulid::Ulid::new()));
+    let store = format!("sqlite:{}", folder.join("missive.db").display());
+    let output = Command::new(env!("CARGO_BIN_EXE_missive"))
+        .args([
+            "serve",
+            "--addr",
+            &addr,
+            "--store",
+            &store,
+            "--log-format",
+            "json",
+        ])
+        .env_remove("MISSIVE_SIGNING_KEY")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let logs = String::from_utf8_lossy(&output.stderr);
+    let failed = logs
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .find(|line| line["fields"]["event"] == "failed")
+        .unwrap_or_else(|| panic!("a failed line: {logs}"));
+    let error = failed["fields"]["error"].as_str().unwrap();
+    assert!(
+        error.contains(&format!("cannot listen on {addr}")),
+        "{failed}"
+    );
+    assert!(!folder.exists(), "{} was created", folder.display());
+}
+
+/// A second SIGTERM during the drain (a request still in flight, a long drain) exits at
+/// once with status 1, saying so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_sigterm_cuts_the_drain() {
+    let folder = std::env::temp_dir().join(format!("missive-cut-{}", ulid::Ulid::new()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let (mut server, base, stderr) = start_serve(&folder, &["--drain-seconds", "600"]);
+    let addr = base.trim_start_matches("http://").to_string();
+    // A request whose body never comes keeps the drain waiting.
+    let mut open = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let head = format!(
+        "POST /v1/players HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\n\
+         content-length: 100\r\n\r\n{{"
+    );
+    tokio::io::AsyncWriteExt::write_all(&mut open, head.as_bytes())
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let pid = server.id().to_string();
+    let term = || {
+        let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(sent.success());
+    };
+    term();
+    let signalled = Instant::now();
+    // Another SIGTERM every half second: one sent before the server listens for the
+    // second is not counted, and the next one is.
+    let status = loop {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        if let Some(status) = server.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            signalled.elapsed() < Duration::from_secs(60),
+            "a second SIGTERM did not stop the server"
+        );
+        term();
+    };
+    assert_eq!(status.code(), Some(1));
+    let logs = stderr.join().unwrap();
+    assert!(
+        logs.contains("SIGTERM again: stopped without waiting"),
+        "{logs}"
+    );
+    drop(open);
     std::fs::remove_dir_all(folder).unwrap();
 }
 
@@ -195,6 +310,8 @@ fn token_and_store_commands_refuse_a_missing_store() {
         vec!["token", "--handle", "ann", "--store", &store],
         vec!["check", "--store", &store],
         vec!["archive", "export", "--store", &store],
+        vec!["sweep-bench", "--store", &store, "--games", "1"],
+        vec!["tournament-bench", "--store", &store],
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_missive"))
             .args(&args)
@@ -268,4 +385,45 @@ async fn poll(
         .get("event-cursor")
         .map(|v| v.to_str().unwrap().to_string());
     (status, answer.text().await.unwrap(), cursor)
+}
+
+/// A DynamoDB endpoint that accepts connections and never answers: a store command fails
+/// with a timeout once the client's limits (5 s an attempt, 12 s a call) are spent, instead
+/// of waiting for ever.
+#[test]
+fn a_black_holed_dynamodb_fails_in_seconds() {
+    let hole = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("http://{}", hole.local_addr().unwrap());
+    // Connections are accepted (by the backlog) and never read from nor answered.
+    let mut command = Command::new(env!("CARGO_BIN_EXE_missive"));
+    command
+        .args(["check", "--store", "dynamodb:black-hole"])
+        .env("AWS_ENDPOINT_URL_DYNAMODB", &endpoint)
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_ACCESS_KEY_ID", "missivetest")
+        .env("AWS_SECRET_ACCESS_KEY", "missivetest")
+        .env_remove("AWS_PROFILE")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("the store command still waits on the black hole after 2 minutes");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let mut message = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut message).unwrap();
+    eprintln!("failed after {:?}: {message}", started.elapsed());
+    assert!(!status.success());
+    assert!(
+        message.to_lowercase().contains("timeout") || message.contains("timed out"),
+        "{message}"
+    );
+    drop(hole);
 }

@@ -26,6 +26,7 @@ use std::time::Duration;
 use aws_lambda_events::dynamodb::{Event, EventRecord};
 use aws_lambda_events::streams::{DynamoDbBatchItemFailure, DynamoDbEventResponse};
 use missive_domain::GameId;
+use missive_metrics::Metric;
 use missive_notify::Scheduler;
 use missive_store::dynamodb::keys;
 use serde::Deserialize;
@@ -62,6 +63,7 @@ pub const HOOKS_WAIT: Duration = Duration::from_secs(40);
 pub async fn handle(notifier: &Scheduler, event: Event) -> DynamoDbEventResponse {
     let mut handled: HashSet<GameId> = HashSet::new();
     let mut batch_item_failures = Vec::new();
+    record_lag(&event);
     for record in &event.records {
         let result = match change_of(record) {
             Ok(Change::Nothing) => continue,
@@ -88,6 +90,20 @@ pub async fn handle(notifier: &Scheduler, event: Event) -> DynamoDbEventResponse
     }
     DynamoDbEventResponse {
         batch_item_failures,
+    }
+}
+
+/// Records how long the batch's oldest record waited in the stream ([`Metric::StreamLag`]).
+fn record_lag(event: &Event) {
+    let now = chrono::Utc::now();
+    let oldest = event
+        .records
+        .iter()
+        .map(|record| record.change.approximate_creation_date_time)
+        .min();
+    if let Some(oldest) = oldest {
+        let waited = (now - oldest).num_milliseconds().max(0);
+        missive_metrics::record(Metric::StreamLag, waited as f64);
     }
 }
 

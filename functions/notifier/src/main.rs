@@ -6,7 +6,8 @@ use lambda_runtime::{LambdaEvent, service_fn};
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_runtime::Error> {
-    let notifier = missive_settings::Settings::lambda_notifier("notifier").await?;
+    let notifier = missive_settings::Settings::lambda_notifier("notifier").await;
+    let notifier = missive_settings::init_error::or_exit(notifier).await;
     let notifier = &notifier;
     lambda_runtime::run(service_fn(move |event: LambdaEvent<Event>| async move {
         Ok::<_, lambda_runtime::Error>(missive_notifier::handle(notifier, event.payload).await)

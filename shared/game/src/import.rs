@@ -25,6 +25,7 @@ use missive_domain::{
     EndRule, Ending, EventRecord, GameDoc, GameEvent, GameId, Head, MoveRecord, Reason, Seat,
     SeatDoc, Status, StoredGame, TimeControl, clocks_of,
 };
+use missive_metrics::Metric;
 use missive_rules::PlayedMove;
 use missive_rules::registry::EDITION;
 use serde::Serialize;
@@ -190,6 +191,8 @@ impl GameService {
             .map(|game| (game.head.id.clone(), game.head.doc.verified))
             .collect();
         let answers = self.store.import_games(stored).await;
+        let imported = answers.iter().filter(|answer| answer.is_ok()).count();
+        missive_metrics::count(Metric::ImportGames, imported);
         read.iter()
             .zip(slots)
             .map(|(game, slot)| match (game, slot) {

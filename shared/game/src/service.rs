@@ -17,6 +17,7 @@ use std::sync::Arc;
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
 use missive_archive::{KeyPair, PublicKey};
 use missive_domain::{Commit, Game, GameDoc, GameId, Head, Seat, SeatDoc, Status, StoredGame};
+use missive_metrics::Metric;
 use missive_rules::{AnyGame, SetupError, Variant, registry};
 use missive_store::{Store, StoreError, Usage};
 
@@ -252,6 +253,7 @@ impl GameService {
             };
             match self.store.commit(&commit).await {
                 Ok(()) => {
+                    missive_metrics::count(Metric::Moves, commit.moves.len());
                     self.changed(id);
                     if commit.finishes {
                         self.settle_end(&commit.head).await;

@@ -92,6 +92,23 @@ pub trait Mailer: Send + Sync {
     async fn send(&self, mail: &Mail) -> Result<(), MailError>;
 }
 
+/// A mailer that sends with another and counts each outcome in the metrics
+/// ([`missive_metrics::Metric::MailsSent`] and `MailsFailed`).
+pub struct Metered(pub std::sync::Arc<dyn Mailer>);
+
+#[async_trait]
+impl Mailer for Metered {
+    async fn send(&self, mail: &Mail) -> Result<(), MailError> {
+        let sent = self.0.send(mail).await;
+        let metric = match sent {
+            Ok(()) => missive_metrics::Metric::MailsSent,
+            Err(_) => missive_metrics::Metric::MailsFailed,
+        };
+        missive_metrics::count(metric, 1);
+        sent
+    }
+}
+
 /// A mailer that writes each mail as an RFC 5322 `.eml` file into a folder. A file appears
 /// whole: the mail is written under a hidden name (`.{id}.part`) and renamed once written, so
 /// whoever watches the folder never reads half a mail.

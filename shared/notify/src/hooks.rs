@@ -28,6 +28,7 @@ use hmac::{Hmac, Mac};
 use missive_domain::{DeliveryAttempt, Hook, HookId, HookState};
 use missive_game::hook_address::hook_url;
 use missive_game::{Clock, GameService, HookEvent};
+use missive_metrics::Metric;
 use sha2::Sha256;
 
 use crate::NotifyError;
@@ -141,6 +142,7 @@ impl HookSender {
                     None => return Ok(delivered),
                 };
                 if !accepted {
+                    missive_metrics::count(Metric::WebhookFailures, 1);
                     return Ok(delivered);
                 }
                 delivered += 1;

@@ -6,6 +6,7 @@
 //! it picks the backends (`missive-store`'s features), so the notifier and sweeper
 //! functions carry the DynamoDB store only.
 
+pub mod init_error;
 pub mod logging;
 mod signing;
 
@@ -16,10 +17,15 @@ use clap::Args;
 use missive_archive::KeyPair;
 use missive_auth::{Authority, SigningKey};
 use missive_game::{Clock, GameService};
-use missive_mail::{Mailer, Outbox, Ses, Smtp};
+use missive_mail::{Mailer, Metered, Outbox, Ses, Smtp};
 use missive_notify::{HookSender, NotifyConfig, Reach, Scheduler};
 use missive_store::{Store, StoreError, StoreSetting};
 use thiserror::Error;
+
+// A build that aborts on panic would let one panicking request kill a Lambda sandbox
+// (and `missive serve`) with every request in it: the workspace's profiles unwind.
+#[cfg(panic = "abort")]
+compile_error!("Missive must be built with panic = \"unwind\" (see the workspace Cargo.toml)");
 
 pub use logging::LogFormat;
 pub use signing::{ARCHIVE_KEY_FILE, KEY_FILE};
@@ -45,6 +51,9 @@ pub enum SettingsError {
     /// The mailer could not be set up.
     #[error("mail: {0}")]
     Mail(String),
+    /// An environment variable holds what its setting cannot take (clap's message).
+    #[error("{0}")]
+    Environment(String),
 }
 
 /// Whether building from the settings may create a store (and its key file) that is not
@@ -190,15 +199,18 @@ pub struct Settings {
 
 impl Settings {
     /// The settings from the environment alone, as a Lambda function reads them (`name` is
-    /// the program name in error messages).
-    pub fn from_env(name: &str) -> Settings {
+    /// the program name in error messages); a variable its setting cannot take is an
+    /// [`SettingsError::Environment`] naming it.
+    pub fn from_env(name: &str) -> Result<Settings, SettingsError> {
         /// A command line with no arguments: every setting from the environment.
         #[derive(clap::Parser)]
         struct FromEnv {
             #[command(flatten)]
             settings: Settings,
         }
-        <FromEnv as clap::Parser>::parse_from([name]).settings
+        <FromEnv as clap::Parser>::try_parse_from([name])
+            .map(|parsed| parsed.settings)
+            .map_err(|e| SettingsError::Environment(e.render().to_string().trim().to_string()))
     }
 
     /// Opens the store, as [`open_store`] does.
@@ -241,9 +253,10 @@ impl Settings {
         .map_err(|e| SettingsError::Key(e.to_string()))
     }
 
-    /// How mail goes out: SES if `--ses`, else SMTP if `--smtp-url`, else the outbox.
+    /// How mail goes out: SES if `--ses`, else SMTP if `--smtp-url`, else the outbox;
+    /// each mail counted in the metrics ([`Metered`]).
     pub async fn mailer(&self) -> Result<Arc<dyn Mailer>, SettingsError> {
-        Ok(if self.ses {
+        let sender: Arc<dyn Mailer> = if self.ses {
             Arc::new(Ses::connect(&self.mail_from).await)
         } else if let Some(url) = &self.smtp_url {
             Arc::new(
@@ -251,7 +264,8 @@ impl Settings {
             )
         } else {
             Arc::new(Outbox::new(&self.outbox, &self.mail_from))
-        })
+        };
+        Ok(Arc::new(Metered(sender)))
     }
 
     /// Where mail goes, for a start-up line: `SES`, `SMTP` or the outbox folder.
@@ -302,8 +316,9 @@ impl Settings {
     /// [`logging::init`] with JSON by default, the store and key opened (never created),
     /// the system clock.
     pub async fn lambda_parts(name: &str) -> Result<LambdaParts, SettingsError> {
-        let settings = Settings::from_env(name);
+        let settings = Settings::from_env(name)?;
         logging::init(settings.log_format.unwrap_or(LogFormat::Json));
+        missive_metrics::install(name);
         let clock: Arc<dyn Clock> = Arc::new(missive_game::SystemClock);
         let store = settings.open_store(Opening::MustExist).await?;
         let authority = Arc::new(settings.authority(Opening::MustExist).await?);

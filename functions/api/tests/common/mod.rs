@@ -49,6 +49,8 @@ pub struct Options {
     /// The reply setting of the following notifier (`reply@example.org`): its turn mails
     /// then offer replies by mail.
     pub reply_to: Option<String>,
+    /// What the API sends its own mail with (sign-up, sign-in), instead of the outbox.
+    pub mailer: Option<Arc<dyn missive_mail::Mailer>>,
 }
 
 impl Default for Options {
@@ -63,6 +65,7 @@ impl Default for Options {
             reachable_url: false,
             hook_timeout: HOOK_TIMEOUT,
             reply_to: None,
+            mailer: None,
         }
     }
 }
@@ -164,7 +167,9 @@ impl Server {
                 .with_config(config)
                 .with_archive_key(archive_key()),
             authority: Arc::new(Authority::new(&key, ISSUER, ISSUER).unwrap()),
-            mailer: Arc::new(Outbox::new(&outbox, "missive@example.org")),
+            mailer: options
+                .mailer
+                .unwrap_or_else(|| Arc::new(Outbox::new(&outbox, "missive@example.org"))),
             clock: clock.clone(),
             public_url,
             cors_origins: vec!["https://app.example.org".into()],
