@@ -7,6 +7,8 @@ function's, every DynamoDB call of the store allowed to every function, replies 
 stored by SES where only the inbound function may read them); the SAM transform succeeds,
 and cfn-lint finds no error in the result."""
 
+import bisect
+import copy
 import json
 import os
 import pathlib
@@ -179,60 +181,135 @@ def check_api_limits(template):
     return problems
 
 
-# The store's calls (method names of the DynamoDB client) and the IAM actions they need.
-STORE_CALLS = {
-    "get_item": ["GetItem"],
-    "batch_get_item": ["BatchGetItem"],
-    "query": ["Query"],
-    "scan": ["Scan"],
-    "put_item": ["PutItem"],
-    "update_item": ["UpdateItem"],
-    "delete_item": ["DeleteItem"],
-}
-# The items of a transaction, each allowed by the action of its own kind (IAM has no
-# action of the transaction as a whole).
+# The items of a transaction, by the builder of their type, each allowed by the action of
+# its own kind: IAM has no action for a transaction as a whole.
 TRANSACTION_ITEMS = {
-    "Put::builder": "PutItem",
-    "Update::builder": "UpdateItem",
-    "Delete::builder": "DeleteItem",
-    "ConditionCheck::builder": "ConditionCheckItem",
+    "transact_write_items": {
+        "Put": "PutItem",
+        "Update": "UpdateItem",
+        "Delete": "DeleteItem",
+        "ConditionCheck": "ConditionCheckItem",
+    },
+    "transact_get_items": {"Get": "GetItem"},
 }
-# Calls only the operator's commands make (`missive table create`), never a function.
-ADMIN_FILES = {"table.rs"}
+# Operations IAM allows by other names (PartiQL's statements by dynamodb:PartiQL*).
+UNDERIVED = {"execute_statement", "batch_execute_statement", "execute_transaction"}
+STORE = ROOT / "shared" / "store" / "src" / "dynamodb"
+# Code only the operator runs (the `missive` command, `missive table create`, its scans),
+# never a Lambda function: its calls need no right, and its calls of the store's methods do
+# not make those methods reached.
+OPERATOR_FILES = {STORE / "operator.rs", STORE / "table.rs"}
+OPERATOR_CRATE = ROOT / "functions" / "missive"
 
 
-def store_actions():
-    """The IAM actions the DynamoDB store's code needs, read off its source: each client
-    call, and each kind of item its transactions hold."""
-    needed = set()
-    for path in sorted((ROOT / "shared" / "store" / "src" / "dynamodb").rglob("*.rs")):
-        if path.name in ADMIN_FILES:
-            continue
-        text = path.read_text()
-        for call, granted in STORE_CALLS.items():
-            if re.search(r"\.%s\(\)" % call, text):
-                needed.update(f"dynamodb:{action}" for action in granted)
-        needed.update(f"dynamodb:{action}" for item, action in TRANSACTION_ITEMS.items() if item in text)
-    return needed
+class RustSource:
+    """A Rust file's text without its comments, and where each of its functions begins."""
+
+    def __init__(self, text):
+        self.text = re.sub(r"//[^\n]*", "", text)
+        starts = [(m.start(), m.group(1)) for m in re.finditer(r"\bfn\s+(\w+)", self.text)]
+        self.offsets = [offset for offset, _ in starts]
+        self.names = [name for _, name in starts]
+
+    def enclosing_function(self, offset):
+        """The name of the function whose body holds `offset` (the last `fn` before it)."""
+        index = bisect.bisect_right(self.offsets, offset)
+        return self.names[index - 1] if index else None
 
 
-def check_table_rights(template):
-    """Every function may make every call the store makes, on the table and its indexes
-    (each function links the whole store)."""
-    needed = store_actions()
+def dynamodb_operations():
+    """The operations of the DynamoDB client (snake case), read off the source of the
+    aws-sdk-dynamodb version Cargo.lock names: each is a folder of its `src/operation/`.
+    A `str` describing what is missing when that source is not in the cargo registry."""
+    lock = (ROOT / "Cargo.lock").read_text()
+    versions = re.findall(r'name = "aws-sdk-dynamodb"\nversion = "([^"]+)"', lock)
+    if not versions:
+        return "Cargo.lock names no aws-sdk-dynamodb"
+    registry = pathlib.Path(os.environ.get("CARGO_HOME", pathlib.Path.home() / ".cargo")) / "registry" / "src"
+    operations = set()
+    for version in versions:
+        found = sorted(registry.glob(f"*/aws-sdk-dynamodb-{version}/src/operation"))
+        if not found:
+            return (
+                f"the source of aws-sdk-dynamodb {version} is not under {registry} "
+                "(`cargo fetch` brings it): the store's DynamoDB calls cannot be derived"
+            )
+        operations.update(entry.name for entry in found[0].iterdir() if entry.is_dir())
+    return operations
+
+
+def store_sources():
+    """The store's DynamoDB code that functions may run (operator files left out), by
+    path; and where functions are called from outside operator code: for each name called,
+    the names of the functions whose bodies call it."""
+    rust = {
+        path: RustSource(path.read_text())
+        for path in sorted(ROOT.rglob("*.rs"))
+        if "target" not in path.relative_to(ROOT).parts
+        and path not in OPERATOR_FILES
+        and OPERATOR_CRATE not in path.parents
+    }
+    calls = {}
+    for source in rust.values():
+        for match in re.finditer(r"(?<!fn )\b(\w+)\s*(?:::<[^>]*>)?\(", source.text):
+            calls.setdefault(match.group(1), set()).add(source.enclosing_function(match.start()))
+    return {"store": {path: source for path, source in rust.items() if path.parent == STORE}, "calls": calls}
+
+
+def reached(name, calls):
+    """Whether the function `name` is called from outside its own body anywhere but in
+    operator code (by name only: a function of the same name elsewhere counts too, which
+    errs towards granting)."""
+    return name is None or bool(calls.get(name, set()) - {name})
+
+
+def store_actions(sources, operations):
+    """The IAM actions the store's DynamoDB code needs, and problems: each client call
+    (`.operation_name(`) in a function something outside operator code calls, as
+    `dynamodb:OperationName`; each item its transactions build, as the item's own action."""
+    if isinstance(operations, str):
+        return set(), [operations]
+    needed, problems, transactions, items = set(), [], set(), set()
+    for path, source in sources["store"].items():
+        uses = [(m, m.group(1)) for m in re.finditer(r"\.(\w+)\s*\(", source.text) if m.group(1) in operations]
+        uses += [(m, m.group(1) + "::builder") for m in re.finditer(r"\b(\w+)::builder\s*\(", source.text)]
+        for match, use in uses:
+            if not reached(source.enclosing_function(match.start()), sources["calls"]):
+                continue
+            if use.endswith("::builder"):
+                items.add(use.removesuffix("::builder"))
+            elif use in TRANSACTION_ITEMS:
+                transactions.add(use)
+            elif use in UNDERIVED:
+                problems.append(f"{path.name} calls {use}, whose IAM actions this check does not derive")
+            else:
+                needed.add("dynamodb:" + "".join(word.title() for word in use.split("_")))
+    for transaction in transactions:
+        needed.update(f"dynamodb:{action}" for item, action in TRANSACTION_ITEMS[transaction].items() if item in items)
+    return needed, problems
+
+
+def table_statements(function):
+    """A function's statements on the game table and its indexes."""
     table = {"Fn::GetAtt": ["GamesTable", "Arn"]}
     indexes = {"Fn::Sub": "${GamesTable.Arn}/index/*"}
+    found = []
+    for statement in statements(function):
+        resources = statement.get("Resource")
+        resources = resources if isinstance(resources, list) else [resources]
+        if table in resources or indexes in resources:
+            found.append(statement)
+    return found
+
+
+def check_table_rights(template, needed):
+    """Every function may make exactly the calls the store makes, on the table and its
+    indexes (each function links the whole store): none lacking, none beyond."""
     problems = []
     for name, function in functions(template).items():
-        granted = set()
-        for statement in statements(function):
-            resources = statement.get("Resource")
-            resources = resources if isinstance(resources, list) else [resources]
-            if table in resources and indexes in resources:
-                granted.update(actions(statement))
-        missing = sorted(needed - granted)
-        if missing:
-            problems.append(f"{name}: may not call {', '.join(missing)} on GamesTable and its indexes")
+        granted = {a for s in table_statements(function) for a in actions(s)}
+        problems += [f"{name}: may not call {a} on GamesTable, which the store does" for a in sorted(needed - granted)]
+        problems += [f"{name}: may call {a} on GamesTable, which the store never does" for a in sorted(granted - needed)]
     return problems
 
 
@@ -252,9 +329,8 @@ CLIENT_CALLS = {
 BASE_CALLS = {"ses:SendEmail", "ses:SendRawEmail"}
 
 
-def check_client_calls(template):
+def check_client_calls(template, allowed_store):
     """No function may call more than the store, SES and what CLIENT_CALLS names for it."""
-    allowed_store = store_actions()
     problems = []
     for name, function in functions(template).items():
         allowed = allowed_store | BASE_CALLS | CLIENT_CALLS.get(name, set())
@@ -301,6 +377,22 @@ def check_inbound(template):
     return problems
 
 
+def check_all(template, sources, operations):
+    """Every problem the checks find in the template (plain JSON values) given the store's
+    sources and the DynamoDB client's operations."""
+    needed, problems = store_actions(sources, operations)
+    return (
+        problems
+        + check_signing_key(template)
+        + check_stream_failures(template)
+        + check_log_retention(template)
+        + check_api_limits(template)
+        + check_table_rights(template, needed)
+        + check_client_calls(template, needed)
+        + check_inbound(template)
+    )
+
+
 def main() -> int:
     # The transform fills in pseudo parameters; no AWS account is contacted.
     os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
@@ -312,15 +404,8 @@ def main() -> int:
             print(f"template.yaml: GamesTable {key} differs from infra/table.json")
             return 1
     source = plain(template)
-    problems = (
-        check_signing_key(source)
-        + check_stream_failures(source)
-        + check_log_retention(source)
-        + check_api_limits(source)
-        + check_table_rights(source)
-        + check_client_calls(source)
-        + check_inbound(source)
-    )
+    sources, operations = store_sources(), dynamodb_operations()
+    problems = check_all(source, sources, operations)
     for problem in problems:
         print(f"template.yaml: {problem}")
     if problems:
