@@ -119,33 +119,205 @@ def check_signing_key(template):
     return problems
 
 
+def failure_queue(destination):
+    """The logical id of the queue a failure destination names (`!GetAtt QUEUE.Arn`)."""
+    target = destination.get("Destination") if isinstance(destination, dict) else None
+    return (target.get("Fn::GetAtt") or [None])[0] if isinstance(target, dict) else None
+
+
+def failure_queues(template):
+    """The failure destinations of the template (stream mappings' and asynchronous
+    invocations'), by the logical id of the resource each names, with whose they are."""
+    queues = {}
+    for name, resource in template["Resources"].items():
+        if resource["Type"] == "AWS::Lambda::EventSourceMapping":
+            config = resource["Properties"].get("DestinationConfig", {})
+        elif resource["Type"] == "AWS::Serverless::Function":
+            config = resource["Properties"].get("EventInvokeConfig", {}).get("DestinationConfig", {})
+        else:
+            continue
+        queue = failure_queue(config.get("OnFailure"))
+        if queue:
+            queues[queue] = name
+    return queues
+
+
 def check_stream_failures(template):
-    """Stream batches the notifier gives up on go to an SQS queue it may send to, and an
-    alarm watches the queue."""
+    """Stream batches the notifier gives up on go to an SQS queue it may send to."""
     resources = template["Resources"]
     mapping = resources["NotifierStream"]["Properties"]
-    destination = mapping.get("DestinationConfig", {}).get("OnFailure", {}).get("Destination", {})
-    queue = (destination.get("Fn::GetAtt") or [None])[0]
+    queue = failure_queue(mapping.get("DestinationConfig", {}).get("OnFailure"))
     if resources.get(queue, {}).get("Type") != "AWS::SQS::Queue":
         return ["NotifierStream has no SQS failure destination"]
-    problems = []
-    watched = [
-        alarm
-        for alarm in resources.values()
-        if alarm["Type"] == "AWS::CloudWatch::Alarm"
-        and {"Name": "QueueName", "Value": {"Fn::GetAtt": [queue, "QueueName"]}}
-        in alarm["Properties"].get("Dimensions", [])
-    ]
-    if not watched:
-        problems.append(f"no CloudWatch alarm watches {queue}")
     notifier = mapping["FunctionName"]["Ref"]
     sends = [
         s
         for s in statements(resources[notifier])
         if "sqs:SendMessage" in actions(s) and s.get("Resource") == {"Fn::GetAtt": [queue, "Arn"]}
     ]
-    if not sends:
-        problems.append(f"{notifier} may not send to {queue}")
+    return [] if sends else [f"{notifier} may not send to {queue}"]
+
+
+def scheduled(template):
+    """The functions a schedule invokes, by logical id."""
+    return {
+        name: function
+        for name, function in functions(template).items()
+        if any(
+            event.get("Type") in ("Schedule", "ScheduleV2")
+            for event in function["Properties"].get("Events", {}).values()
+        )
+    }
+
+
+def check_scheduled(template):
+    """A scheduled function runs one invocation at a time (reserved concurrency 1), and an
+    invocation that fails is not retried but described on an SQS queue of the template
+    (destination type SQS: SAM grants the function sqs:SendMessage on that queue alone)."""
+    resources = template["Resources"]
+    problems = []
+    for name, function in scheduled(template).items():
+        properties = function["Properties"]
+        if properties.get("ReservedConcurrentExecutions") != 1:
+            problems.append(f"{name}: ReservedConcurrentExecutions must be 1 (one run at a time)")
+        config = properties.get("EventInvokeConfig", {})
+        if config.get("MaximumRetryAttempts") != 0:
+            problems.append(f"{name}: EventInvokeConfig.MaximumRetryAttempts must be 0")
+        failure = config.get("DestinationConfig", {}).get("OnFailure", {})
+        queue = failure_queue(failure)
+        if failure.get("Type") != "SQS" or resources.get(queue, {}).get("Type") != "AWS::SQS::Queue":
+            problems.append(f"{name}: failed invocations must go to an SQS queue of the template (OnFailure, Type SQS)")
+    return problems
+
+
+# Kept when the stack is deleted or a resource replaced: the games, the logs, the
+# descriptions of failures.
+KEPT = ("AWS::DynamoDB::Table", "AWS::Logs::LogGroup", "AWS::SQS::Queue")
+
+
+def check_kept(template):
+    """Every table, log group and queue is retained on the stack's deletion and on
+    replacement; every table is protected from deletion, and every log group has a
+    retention."""
+    problems = []
+    for name, resource in template["Resources"].items():
+        if resource["Type"] not in KEPT:
+            continue
+        for policy in ("DeletionPolicy", "UpdateReplacePolicy"):
+            if resource.get(policy) != "Retain":
+                problems.append(f"{name}: {policy} must be Retain")
+        properties = resource.get("Properties") or {}
+        if resource["Type"] == "AWS::DynamoDB::Table" and properties.get("DeletionProtectionEnabled") is not True:
+            problems.append(f"{name}: DeletionProtectionEnabled must be true")
+        if resource["Type"] == "AWS::Logs::LogGroup" and "RetentionInDays" not in properties:
+            problems.append(f"{name}: a log group without RetentionInDays")
+    return problems
+
+
+def check_tracing(template):
+    """Every function is traced by X-Ray (its own Tracing or the Globals')."""
+    default = template.get("Globals", {}).get("Function", {}).get("Tracing")
+    return [
+        f"{name}: Tracing must be Active"
+        for name, function in functions(template).items()
+        if function["Properties"].get("Tracing", default) != "Active"
+    ]
+
+
+# What each access log line of an HTTP API says.
+ACCESS_LOG_FIELDS = {
+    "requestId",
+    "ip",
+    "requestTime",
+    "httpMethod",
+    "routeKey",
+    "status",
+    "responseLength",
+    "integrationError",
+    "latency",
+}
+
+
+def check_access_logs(template):
+    """Every HTTP API logs each request as a JSON line of ACCESS_LOG_FIELDS into a log
+    group of the template."""
+    resources = template["Resources"]
+    problems = []
+    for name, api in resources.items():
+        if api["Type"] != "AWS::Serverless::HttpApi":
+            continue
+        settings = api["Properties"].get("AccessLogSettings", {})
+        group = (settings.get("DestinationArn", {}).get("Fn::GetAtt") or [None])[0]
+        if resources.get(group, {}).get("Type") != "AWS::Logs::LogGroup":
+            problems.append(f"{name}: no access log into a log group of the template (AccessLogSettings)")
+            continue
+        try:
+            fields = set(json.loads(settings.get("Format", "")))
+        except (TypeError, ValueError):
+            fields = set()
+        if not ACCESS_LOG_FIELDS <= fields:
+            missing = ", ".join(sorted(ACCESS_LOG_FIELDS - fields))
+            problems.append(f"{name}: the access log format must be JSON with {missing}")
+    return problems
+
+
+# The alarm actions of every alarm: the topic, when one is given.
+ALARM_ACTIONS = {"Fn::If": ["HasAlarmTopic", [{"Ref": "AlarmTopicArn"}], {"Ref": "AWS::NoValue"}]}
+
+
+def wanted_alarms(template):
+    """The alarms the template must have, derived from its resources: (what is watched,
+    namespace, metric, statistic, dimension, its value, the condition it exists under)."""
+    resources = template["Resources"]
+    wanted = []
+    for name, function in functions(template).items():
+        for metric in ("Errors", "Throttles"):
+            wanted.append((name, "AWS/Lambda", metric, "Sum", "FunctionName", {"Ref": name}, function.get("Condition")))
+    for mapping in resources.values():
+        if mapping["Type"] == "AWS::Lambda::EventSourceMapping" and "StreamArn" in json.dumps(
+            mapping["Properties"].get("EventSourceArn")
+        ):
+            reader = mapping["Properties"]["FunctionName"]
+            wanted.append(
+                (reader["Ref"], "AWS/Lambda", "IteratorAge", "Maximum", "FunctionName", reader, mapping.get("Condition"))
+            )
+    for queue in failure_queues(template):
+        value = {"Fn::GetAtt": [queue, "QueueName"]}
+        condition = resources.get(queue, {}).get("Condition")
+        wanted.append((queue, "AWS/SQS", "ApproximateNumberOfMessagesVisible", "Maximum", "QueueName", value, condition))
+    for name, api in resources.items():
+        if api["Type"] == "AWS::Serverless::HttpApi":
+            wanted.append((name, "AWS/ApiGateway", "5xx", "Sum", "ApiId", {"Ref": name}, api.get("Condition")))
+    return wanted
+
+
+def check_alarms(template):
+    """Alarms watch each function's errors and throttles, each stream reader's iterator
+    age, each failure queue holding a message and each HTTP API's 5xx answers, each under
+    the condition of what it watches; every alarm tells AlarmTopicArn when given."""
+    alarms = {
+        name: resource
+        for name, resource in template["Resources"].items()
+        if resource["Type"] == "AWS::CloudWatch::Alarm"
+    }
+    problems = []
+    for what, namespace, metric, statistic, dimension, value, condition in wanted_alarms(template):
+        found = {
+            name: alarm
+            for name, alarm in alarms.items()
+            if alarm["Properties"].get("Namespace") == namespace
+            and alarm["Properties"].get("MetricName") == metric
+            and alarm["Properties"].get("Statistic") == statistic
+            and {"Name": dimension, "Value": value} in alarm["Properties"].get("Dimensions", [])
+        }
+        if not found:
+            problems.append(f"{what}: no alarm on its {metric} ({namespace}, {statistic})")
+        for name, alarm in found.items():
+            if alarm.get("Condition") != condition:
+                problems.append(f"{name}: must exist under the condition of {what} ({condition})")
+    for name, alarm in alarms.items():
+        if alarm["Properties"].get("AlarmActions") != ALARM_ACTIONS:
+            problems.append(f"{name}: AlarmActions must be AlarmTopicArn when given")
     return problems
 
 
@@ -390,6 +562,11 @@ def check_all(template, sources, operations):
         + check_table_rights(template, needed)
         + check_client_calls(template, needed)
         + check_inbound(template)
+        + check_scheduled(template)
+        + check_kept(template)
+        + check_tracing(template)
+        + check_access_logs(template)
+        + check_alarms(template)
     )
 
 
