@@ -1,11 +1,25 @@
 #!/usr/bin/env python3
-"""Checks template.yaml offline: the table matches infra/table.json; the operational rules
-hold (the signing key read at run time from an SSM SecureString with least privilege, a
-failure queue with an alarm on the notifier's stream, log retention on every function, the
-archive import limit within a synchronous invocation, the request timeout within the
-function's, every DynamoDB call of the store allowed to every function, replies by mail
-stored by SES where only the inbound function may read them); the SAM transform succeeds,
-and cfn-lint finds no error in the result."""
+"""Checks template.yaml offline.
+
+- The table matches infra/table.json.
+- The signing key is read at run time from an SSM SecureString with least privilege.
+- Each function's rights on the game table are exactly the DynamoDB calls of the store:
+  the operations of the aws-sdk-dynamodb version Cargo.lock names are read from its source
+  in the cargo registry, and every call of one in the store's code (bar operator code) is
+  a right it needs; no function may call more than the store, SES and its own clients.
+- The notifier's stream and the sweeper's scheduled runs have SQS failure destinations;
+  the sweeper runs once at a time, its failed runs not retried.
+- The table (also protected from deletion), every log group and every queue are retained
+  on the stack's deletion; every log group has a retention.
+- Every function is traced by X-Ray, the HTTP API writes a JSON access log.
+- Alarms watch each function's errors and throttles, the stream's iterator age, each
+  failure queue and the API's 5xx answers, each telling AlarmTopicArn when given.
+- The archive import limit fits a synchronous invocation, the request timeout the
+  function's; replies by mail are stored by SES where only the inbound function reads them.
+
+Then each of MUTATIONS (a change that breaks one rule, made to a copy of the template or
+of the store's sources) must be noticed by these checks; then the SAM transform must
+succeed, and cfn-lint find no error in its result."""
 
 import bisect
 import copy
@@ -75,6 +89,7 @@ def statements(function):
 
 
 def actions(statement):
+    """The actions a policy statement names, as a list."""
     action = statement.get("Action", [])
     return [action] if isinstance(action, str) else list(action)
 
@@ -570,6 +585,185 @@ def check_all(template, sources, operations):
     )
 
 
+def first(template, kind):
+    """The logical id of the template's first resource of type `kind`."""
+    return next(name for name, resource in template["Resources"].items() if resource["Type"] == kind)
+
+
+def alarm_on(template, metric, value):
+    """The logical id of the first alarm on `metric` whose dimension has `value`."""
+    return next(
+        name
+        for name, alarm in template["Resources"].items()
+        if alarm["Type"] == "AWS::CloudWatch::Alarm"
+        and alarm["Properties"].get("MetricName") == metric
+        and value in [dimension["Value"] for dimension in alarm["Properties"].get("Dimensions", [])]
+    )
+
+
+def without_alarm(metric, watched):
+    """A mutation removing the alarm on `metric` of what `watched(template)` names."""
+
+    def mutate(template, sources, operations):
+        value = watched(template)
+        reference = {"Fn::GetAtt": [value, "QueueName"]} if metric.startswith("Approximate") else {"Ref": value}
+        del template["Resources"][alarm_on(template, metric, reference)]
+        return sources
+
+    return mutate
+
+
+def with_table_actions(change):
+    """A mutation changing the first function's table actions with `change(actions)`."""
+
+    def mutate(template, sources, operations):
+        statement = table_statements(template["Resources"][first(template, "AWS::Serverless::Function")])[0]
+        statement["Action"] = change(actions(statement))
+        return sources
+
+    return mutate
+
+
+def with_store_call(call):
+    """A mutation of the store's sources: `.call()` made beside its first counted call."""
+
+    def mutate(template, sources, operations):
+        for path, source in sources["store"].items():
+            for match in re.finditer(r"\.(\w+)\s*\(", source.text):
+                if match.group(1) in operations and reached(
+                    source.enclosing_function(match.start()), sources["calls"]
+                ):
+                    text = source.text[: match.start()] + f".{call}()" + source.text[match.start() :]
+                    return {**sources, "store": {**sources["store"], path: RustSource(text)}}
+        raise LookupError("the store makes no call")
+
+    return mutate
+
+
+def node_at(template, path):
+    """The node holding the last key of `path` and that key (a callable step of `path` is
+    given the template and answers its key)."""
+    keys = [step(template) if callable(step) else step for step in path]
+    node = template
+    for key in keys[:-1]:
+        node = node[key]
+    return node, keys[-1]
+
+
+def removing(*path):
+    """A mutation deleting the template node at `path` (as in `node_at`)."""
+
+    def mutate(template, sources, operations):
+        node, key = node_at(template, path)
+        del node[key]
+        return sources
+
+    return mutate
+
+
+def setting(change, *path):
+    """A mutation replacing the template node at `path` (as in `node_at`) with
+    `change(node)`."""
+
+    def mutate(template, sources, operations):
+        node, key = node_at(template, path)
+        node[key] = change(node[key])
+        return sources
+
+    return mutate
+
+
+def an_unwatched_function(template, sources, operations):
+    """A mutation adding a function (a copy of the first) with no alarm of its own."""
+    template["Resources"]["UnwatchedFunction"] = copy.deepcopy(
+        template["Resources"][first(template, "AWS::Serverless::Function")]
+    )
+    return sources
+
+
+def scheduled_function(template):
+    """The logical id of the template's first scheduled function."""
+    return next(iter(scheduled(template)))
+
+
+def scheduled_queue(template):
+    """The logical id of the failure queue of the first scheduled function."""
+    return failure_queue(
+        template["Resources"][scheduled_function(template)]["Properties"]["EventInvokeConfig"]["DestinationConfig"]["OnFailure"]
+    )
+
+
+def stream_reader(template):
+    """The logical id of the function the first event source mapping invokes."""
+    return template["Resources"][first(template, "AWS::Lambda::EventSourceMapping")]["Properties"]["FunctionName"]["Ref"]
+
+
+def conditional_function(template):
+    """The logical id of the first function that exists under a condition."""
+    return next(name for name, function in functions(template).items() if "Condition" in function)
+
+
+def first_function(template):
+    """The logical id of the template's first function."""
+    return first(template, "AWS::Serverless::Function")
+
+
+def without_field(field):
+    """An access log format lacking `field`."""
+    return lambda format: json.dumps({k: v for k, v in json.loads(format).items() if k != field})
+
+
+# Changes the checks must each notice, by what they break: the checks are run on each,
+# applied to a copy of the template (and of the store's sources).
+MUTATIONS = [
+    ("a function lacks a store action", with_table_actions(lambda granted: granted[1:])),
+    ("a function may scan", with_table_actions(lambda granted: granted + ["dynamodb:Scan"])),
+    ("the store calls batch_write_item", with_store_call("batch_write_item")),
+    ("a function's errors alarm removed", without_alarm("Errors", first_function)),
+    ("a function's throttles alarm removed", without_alarm("Throttles", first_function)),
+    ("the stream's iterator age alarm removed", without_alarm("IteratorAge", stream_reader)),
+    ("the API's 5xx alarm removed", without_alarm("5xx", lambda t: first(t, "AWS::Serverless::HttpApi"))),
+    ("the sweeper's failure alarm removed", without_alarm("ApproximateNumberOfMessagesVisible", scheduled_queue)),
+    ("a conditional function's alarm made unconditional",
+     removing("Resources", lambda t: alarm_on(t, "Errors", {"Ref": conditional_function(t)}), "Condition")),
+    ("an alarm tells no one", removing("Resources", lambda t: first(t, "AWS::CloudWatch::Alarm"), "Properties", "AlarmActions")),
+    ("a new function without alarms", an_unwatched_function),
+    ("tracing removed", removing("Globals", "Function", "Tracing")),
+    ("access logs removed",
+     removing("Resources", lambda t: first(t, "AWS::Serverless::HttpApi"), "Properties", "AccessLogSettings")),
+    ("the access log lacks the status",
+     setting(without_field("status"), "Resources", lambda t: first(t, "AWS::Serverless::HttpApi"),
+             "Properties", "AccessLogSettings", "Format")),
+    ("deletion protection removed",
+     removing("Resources", lambda t: first(t, "AWS::DynamoDB::Table"), "Properties", "DeletionProtectionEnabled")),
+    ("a log group not retained", removing("Resources", lambda t: first(t, "AWS::Logs::LogGroup"), "DeletionPolicy")),
+    ("a queue not retained on replacement",
+     removing("Resources", lambda t: first(t, "AWS::SQS::Queue"), "UpdateReplacePolicy")),
+    ("the sweeper's reserved concurrency removed",
+     removing("Resources", scheduled_function, "Properties", "ReservedConcurrentExecutions")),
+    ("the sweeper's failed runs retried",
+     setting(lambda retries: 2, "Resources", scheduled_function, "Properties", "EventInvokeConfig", "MaximumRetryAttempts")),
+    ("the sweeper's failure destination removed",
+     removing("Resources", scheduled_function, "Properties", "EventInvokeConfig", "DestinationConfig")),
+]
+
+
+def unnoticed_mutations(template, sources, operations):
+    """The names of the MUTATIONS the checks do not notice (or that no longer apply to
+    the template)."""
+    unnoticed = []
+    for name, mutate in MUTATIONS:
+        mutated = copy.deepcopy(template)
+        try:
+            changed = mutate(mutated, sources, operations)
+        except (KeyError, LookupError, StopIteration, TypeError) as error:
+            unnoticed.append(f"{name} (does not apply: {error!r})")
+            continue
+        if not check_all(mutated, changed, operations):
+            unnoticed.append(name)
+    return unnoticed
+
+
 def main() -> int:
     # The transform fills in pseudo parameters; no AWS account is contacted.
     os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
@@ -581,11 +775,20 @@ def main() -> int:
             print(f"template.yaml: GamesTable {key} differs from infra/table.json")
             return 1
     source = plain(template)
-    sources, operations = store_sources(), dynamodb_operations()
+    operations = dynamodb_operations()
+    if isinstance(operations, str):
+        print(f"check-template.py: {operations}")
+        return 1
+    sources = store_sources()
     problems = check_all(source, sources, operations)
     for problem in problems:
         print(f"template.yaml: {problem}")
     if problems:
+        return 1
+    unnoticed = unnoticed_mutations(source, sources, operations)
+    for name in unnoticed:
+        print(f"check-template.py: the checks do not notice a mutation: {name}")
+    if unnoticed:
         return 1
     # `sam package` replaces each local CodeUri with its upload; stand one in for it.
     for resource in template["Resources"].values():
@@ -607,9 +810,10 @@ def main() -> int:
         print("cfn-lint found errors in the translated template")
         return 1
     print(
-        "template.yaml: table in sync, signing key, stream failures, log retention, API "
-        "limits, table rights, client calls and replies by mail as required, SAM transform "
-        "and cfn-lint clean"
+        "template.yaml: table in sync, signing key, table rights (derived from the store), "
+        "client calls, failure destinations, retention, tracing, access log, alarms, API "
+        f"limits and replies by mail as required; all {len(MUTATIONS)} mutations caught; "
+        "SAM transform and cfn-lint clean"
     )
     return 0
 
