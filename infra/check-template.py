@@ -254,8 +254,8 @@ ACCESS_LOG_FIELDS = {
 
 
 def check_access_logs(template):
-    """Every HTTP API logs each request as a JSON line of ACCESS_LOG_FIELDS into a log
-    group of the template."""
+    """Every HTTP API logs each request as a JSON line of ACCESS_LOG_FIELDS (each a
+    `$context` variable) into a log group of the template."""
     resources = template["Resources"]
     problems = []
     for name, api in resources.items():
@@ -267,9 +267,10 @@ def check_access_logs(template):
             problems.append(f"{name}: no access log into a log group of the template (AccessLogSettings)")
             continue
         try:
-            fields = set(json.loads(settings.get("Format", "")))
+            line = json.loads(settings.get("Format", ""))
         except (TypeError, ValueError):
-            fields = set()
+            line = {}
+        fields = {k for k, v in line.items() if str(v).startswith("$context.")} if isinstance(line, dict) else set()
         if not ACCESS_LOG_FIELDS <= fields:
             missing = ", ".join(sorted(ACCESS_LOG_FIELDS - fields))
             problems.append(f"{name}: the access log format must be JSON with {missing}")
