@@ -2,8 +2,13 @@
 # Builds the Lambda artifacts the way `sam build` does (template.yaml: BuildMethod
 # rust-cargolambda): `cargo lambda build --release --arm64 --bin NAME` from the workspace
 # root, for provided.al2023 on arm64, each binary zipped as Lambda takes it
-# (target/lambda/NAME/bootstrap.zip). Prints each zip's size and checks that the notifier,
-# the sweeper and the inbound function link neither axum nor SQLite.
+# ("${CARGO_TARGET_DIR:-target}/lambda/NAME/bootstrap.zip"; a relative CARGO_TARGET_DIR is
+# taken from the workspace root, where this script runs cargo). Prints each function's
+# size, zipped and unpacked, in bytes and MiB, and checks that the notifier, the sweeper
+# and the inbound function link neither axum nor SQLite.
+#
+# `build-lambdas.sh --check-only BINARY...` runs that check alone on unpacked binaries
+# (any, whatever their function), without building anything.
 #
 # Needs Rust (rust-toolchain.toml) with the aarch64-unknown-linux-gnu target, cargo-lambda,
 # and zig, which cargo-lambda links with. Installs what is missing: the target with rustup,
@@ -12,7 +17,44 @@
 # `sam build` needs the same (run it from a shell where `zig` is found, e.g. after
 # `export PATH="$(python3 -c 'import ziglang, os; print(os.path.dirname(ziglang.__file__))'):$PATH"`).
 set -euo pipefail
+
+# Whether the unpacked binary $2 (named $1 in messages) links neither axum nor SQLite, by
+# strings that stay in a stripped release binary: axum's paths in its panic and type
+# names, SQLite's file header and its schema table's name.
+links_no_server() {
+    local name="$1" binary="$2" clean=0 linked marker
+    if [[ ! -f "$binary" || ! -r "$binary" ]]; then
+        echo "$name: no readable file to check" >&2
+        return 1
+    fi
+    for marker in 'axum::' 'SQLite format 3' 'sqlite_master'; do
+        if grep -a -q -F -e "$marker" -- "$binary"; then
+            case "$marker" in
+                axum::) linked=axum ;;
+                *) linked=SQLite ;;
+            esac
+            echo "$name links $linked (\"$marker\" found): it should not" >&2
+            clean=1
+        fi
+    done
+    return "$clean"
+}
+
+if [[ "${1:-}" == --check-only ]]; then
+    shift
+    if [[ $# -eq 0 ]]; then
+        echo "usage: $0 --check-only BINARY..." >&2
+        exit 2
+    fi
+    status=0
+    for binary in "$@"; do
+        links_no_server "$binary" "$binary" || status=1
+    done
+    exit "$status"
+fi
+
 cd "$(dirname "$0")/.."
+target="${CARGO_TARGET_DIR:-target}"
 
 python="${MISSIVE_PYTHON:-python3}"
 functions=(api notifier sweeper inbound)
@@ -38,20 +80,23 @@ for function in "${functions[@]}"; do
     cargo lambda build --release --arm64 --locked --output-format zip --bin "$function" >&2
 done
 
+# $1 bytes in MiB, to two decimals.
+mib() {
+    awk -v bytes="$1" 'BEGIN { printf "%.2f", bytes / 1048576 }'
+}
+
 status=0
+binary="$(mktemp)"
+trap 'rm -f "$binary"' EXIT
 for function in "${functions[@]}"; do
-    zip="target/lambda/$function/bootstrap.zip"
-    printf '%-9s %9d bytes zipped  %s\n' "$function" "$(stat -c %s "$zip")" "$zip"
-done
-for function in notifier sweeper inbound; do
-    binary="$(mktemp)"
-    unzip -p "target/lambda/$function/bootstrap.zip" bootstrap >"$binary"
-    for linked in 'axum::' 'sqlite3_open'; do
-        if grep -a -q "$linked" "$binary"; then
-            echo "$function links ${linked%::}: it should not" >&2
-            status=1
-        fi
-    done
-    rm -f "$binary"
+    zip="$target/lambda/$function/bootstrap.zip"
+    unzip -p "$zip" bootstrap >"$binary"
+    zipped="$(stat -c %s "$zip")"
+    unpacked="$(stat -c %s "$binary")"
+    printf '%-9s %9d bytes (%6s MiB) zipped, %9d bytes (%6s MiB) unpacked  %s\n' \
+        "$function" "$zipped" "$(mib "$zipped")" "$unpacked" "$(mib "$unpacked")" "$zip"
+    if [[ "$function" != api ]]; then
+        links_no_server "$function" "$binary" || status=1
+    fi
 done
 exit "$status"
