@@ -143,17 +143,6 @@ impl DynamoDbStore {
             .await
     }
 
-    /// Deletes the table and everything in it.
-    pub async fn delete_table(&self) -> Result<(), StoreError> {
-        self.client
-            .delete_table()
-            .table_name(&self.table)
-            .send()
-            .await
-            .map_err(sdk)?;
-        Ok(())
-    }
-
     /// Counts a request that read `items`.
     fn count_read<'a>(&self, items: impl IntoIterator<Item = &'a Item>) {
         self.counters.reads.fetch_add(1, Ordering::Relaxed);
