@@ -100,6 +100,8 @@ fn record_lag(event: &Event) {
         .records
         .iter()
         .map(|record| record.change.approximate_creation_date_time)
+        // A record without the time reads as the epoch: it says nothing of the lag.
+        .filter(|created| created.timestamp() > 0)
         .min();
     if let Some(oldest) = oldest {
         let waited = (now - oldest).num_milliseconds().max(0);

@@ -1,0 +1,610 @@
+//! The cloud path, offline: the real `api`, `notifier` and `sweeper` binaries, each run by
+//! a Lambda Runtime API on loopback, over DynamoDB Local (its stream on, read as Lambda's
+//! event source mapping reads it) and moto's server standing in for SSM (the signing key,
+//! a SecureString), SES (mail, read back from moto) and SQS (the notifier's failure queue).
+//!
+//! A whole chess game is played through API Gateway events; the turn mails the notifier
+//! sends from the stream are read back from SES; a notifier whose mail SES refuses fails
+//! its batch, which after its retries is described on the failure queue; the scheduled
+//! sweeper ends a game whose time ran out.
+//!
+//! Needs moto's server (`pip install "moto[server]"`, in infra/python-requirements.txt) in
+//! `MISSIVE_PYTHON`'s Python and DynamoDB Local (`infra/test.sh` starts it); without moto
+//! the test says so and passes, except under CI. The three binaries are this package's
+//! `sweeper` and its siblings `api` and `notifier` in the same target folder, which cargo
+//! builds for their own packages' integration tests: `cargo test --workspace` builds them
+//! all.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use chrono::{TimeDelta, Utc};
+use missive_domain::TimeControl;
+use missive_game::{GameService, ManualClock, NewGame, SeatRequest};
+use missive_store::testing::unique_name;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+// The Runtime API the api function's own tests run it under.
+#[path = "../../api/tests/runtime/mod.rs"]
+mod runtime;
+
+use runtime::{Runtime, event, runtime_api};
+
+/// The region and test credentials every part is reached with.
+const REGION: &str = "us-east-1";
+const ACCESS_KEY: &str = "missivetest";
+/// The signing key's parameter, the sender and the failure queue of the stack.
+const KEY_PARAMETER: &str = "/missive/signing-key";
+const SENDER: &str = "Missive <missive@example.org>";
+const FAILURE_QUEUE: &str = "notifier-failures";
+/// How often the harness's event source mapping retries a failed batch before it gives up
+/// and describes it on the failure queue (the template's mapping retries 50 times).
+const RETRIES: usize = 2;
+
+/// moto's server on a free loopback port, stopped when dropped.
+struct Moto {
+    child: std::process::Child,
+    endpoint: String,
+}
+
+impl Drop for Moto {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Moto {
+    /// Starts moto's server with `python`, or `None` if that Python has no moto server.
+    async fn start(python: &str) -> Option<Moto> {
+        let has_moto = std::process::Command::new(python)
+            .args(["-c", "import moto.server, flask, flask_cors"])
+            .status()
+            .is_ok_and(|status| status.success());
+        if !has_moto {
+            return None;
+        }
+        for _ in 0..3 {
+            let port = std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port();
+            let child = std::process::Command::new(python)
+                .args([
+                    "-m",
+                    "moto.server",
+                    "-H",
+                    "127.0.0.1",
+                    "-p",
+                    &port.to_string(),
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("moto's server starts");
+            let moto = Moto {
+                child,
+                endpoint: format!("http://127.0.0.1:{port}"),
+            };
+            if moto.ready().await {
+                return Some(moto);
+            }
+        }
+        panic!("moto's server did not answer on three ports");
+    }
+
+    /// Whether the server answers within 30 s (it did not start if its process ended).
+    async fn ready(&self) -> bool {
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(30) {
+            if let Ok(answer) = reqwest::get(format!("{}/moto-api/", self.endpoint)).await
+                && answer.status().is_success()
+            {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        false
+    }
+
+    /// Every raw mail SES was given, in order: (recipients, message text).
+    async fn mails(&self) -> Vec<(Vec<String>, String)> {
+        let data: Value = reqwest::get(format!("{}/moto-api/data.json", self.endpoint))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        data["ses"]["RawMessage"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|message| {
+                let to = message["destinations"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|d| d.as_str().map(String::from))
+                    .collect();
+                (to, message["raw_data"].as_str().unwrap_or("").to_string())
+            })
+            .collect()
+    }
+
+    /// The texts of the mails SES was given for `to`, in order.
+    async fn mails_to(&self, to: &str) -> Vec<String> {
+        self.mails()
+            .await
+            .into_iter()
+            .filter(|(recipients, _)| recipients.iter().any(|r| r == to))
+            .map(|(_, text)| text)
+            .collect()
+    }
+
+    /// Waits (at most 30 s) for a mail to `to` after the first `seen`: the first such.
+    async fn mail_after(&self, to: &str, seen: usize) -> String {
+        let started = Instant::now();
+        loop {
+            if let Some(text) = self.mails_to(to).await.into_iter().nth(seen) {
+                return text;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "no mail to {to} after the first {seen} in SES"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}
+
+/// A call of an AWS JSON-protocol API at `endpoint`, signed with a signature neither moto
+/// nor DynamoDB Local checks (both read the service, the region and the key id from it).
+async fn aws_json(endpoint: &str, service: &str, target: &str, body: Value) -> Value {
+    let version = if service == "ssm" { "1.1" } else { "1.0" };
+    let answer = reqwest::Client::new()
+        .post(endpoint)
+        .header("x-amz-target", target)
+        .header("content-type", format!("application/x-amz-json-{version}"))
+        .header("x-amz-date", "20260101T000000Z")
+        .header(
+            "authorization",
+            format!(
+                "AWS4-HMAC-SHA256 Credential={ACCESS_KEY}/20260101/{REGION}/{service}/aws4_request, \
+                 SignedHeaders=host;x-amz-date, Signature=00"
+            ),
+        )
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    let status = answer.status();
+    let text = answer.text().await.unwrap();
+    assert!(status.is_success(), "{target}: {status} {text}");
+    serde_json::from_str(&text).unwrap_or(Value::Null)
+}
+
+/// What moto holds for the stack: the signing key, the verified sender domain, the queue.
+async fn provision(moto: &Moto) -> String {
+    let key = missive_auth::SigningKey::generate().to_text();
+    let parameter = json!({"Name": KEY_PARAMETER, "Type": "SecureString", "Value": key});
+    aws_json(&moto.endpoint, "ssm", "AmazonSSM.PutParameter", parameter).await;
+    let verified = reqwest::Client::new()
+        .post(&moto.endpoint)
+        .header(
+            "authorization",
+            format!("AWS4-HMAC-SHA256 Credential={ACCESS_KEY}/20260101/{REGION}/ses/aws4_request"),
+        )
+        .form(&[
+            ("Action", "VerifyDomainIdentity"),
+            ("Domain", "example.org"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert!(verified.status().is_success(), "{verified:?}");
+    let queue = json!({"QueueName": FAILURE_QUEUE});
+    let created = aws_json(&moto.endpoint, "sqs", "AmazonSQS.CreateQueue", queue).await;
+    created["QueueUrl"].as_str().unwrap().to_string()
+}
+
+/// One Lambda function's binary run by its own Runtime API.
+struct Function {
+    events: mpsc::Sender<(String, Value)>,
+    answers: mpsc::Receiver<(String, Value)>,
+    runtime: Runtime,
+    _process: tokio::process::Child,
+    invocations: usize,
+}
+
+impl Function {
+    /// Starts the binary `name` (beside the sweeper's) with the stack's environment over
+    /// `table`, mail sent as `sender`.
+    async fn start(name: &str, moto: &Moto, table: &str, sender: &str) -> Function {
+        let (addr, runtime, events, answers) = runtime_api().await;
+        let process = tokio::process::Command::new(binary(name))
+            .env("AWS_LAMBDA_RUNTIME_API", addr.to_string())
+            .env("AWS_LAMBDA_FUNCTION_NAME", name)
+            .env("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")
+            .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256")
+            .env("AWS_LAMBDA_LOG_GROUP_NAME", format!("/aws/lambda/{name}"))
+            .env("AWS_LAMBDA_LOG_STREAM_NAME", "cloud")
+            .env("AWS_REGION", REGION)
+            .env("AWS_ACCESS_KEY_ID", ACCESS_KEY)
+            .env("AWS_SECRET_ACCESS_KEY", ACCESS_KEY)
+            .env("AWS_ENDPOINT_URL", &moto.endpoint)
+            .env_remove("MISSIVE_SIGNING_KEY")
+            .env("MISSIVE_SIGNING_KEY_PARAMETER", KEY_PARAMETER)
+            .env("MISSIVE_STORE", format!("dynamodb:{table}"))
+            .env("MISSIVE_SES", "true")
+            .env("MISSIVE_MAIL_FROM", sender)
+            .env("MISSIVE_PUBLIC_URL", "https://missive.test")
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|e| panic!("{name} starts: {e}"));
+        Function {
+            events,
+            answers,
+            runtime,
+            _process: process,
+            invocations: 0,
+        }
+    }
+
+    /// Invokes the function with `event` and waits for its answer.
+    async fn invoke(&mut self, event: Value) -> Value {
+        self.invocations += 1;
+        let id = format!("invocation-{}", self.invocations);
+        self.events.send((id.clone(), event)).await.unwrap();
+        let answered = tokio::time::timeout(Duration::from_secs(60), self.answers.recv()).await;
+        let (answered, answer) = answered
+            .unwrap_or_else(|_| panic!("no answer; errors: {:?}", self.runtime.errors))
+            .unwrap();
+        assert_eq!(answered, id);
+        answer
+    }
+
+    /// Invokes the api function with an API Gateway event; the status and the JSON body.
+    async fn call(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u64, Value) {
+        let mut request = event(method, path, body);
+        if let Some(token) = token {
+            request["headers"]["authorization"] = json!(format!("Bearer {token}"));
+        }
+        let answer = self.invoke(request).await;
+        let body = answer["body"].as_str().unwrap_or("null");
+        let status = answer["statusCode"].as_u64().unwrap();
+        (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    }
+}
+
+/// The binary `name` of this build: the sweeper's, or a sibling's in the same folder.
+fn binary(name: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_BIN_EXE_sweeper")).with_file_name(name);
+    assert!(
+        path.exists(),
+        "{} is not built: run `cargo test --workspace`, or build the package's tests first",
+        path.display()
+    );
+    path
+}
+
+/// Lambda's event source mapping over the table's stream, as the template sets it up:
+/// head records only, in order, a failed batch retried from its first failed record, given
+/// up on after [`RETRIES`] and then described on the failure queue.
+struct StreamMapping {
+    endpoint: String,
+    stream: String,
+    iterators: Vec<(String, Option<String>)>,
+}
+
+impl StreamMapping {
+    /// Turns the stream of `table` on (new and old images) and reads it from its start.
+    async fn open(endpoint: &str, table: &str) -> StreamMapping {
+        let on = json!({
+            "TableName": table,
+            "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_AND_OLD_IMAGES"}
+        });
+        aws_json(endpoint, "dynamodb", "DynamoDB_20120810.UpdateTable", on).await;
+        let described = json!({"TableName": table});
+        let table = aws_json(
+            endpoint,
+            "dynamodb",
+            "DynamoDB_20120810.DescribeTable",
+            described,
+        )
+        .await;
+        let stream = table["Table"]["LatestStreamArn"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        StreamMapping {
+            endpoint: endpoint.to_string(),
+            stream,
+            iterators: Vec::new(),
+        }
+    }
+
+    /// The head records written since the last call, in order.
+    async fn new_heads(&mut self) -> Vec<Value> {
+        let described = aws_json(
+            &self.endpoint,
+            "dynamodb",
+            "DynamoDBStreams_20120810.DescribeStream",
+            json!({"StreamArn": self.stream}),
+        )
+        .await;
+        for shard in described["StreamDescription"]["Shards"].as_array().unwrap() {
+            let id = shard["ShardId"].as_str().unwrap().to_string();
+            if !self.iterators.iter().any(|(known, _)| *known == id) {
+                let asked = json!({"StreamArn": self.stream, "ShardId": id, "ShardIteratorType": "TRIM_HORIZON"});
+                let iterator = aws_json(
+                    &self.endpoint,
+                    "dynamodb",
+                    "DynamoDBStreams_20120810.GetShardIterator",
+                    asked,
+                )
+                .await;
+                let iterator = iterator["ShardIterator"].as_str().map(String::from);
+                self.iterators.push((id, iterator));
+            }
+        }
+        let mut records = Vec::new();
+        for (_, iterator) in &mut self.iterators {
+            while let Some(current) = iterator.clone() {
+                let read = aws_json(
+                    &self.endpoint,
+                    "dynamodb",
+                    "DynamoDBStreams_20120810.GetRecords",
+                    json!({"ShardIterator": current}),
+                )
+                .await;
+                let batch = read["Records"].as_array().cloned().unwrap_or_default();
+                *iterator = read["NextShardIterator"].as_str().map(String::from);
+                if batch.is_empty() {
+                    break;
+                }
+                records.extend(batch);
+            }
+        }
+        records
+            .into_iter()
+            .filter(|record| record["dynamodb"]["Keys"]["SK"]["S"] == "HEAD")
+            .map(|mut record| {
+                record["eventSourceARN"] = json!(self.stream);
+                record
+            })
+            .collect()
+    }
+
+    /// Hands the new head records to `notifier` in one batch, as the mapping does; what it
+    /// fails is retried from the first failed record, and after [`RETRIES`] described on
+    /// the queue at `queue_url` of `moto`. Whether the batch was given up on.
+    async fn deliver(&mut self, notifier: &mut Function, moto: &Moto, queue_url: &str) -> bool {
+        let mut batch = self.new_heads().await;
+        if batch.is_empty() {
+            return false;
+        }
+        for _ in 0..=RETRIES {
+            let answer = notifier.invoke(json!({"Records": batch})).await;
+            let Some(failed) = answer["batchItemFailures"][0]["itemIdentifier"].as_str() else {
+                return false;
+            };
+            let from = batch
+                .iter()
+                .position(|r| r["dynamodb"]["SequenceNumber"] == failed)
+                .expect("the failed record is in the batch");
+            batch.drain(..from);
+        }
+        let described = json!({
+            "requestContext": {"condition": "RetryAttemptsExhausted", "approximateInvokeCount": RETRIES + 1},
+            "DDBStreamBatchInfo": {
+                "streamArn": self.stream,
+                "startSequenceNumber": batch[0]["dynamodb"]["SequenceNumber"],
+                "endSequenceNumber": batch[batch.len() - 1]["dynamodb"]["SequenceNumber"],
+                "batchSize": batch.len(),
+            }
+        });
+        let message = json!({"QueueUrl": queue_url, "MessageBody": described.to_string()});
+        aws_json(&moto.endpoint, "sqs", "AmazonSQS.SendMessage", message).await;
+        true
+    }
+}
+
+/// Signs `handle` up through the api function, the confirmation token read from the mail
+/// SES was given; the access token.
+async fn sign_up(api: &mut Function, moto: &Moto, handle: &str) -> String {
+    let email = format!("{handle}@example.org");
+    let body = json!({"handle": handle, "email": email});
+    let (status, answer) = api.call("POST", "/v1/players", None, Some(body)).await;
+    assert_eq!(status, 202, "{answer}");
+    let mail = moto.mail_after(&email, 0).await;
+    let token = mail
+        .lines()
+        .find_map(|line| line.strip_prefix("X-Missive-Token: "))
+        .unwrap()
+        .trim()
+        .to_string();
+    let (status, answer) = api
+        .call(
+            "POST",
+            "/v1/auth/token",
+            None,
+            Some(json!({"token": token})),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    answer["access_token"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_over_the_cloud_path() {
+    let python = std::env::var("MISSIVE_PYTHON").unwrap_or_else(|_| "python3".into());
+    let Some(moto) = Moto::start(&python).await else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs moto's server: pip install -r infra/python-requirements.txt"
+        );
+        eprintln!("skipped: no moto server in {python} (pip install \"moto[server]\")");
+        return;
+    };
+    let dynamodb = std::env::var("AWS_ENDPOINT_URL_DYNAMODB")
+        .expect("DynamoDB Local: run through infra/test.sh");
+    let queue_url = provision(&moto).await;
+    let table = unique_name("missive-cloud");
+    let store = missive_store::testing::dynamo_table_named(&table).await;
+    let mut stream = StreamMapping::open(&dynamodb, &table).await;
+
+    let mut api = Function::start("api", &moto, &table, SENDER).await;
+    let mut notifier = Function::start("notifier", &moto, &table, SENDER).await;
+    let ann = sign_up(&mut api, &moto, "ann").await;
+    let bob = sign_up(&mut api, &moto, "bob").await;
+
+    // A chess game to Scholar's mate, each move answered by the notifier's turn mail.
+    let created = json!({
+        "variant": "chess",
+        "seats": [{"kind": "creator"}, {"kind": "open"}],
+        "time_control": {"kind": "days-per-move", "days": 3}
+    });
+    let (status, game) = api
+        .call("POST", "/v1/games", Some(&ann), Some(created))
+        .await;
+    assert_eq!(status, 201, "{game}");
+    let id = game["id"].as_str().unwrap().to_string();
+    let (status, joined) = api
+        .call(
+            "POST",
+            &format!("/v1/games/{id}/join"),
+            Some(&bob),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    let moves = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"];
+    for (ply, san) in moves.iter().enumerate() {
+        let (mover, waiter) = if ply % 2 == 0 {
+            (&ann, "bob")
+        } else {
+            (&bob, "ann")
+        };
+        let waiter = format!("{waiter}@example.org");
+        let seen = moto.mails_to(&waiter).await.len();
+        let body = json!({"move": san, "expected_ply": ply});
+        let path = format!("/v1/games/{id}/moves");
+        let (status, answer) = api.call("POST", &path, Some(mover), Some(body)).await;
+        assert_eq!(status, 201, "{san}: {answer}");
+        assert!(!stream.deliver(&mut notifier, &moto, &queue_url).await);
+        let told = moto.mail_after(&waiter, seen).await;
+        assert!(told.contains(san), "{san} in the mail after it: {told}");
+        let expected = if ply + 1 < moves.len() {
+            "/play/"
+        } else {
+            "You lost"
+        };
+        assert!(
+            told.contains(expected),
+            "{expected} in the mail after {san}: {told}"
+        );
+    }
+    let (_, finished) = api
+        .call("GET", &format!("/v1/games/{id}"), None, None)
+        .await;
+    assert_eq!(finished["status"], "finished", "{finished}");
+    let won = moto.mails_to("ann@example.org").await;
+    assert!(won.iter().any(|text| text.contains("You won")), "{won:?}");
+
+    // A notifier whose sender SES refuses: its batch fails, and is described on the queue.
+    let mut refused =
+        Function::start("notifier", &moto, &table, "Missive <m@unverified.test>").await;
+    let body = json!({
+        "variant": "chess",
+        "seats": [{"kind": "creator"}, {"kind": "invite", "player": "bob"}],
+        "time_control": {"kind": "days-per-move", "days": 3}
+    });
+    let (status, second) = api.call("POST", "/v1/games", Some(&ann), Some(body)).await;
+    assert_eq!(status, 201, "{second}");
+    let second = second["id"].as_str().unwrap().to_string();
+    let (status, _) = api
+        .call(
+            "POST",
+            &format!("/v1/games/{second}/join"),
+            Some(&bob),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = api
+        .call(
+            "POST",
+            &format!("/v1/games/{second}/moves"),
+            Some(&ann),
+            Some(json!({"move": "d4", "expected_ply": 0})),
+        )
+        .await;
+    assert_eq!(status, 201);
+    assert!(
+        stream.deliver(&mut refused, &moto, &queue_url).await,
+        "the batch is given up on"
+    );
+    let received = aws_json(
+        &moto.endpoint,
+        "sqs",
+        "AmazonSQS.ReceiveMessage",
+        json!({"QueueUrl": queue_url, "MaxNumberOfMessages": 10}),
+    )
+    .await;
+    let messages = received["Messages"].as_array().cloned().unwrap_or_default();
+    assert_eq!(messages.len(), 1, "{received}");
+    let described: Value = serde_json::from_str(messages[0]["Body"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        described["DDBStreamBatchInfo"]["streamArn"],
+        json!(stream.stream)
+    );
+
+    // A game created ten days ago in which nobody moved: the scheduled sweeper ends it.
+    let past = Utc::now() - TimeDelta::days(10);
+    let service = GameService::new(
+        std::sync::Arc::new(store),
+        std::sync::Arc::new(ManualClock::new(past)),
+    );
+    let stale = service
+        .create_game(NewGame {
+            creator: "ann".into(),
+            variant: "chess".into(),
+            options: String::new(),
+            start_position: None,
+            seats: vec![
+                SeatRequest::Creator,
+                SeatRequest::Invite {
+                    player: "bob".into(),
+                },
+            ],
+            time_control: TimeControl::DaysPerMove { days: 3 },
+            rated: false,
+            private: false,
+        })
+        .await
+        .unwrap();
+    service.join(&stale, "bob", None).await.unwrap();
+    let mut sweeper = Function::start("sweeper", &moto, &table, SENDER).await;
+    let scheduled = json!({
+        "version": "0", "id": "sweep-1", "detail-type": "Scheduled Event", "source": "aws.events",
+        "account": "123456789012", "time": Utc::now().to_rfc3339(), "region": REGION,
+        "resources": ["arn:aws:events:us-east-1:123456789012:rule/sweep"], "detail": {}
+    });
+    let swept = sweeper.invoke(scheduled).await;
+    assert!(swept["timeouts"].as_u64().unwrap() >= 1, "{swept}");
+    let (_, ended) = api
+        .call("GET", &format!("/v1/games/{stale}"), None, None)
+        .await;
+    assert_eq!(ended["status"], "finished", "{ended}");
+}
