@@ -224,8 +224,9 @@ pub(crate) fn routes(archive_body: usize) -> OpenApiRouter<App> {
 }
 
 /// The span every log line of a request is in: method, matched route (never the raw path,
-/// which may hold a link's token), request id, the game of a game's route, and the player
-/// (recorded once the access token is checked: [`Caller::from_headers`]).
+/// which may hold a link's token), request id, the game of a game's route, the player
+/// (recorded once the access token is checked: [`Caller::from_headers`]) and, under
+/// Lambda, the invocation's request id and X-Ray trace id (empty elsewhere).
 fn request_span(request: &Request) -> tracing::Span {
     let id = request
         .headers()
@@ -237,6 +238,12 @@ fn request_span(request: &Request) -> tracing::Span {
         .get::<MatchedPath>()
         .map_or("(none)", MatchedPath::as_str);
     let game = game_of(route, request.uri().path());
+    // Under Lambda: the invocation's id and its X-Ray trace, to find the line in either.
+    let invocation = request.extensions().get::<lambda_http::Context>();
+    let aws_request_id = invocation.map_or("", |context| context.request_id.as_str());
+    let trace_id = invocation
+        .and_then(|context| context.xray_trace_id.as_deref())
+        .unwrap_or("");
     tracing::info_span!(
         "request",
         method = %request.method(),
@@ -244,6 +251,8 @@ fn request_span(request: &Request) -> tracing::Span {
         request_id = %id,
         game,
         player = tracing::field::Empty,
+        aws_request_id,
+        trace_id,
     )
 }
 

@@ -156,6 +156,8 @@ async fn answers_api_gateway_events(store: &str) {
     assert_eq!(access["fields"]["status"], 202, "{access}");
     assert_eq!(access["span"]["method"], "POST", "{access}");
     assert_eq!(access["span"]["request_id"], "smoke-1", "{access}");
+    assert_eq!(access["span"]["aws_request_id"], "invocation-2", "{access}");
+    assert_eq!(access["span"]["trace_id"], "Root=1-0-0", "{access}");
     // The sign-up's mail is counted as an embedded-metric-format line on stdout.
     let metrics = String::from_utf8_lossy(&output.stdout);
     let sent = metrics
