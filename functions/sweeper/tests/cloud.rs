@@ -446,6 +446,25 @@ async fn sign_up(api: &mut Function, moto: &Moto, handle: &str) -> String {
     answer["access_token"].as_str().unwrap().to_string()
 }
 
+/// A chess game of three days a move created through the api function by the holder of
+/// `creator`, its other seat taken by the holder of `joiner`: its id.
+async fn chess_game(api: &mut Function, creator: &str, joiner: &str) -> String {
+    let created = json!({
+        "variant": "chess",
+        "seats": [{"kind": "creator"}, {"kind": "open"}],
+        "time_control": {"kind": "days-per-move", "days": 3}
+    });
+    let (status, game) = api
+        .call("POST", "/v1/games", Some(creator), Some(created))
+        .await;
+    assert_eq!(status, 201, "{game}");
+    let id = game["id"].as_str().unwrap().to_string();
+    let path = format!("/v1/games/{id}/join");
+    let (status, joined) = api.call("POST", &path, Some(joiner), Some(json!({}))).await;
+    assert_eq!(status, 200, "{joined}");
+    id
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_over_the_cloud_path() {
     let python = std::env::var("MISSIVE_PYTHON").unwrap_or_else(|_| "python3".into());
@@ -470,25 +489,7 @@ async fn a_game_over_the_cloud_path() {
     let bob = sign_up(&mut api, &moto, "bob").await;
 
     // A chess game to Scholar's mate, each move answered by the notifier's turn mail.
-    let created = json!({
-        "variant": "chess",
-        "seats": [{"kind": "creator"}, {"kind": "open"}],
-        "time_control": {"kind": "days-per-move", "days": 3}
-    });
-    let (status, game) = api
-        .call("POST", "/v1/games", Some(&ann), Some(created))
-        .await;
-    assert_eq!(status, 201, "{game}");
-    let id = game["id"].as_str().unwrap().to_string();
-    let (status, joined) = api
-        .call(
-            "POST",
-            &format!("/v1/games/{id}/join"),
-            Some(&bob),
-            Some(json!({})),
-        )
-        .await;
-    assert_eq!(status, 200, "{joined}");
+    let id = chess_game(&mut api, &ann, &bob).await;
     let moves = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"];
     for (ply, san) in moves.iter().enumerate() {
         let (mover, waiter) = if ply % 2 == 0 {
@@ -525,23 +526,7 @@ async fn a_game_over_the_cloud_path() {
     // A notifier whose sender SES refuses: its batch fails, and is described on the queue.
     let mut refused =
         Function::start("notifier", &moto, &table, "Missive <m@unverified.test>").await;
-    let body = json!({
-        "variant": "chess",
-        "seats": [{"kind": "creator"}, {"kind": "invite", "player": "bob"}],
-        "time_control": {"kind": "days-per-move", "days": 3}
-    });
-    let (status, second) = api.call("POST", "/v1/games", Some(&ann), Some(body)).await;
-    assert_eq!(status, 201, "{second}");
-    let second = second["id"].as_str().unwrap().to_string();
-    let (status, _) = api
-        .call(
-            "POST",
-            &format!("/v1/games/{second}/join"),
-            Some(&bob),
-            Some(json!({})),
-        )
-        .await;
-    assert_eq!(status, 200);
+    let second = chess_game(&mut api, &ann, &bob).await;
     let (status, _) = api
         .call(
             "POST",
