@@ -649,7 +649,11 @@ mod tests {
             assert_eq!(kid(&token), Some(key.id()));
             assert_eq!(authority.signing_key_id(), key.id());
             assert_eq!(key.id().len(), 8);
-            assert!(key.id().bytes().all(|c| c.is_ascii_hexdigit()), "{}", key.id());
+            assert!(
+                key.id().bytes().all(|c| c.is_ascii_hexdigit()),
+                "{}",
+                key.id()
+            );
         }
         let [hs256, ed25519] = [SigningKey::generate(), SigningKey::Ed25519([7; 32])];
         assert_ne!(hs256.id(), SigningKey::generate().id());
@@ -721,7 +725,11 @@ mod tests {
             let header = Header::new(old.algorithm());
             let token = jsonwebtoken::encode(&header, &claims, &old.encoding().unwrap()).unwrap();
             assert_eq!(kid(&token), None);
-            let set = [old.clone(), SigningKey::generate(), SigningKey::Ed25519([3; 32])];
+            let set = [
+                old.clone(),
+                SigningKey::generate(),
+                SigningKey::Ed25519([3; 32]),
+            ];
             let authority = Authority::with_keys(&set, "missive", "api").unwrap();
             assert_eq!(authority.verify(&token, Purpose::Access, NOW), Ok(claims));
             let without = Authority::with_keys(&set[1..], "missive", "api").unwrap();
