@@ -268,7 +268,9 @@ pub fn check_seal(game: &Imported, keys: &[PublicKey]) -> Result<Sealed, ImportE
     }
     let unknown = signature_key_id(signature).filter(|id| keys.iter().all(|key| key.id() != *id));
     let why = match unknown {
-        Some(id) => format!("the signature's key {id} is not this server's (any more)"),
+        Some(id) => {
+            format!("the signature is by key {id}, which is not this server's or was retired")
+        }
         None => "the signature is not this server's".to_string(),
     };
     Err(refuse(

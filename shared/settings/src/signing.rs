@@ -1,5 +1,7 @@
 //! Where the keys come from besides the settings themselves: the key files in the data
-//! folder, or an SSM parameter read once at start-up.
+//! folder, or an SSM parameter read once at start-up. Each holds a key set: one key a line,
+//! oldest first, the last one signing ([`SigningKey::parse_set`]); a key rotated in is
+//! appended, a key retired is deleted (`missive key rotate|remove` for the files).
 
 use std::path::Path;
 
@@ -14,9 +16,9 @@ pub const KEY_FILE: &str = "missive.key";
 /// Name of the archive key file written into the data folder on first local start.
 pub const ARCHIVE_KEY_FILE: &str = "archive.key";
 
-/// The token signing key in `folder`'s key file; if there is none, a fresh key written
-/// there with [`Opening::MayCreate`], else an error naming the file.
-pub(crate) fn in_folder(folder: &Path, opening: Opening) -> Result<SigningKey, SettingsError> {
+/// The token key set in `folder`'s key file; if there is none, a fresh key written there
+/// with [`Opening::MayCreate`], else an error naming the file.
+pub(crate) fn in_folder(folder: &Path, opening: Opening) -> Result<Vec<SigningKey>, SettingsError> {
     let text = key_file(folder, KEY_FILE, opening, || {
         SigningKey::generate().to_text()
     })?
@@ -27,22 +29,34 @@ pub(crate) fn in_folder(folder: &Path, opening: Opening) -> Result<SigningKey, S
             &"no key file here (`missive serve` creates it)",
         )
     })?;
-    SigningKey::parse(&text).map_err(|e| in_file(folder, KEY_FILE, &e))
+    SigningKey::parse_set(&text).map_err(|e| in_file(folder, KEY_FILE, &e))
 }
 
-/// The archive key in `folder`'s archive key file, made as [`in_folder`] makes its key;
-/// none when there is no such file and it may not be created (the games then export
+/// The archive key set in `folder`'s archive key file, made as [`in_folder`] makes its
+/// key; empty when there is no such file and it may not be created (the games then export
 /// unsigned).
-pub(crate) fn archive_key_in_folder(
+pub(crate) fn archive_keys_in_folder(
     folder: &Path,
     opening: Opening,
-) -> Result<Option<KeyPair>, SettingsError> {
+) -> Result<Vec<KeyPair>, SettingsError> {
     let generate = || KeyPair::generate().secret_text();
-    key_file(folder, ARCHIVE_KEY_FILE, opening, generate)?
-        .map(|text| {
-            KeyPair::from_text(text.trim()).map_err(|e| in_file(folder, ARCHIVE_KEY_FILE, &e))
-        })
-        .transpose()
+    match key_file(folder, ARCHIVE_KEY_FILE, opening, generate)? {
+        Some(text) => archive_key_set(&text).map_err(|e| in_file(folder, ARCHIVE_KEY_FILE, &e)),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// Reads an archive key set: one `ed25519-secret:BASE64` a line, oldest first (the last
+/// one signs), blank lines and `#` comments left out, as token key sets are written; at
+/// least one key, a bad line named by its number.
+pub fn archive_key_set(text: &str) -> Result<Vec<KeyPair>, String> {
+    let keys = missive_auth::key_lines(text)
+        .map(|(number, line)| KeyPair::from_text(line).map_err(|e| format!("line {number}: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    if keys.is_empty() {
+        return Err("no key in the text".into());
+    }
+    Ok(keys)
 }
 
 /// The text of `folder`'s file `name`; if there is none, `generate`'s written there (only
@@ -84,9 +98,9 @@ fn in_file(folder: &Path, name: &str, error: &dyn std::fmt::Display) -> Settings
     SettingsError::Key(format!("{}: {error}", folder.join(name).display()))
 }
 
-/// The key held by the SSM parameter `name` (a SecureString, decrypted by SSM), through
+/// The key set held by the SSM parameter `name` (a SecureString, decrypted by SSM), through
 /// the standard AWS configuration.
-pub(crate) async fn from_parameter(name: &str) -> Result<SigningKey, SettingsError> {
+pub(crate) async fn from_parameter(name: &str) -> Result<Vec<SigningKey>, SettingsError> {
     let failed =
         |e: &dyn std::fmt::Display| SettingsError::Key(format!("SSM parameter {name}: {e}"));
     let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
@@ -101,7 +115,7 @@ pub(crate) async fn from_parameter(name: &str) -> Result<SigningKey, SettingsErr
         .parameter()
         .and_then(|parameter| parameter.value())
         .ok_or_else(|| failed(&"the parameter has no value"))?;
-    SigningKey::parse(text).map_err(|e| failed(&e))
+    SigningKey::parse_set(text).map_err(|e| failed(&e))
 }
 
 #[cfg(unix)]
