@@ -28,7 +28,7 @@ use thiserror::Error;
 compile_error!("Missive must be built with panic = \"unwind\" (see the workspace Cargo.toml)");
 
 pub use logging::LogFormat;
-pub use signing::{ARCHIVE_KEY_FILE, KEY_FILE, archive_key_set};
+pub use signing::{ARCHIVE_KEY_FILE, KEY_FILE, archive_key_set, replace_key_file};
 
 /// What went wrong while reading the settings or building what they describe.
 #[derive(Debug, Error)]

@@ -118,6 +118,24 @@ pub(crate) async fn from_parameter(name: &str) -> Result<Vec<SigningKey>, Settin
     SigningKey::parse_set(text).map_err(|e| failed(&e))
 }
 
+/// Replaces the text of `file` with `text` at once: written to a fresh file beside it (only
+/// its owner may read it), then renamed over it, so a reader sees the old text or the new,
+/// never a part.
+pub fn replace_key_file(file: &Path, text: &str) -> std::io::Result<()> {
+    let name = file
+        .file_name()
+        .map_or("key".into(), |n| n.to_string_lossy());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let temporary = file.with_file_name(format!(".{name}.{}-{nanos}", std::process::id()));
+    write_private(&temporary, text)
+        .and_then(|()| std::fs::rename(&temporary, file))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&temporary);
+        })
+}
+
 #[cfg(unix)]
 fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
@@ -127,10 +145,88 @@ fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
         .create_new(true)
         .mode(0o600)
         .open(file)?;
-    out.write_all(text.as_bytes())
+    out.write_all(text.as_bytes())?;
+    out.sync_all()
 }
 
 #[cfg(not(unix))]
 fn write_private(file: &Path, text: &str) -> std::io::Result<()> {
     std::fs::write(file, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh, empty folder in the temporary folder.
+    fn folder(name: &str) -> std::path::PathBuf {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let folder = std::env::temp_dir().join(format!(
+            "missive-settings-{name}-{}-{nanos}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&folder).unwrap();
+        folder
+    }
+
+    #[test]
+    fn a_key_file_of_several_lines_is_a_key_set_and_a_missing_one_is_made() {
+        let made = folder("made");
+        let first = in_folder(&made, Opening::MayCreate).unwrap();
+        assert_eq!(first.len(), 1);
+        let again = in_folder(&made, Opening::MustExist).unwrap();
+        assert_eq!(again[0].id(), first[0].id());
+
+        let rotated = folder("rotated");
+        let [old, new] = [SigningKey::generate(), SigningKey::Ed25519([5; 32])];
+        let text = format!("{}\n# rotated in\n{}\n", old.to_text(), new.to_text());
+        std::fs::write(rotated.join(KEY_FILE), text).unwrap();
+        let set = in_folder(&rotated, Opening::MustExist).unwrap();
+        let ids: Vec<String> = set.iter().map(SigningKey::id).collect();
+        assert_eq!(ids, [old.id(), new.id()]);
+
+        let [a, b] = [KeyPair::from_seed([1; 32]), KeyPair::from_seed([2; 32])];
+        let text = format!("{}\n{}", a.secret_text(), b.secret_text());
+        std::fs::write(rotated.join(ARCHIVE_KEY_FILE), text).unwrap();
+        let set = archive_keys_in_folder(&rotated, Opening::MustExist).unwrap();
+        let ids: Vec<String> = set.iter().map(KeyPair::id).collect();
+        assert_eq!(ids, [a.id(), b.id()]);
+        assert!(
+            archive_keys_in_folder(&folder("none"), Opening::MustExist)
+                .unwrap()
+                .is_empty()
+        );
+        for dir in [made, rotated] {
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+    }
+
+    #[test]
+    fn archive_key_sets_name_a_bad_line() {
+        let good = KeyPair::from_seed([1; 32]).secret_text();
+        assert_eq!(archive_key_set(&format!("\n{good}\n")).unwrap().len(), 1);
+        let error = archive_key_set(&format!("{good}\ned25519-secret:AAAA")).unwrap_err();
+        assert!(error.starts_with("line 2:"), "{error}");
+        assert!(archive_key_set("# none\n").is_err());
+    }
+
+    #[test]
+    fn a_replaced_key_file_holds_the_new_text_for_its_owner_only() {
+        let dir = folder("replaced");
+        let file = dir.join(KEY_FILE);
+        std::fs::write(&file, "old\n").unwrap();
+        replace_key_file(&file, "new\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "new\n");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file left");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }
