@@ -19,10 +19,10 @@ pub async fn or_exit<T, E: Display>(result: Result<T, E>) -> T {
             crate::logging::init(crate::LogFormat::Json);
             let message = error.to_string();
             tracing::error!(event = "init_failed", error = %message, "the function cannot start");
-            if let Ok(api) = std::env::var("AWS_LAMBDA_RUNTIME_API") {
-                if let Err(failure) = post(&api, &message).await {
-                    tracing::error!(error = %failure, "the init error was not reported");
-                }
+            if let Ok(api) = std::env::var("AWS_LAMBDA_RUNTIME_API")
+                && let Err(failure) = post(&api, &message).await
+            {
+                tracing::error!(error = %failure, "the init error was not reported");
             }
             std::process::exit(1)
         }
