@@ -267,7 +267,9 @@ impl SigningKey {
 }
 
 /// The lines of a key set's text that hold a key, with their numbers from 1: blank lines
-/// and `#` comments left out, each trimmed.
+/// and `#` comments left out, each trimmed. The one reading of a key set's lines, for the
+/// token keys ([`SigningKey::parse_set`]) and the archive keys alike, and for the tools that
+/// edit a key file line by line.
 pub fn key_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines()
         .map(str::trim)
