@@ -233,16 +233,41 @@ fn answer(import: ArchiveImport) -> Result<Json<ImportAnswer>, ApiError> {
     Ok(Json(answer))
 }
 
-/// The public key that checks the server's archive signatures.
+/// The public key that checks the server's archive signatures, and every key it trusts.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct ArchiveKey {
-    /// `ed25519:` and the base64 of the 32-byte Ed25519 public key.
+    /// The key that signs: `ed25519:` and the base64 of the 32-byte Ed25519 public key.
     key: String,
+    /// The signing key's id, as its signatures name it (`ed25519:<id>:<base64>`).
+    id: String,
+    /// Every key the server trusts, oldest first, the signing one last: the keys rotated
+    /// out but not yet removed still check the archives they signed.
+    keys: Vec<ArchiveKeyEntry>,
+}
+
+/// One of the server's archive keys.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct ArchiveKeyEntry {
+    /// `ed25519:` and the base64 of the public key.
+    key: String,
+    /// The key's id, as its signatures name it.
+    id: String,
+}
+
+impl ArchiveKeyEntry {
+    /// The entry of `key`.
+    fn of(key: &missive_archive::PublicKey) -> ArchiveKeyEntry {
+        ArchiveKeyEntry {
+            key: key.to_text(),
+            id: key.id(),
+        }
+    }
 }
 
 /// Read the archive signing key
 ///
-/// The public key of the server's archive signatures (the `Signature` tag, docs/archive.md).
+/// The public key of the server's archive signatures (the `Signature` tag, docs/archive.md),
+/// with the older keys still trusted after a rotation.
 #[utoipa::path(get, path = "/v1/archive/key", tag = "archive", operation_id = "get_archive_key", security(()), responses(
     (status = 200, description = "The public key", body = ArchiveKey),
     (status = 404, description = "The server signs no archives (`no-archive-key`)", body = ErrorBody),
@@ -255,5 +280,10 @@ pub(crate) async fn archive_key(State(app): State<App>) -> Result<Json<ArchiveKe
             "this server signs no archives",
         )
     })?;
-    Ok(Json(ArchiveKey { key: key.to_text() }))
+    let keys = app.service.archive_public_keys();
+    Ok(Json(ArchiveKey {
+        key: key.to_text(),
+        id: key.id(),
+        keys: keys.iter().map(ArchiveKeyEntry::of).collect(),
+    }))
 }

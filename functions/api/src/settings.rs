@@ -80,7 +80,7 @@ impl Settings {
             service: missive_settings::game_service(
                 store,
                 Arc::clone(&clock),
-                self.base.archive_key(opening)?,
+                self.base.archive_keys(opening)?,
             )
             .with_config(Config {
                 quotas: self.quotas.limits(),

@@ -34,8 +34,8 @@ pub enum ArchiveCommand {
     /// every game in the store, signed with the archive key. Operators see every game,
     /// private ones too.
     Export(ExportArgs),
-    /// Print the public half of the store's archive key (`ed25519:<base64>`): what the
-    /// server's signatures are checked with.
+    /// Print the public half of the store's archive key that signs (`ed25519:<base64>`, the
+    /// last of its set): what the server's new signatures are checked with.
     Key(StoreArgs),
     /// Generate finished games, then read them without storing and import them into the
     /// store, in the same run: games/s for each.

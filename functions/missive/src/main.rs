@@ -6,12 +6,15 @@
 //! tools (`table create`, `check`, `bench`) take the store as `--store sqlite:PATH` or
 //! `--store dynamodb:TABLE` (or `MISSIVE_STORE`) and create no SQLite file unless told to
 //! (`--create`). `serve` runs the HTTP API on one machine (creating its database and key
-//! on first start); `token` prints an access token for a player of an existing store;
+//! on first start); `key rotate|list|remove` manage the key files beside its database
+//! (token keys, or archive keys with `--archive`); `token` prints an access token for a
+//! player of an existing store;
 //! `loadtest` plays games over HTTP. Errors go to stderr with a non-zero exit status.
 
 mod archive_commands;
 mod board_commands;
 mod import_bench;
+mod key_commands;
 mod loadtest;
 mod rules_commands;
 mod server_commands;
@@ -66,6 +69,10 @@ enum Command {
     Loadtest(loadtest::LoadtestArgs),
     /// Print an access token for a registered player (of an existing store: none is created).
     Token(server_commands::TokenArgs),
+    /// The key files of a local store: rotate in a fresh key, list the keys, remove a
+    /// retired one (token keys; archive keys with --archive).
+    #[command(subcommand)]
+    Key(key_commands::KeyCommand),
     /// Game archives: convert, verify, make signing keys, import into and export from the
     /// store.
     #[command(subcommand)]
@@ -94,6 +101,7 @@ fn main() -> ExitCode {
         Command::Archive(command) => archive_commands::run(&command),
         Command::Serve(args) => server_commands::serve(&args),
         Command::Token(args) => server_commands::token(&args),
+        Command::Key(command) => key_commands::run(&command),
         Command::Loadtest(args) => loadtest::run(&args),
     };
     match result {

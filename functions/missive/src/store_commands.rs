@@ -24,8 +24,9 @@ pub struct StoreArgs {
     /// naming the path).
     #[arg(long)]
     create: bool,
-    /// The archive key (`ed25519-secret:BASE64`) exports are signed with and imports
-    /// checked against; without it, a SQLite store's archive key file, if there is one.
+    /// The archive key (`ed25519-secret:BASE64`, or several, one a line, the last signing)
+    /// exports are signed with and imports checked against; without it, a SQLite store's
+    /// archive key file, if there is one.
     #[arg(long, env = "MISSIVE_ARCHIVE_KEY", hide_env_values = true)]
     archive_key: Option<String>,
 }
@@ -172,12 +173,12 @@ pub(crate) async fn open(args: &StoreArgs) -> Result<GameService, String> {
     let store = missive_settings::open_store(&args.store, opening)
         .await
         .map_err(|e| e.to_string())?;
-    let key = missive_settings::archive_key(args.archive_key.as_deref(), &args.store, opening)
+    let keys = missive_settings::archive_keys(args.archive_key.as_deref(), &args.store, opening)
         .map_err(|e| e.to_string())?;
     Ok(missive_settings::game_service(
         store,
         Arc::new(SystemClock),
-        key,
+        keys,
     ))
 }
 

@@ -36,7 +36,7 @@ pub use record::{
 };
 pub use replay::{Imported, ReplayedGame, SealPlaces};
 pub use rules::{Registry, Rules};
-pub use seal::{Canonical, KeyPair, PublicKey, Section};
+pub use seal::{Canonical, KeyPair, PublicKey, Section, signature_key_id};
 pub use syntax::Place;
 pub use text::seat_tag;
 pub use writer::{ExportOptions, Format, canonical, export, export_signed, sign};
@@ -235,7 +235,9 @@ pub enum Sealed {
 
 /// Checks the seal of a game read back, as import does: a `Digest` must match the content
 /// (else the game is refused, at the first altered section's place, naming every altered
-/// section) and a `Signature` must be one of `keys`' over it (else refused at the tag).
+/// section) and a `Signature` must be one of `keys`' over it: the key its id names, or any
+/// of them for a signature without an id (else refused at the tag, saying so when the id
+/// names none of `keys`).
 /// A game with neither is accepted as [`Sealed::Unsealed`].
 pub fn check_seal(game: &Imported, keys: &[PublicKey]) -> Result<Sealed, ImportError> {
     let content = Canonical::of(&game.record);
@@ -264,10 +266,15 @@ pub fn check_seal(game: &Imported, keys: &[PublicKey]) -> Result<Sealed, ImportE
     {
         return Ok(Sealed::Signed);
     }
+    let unknown = signature_key_id(signature).filter(|id| keys.iter().all(|key| key.id() != *id));
+    let why = match unknown {
+        Some(id) => {
+            format!("the signature is by key {id}, which is not this server's or was retired")
+        }
+        None => "the signature is not this server's".to_string(),
+    };
     Err(refuse(
         game.places.signature,
-        "the signature is not this server's (remove the Signature tag to import the game \
-         unverified)"
-            .into(),
+        format!("{why} (remove the Signature tag to import the game unverified)"),
     ))
 }

@@ -3,9 +3,12 @@
 //! The canonical content is a small line-based text made of three sections (setup, play,
 //! result), written out in `docs/archive.md`. The `Digest` tag holds the SHA-256 of each
 //! section, so a failed check says which part changed; the `Signature` tag holds the server's
-//! Ed25519 signature over the whole content. Keys and signatures are written as
-//! `ed25519:<base64 of the bytes>`; a secret key file holds `ed25519-secret:<base64 of the
-//! 32-byte seed>`.
+//! Ed25519 signature over the whole content. Keys are written as `ed25519:<base64 of the
+//! bytes>`, signatures as `ed25519:<key id>:<base64 of the bytes>` (the id of the key that
+//! made it, [`PublicKey::id`], so that a server with several keys knows which one to check it
+//! with; signatures made before carry no id, `ed25519:<base64>`, and are tried with every
+//! key); a secret key file holds `ed25519-secret:<base64 of the 32-byte seed>`, one a line
+//! when the key has been rotated.
 
 use std::fmt::Write as _;
 
@@ -215,10 +218,36 @@ impl KeyPair {
         PublicKey(self.signing.verifying_key())
     }
 
-    /// The signature of `content` in text form, `ed25519:<base64 of 64 bytes>`.
+    /// The id of the key pair: its public key's ([`PublicKey::id`]).
+    pub fn id(&self) -> String {
+        self.public().id()
+    }
+
+    /// The signature of `content` in text form, `ed25519:<key id>:<base64 of 64 bytes>`.
     pub fn sign(&self, content: &Canonical) -> String {
         let signature = self.signing.sign(&content.bytes());
-        format!("{PUBLIC_PREFIX}{}", BASE64.encode(signature.to_bytes()))
+        format!(
+            "{PUBLIC_PREFIX}{}:{}",
+            self.id(),
+            BASE64.encode(signature.to_bytes())
+        )
+    }
+}
+
+/// The id of the key a signature (text form) names, if it names one: none for a signature
+/// of the form written before signatures carried an id.
+pub fn signature_key_id(signature: &str) -> Option<&str> {
+    signature_parts(signature).0
+}
+
+/// A signature text's key id, if it has one, and its base64 part.
+fn signature_parts(signature: &str) -> (Option<&str>, &str) {
+    let text = signature.trim();
+    let body = text.strip_prefix(PUBLIC_PREFIX).unwrap_or(text);
+    // Base64 has no colon: one separates the key id from the signature.
+    match body.split_once(':') {
+        Some((id, signature)) => (Some(id), signature),
+        None => (None, body),
     }
 }
 
@@ -239,9 +268,28 @@ impl PublicKey {
         format!("{PUBLIC_PREFIX}{}", BASE64.encode(self.0.to_bytes()))
     }
 
-    /// Checks `signature` (text form) over `content`.
+    /// The key's id: the first 8 hex digits of the SHA-256 of its text form, what the
+    /// signatures it checks name.
+    pub fn id(&self) -> String {
+        hex(&Sha256::digest(self.to_text().as_bytes())[..4])
+    }
+
+    /// Checks `signature` (text form, with or without a key id) over `content`; a signature
+    /// naming another key's id is refused as such.
     pub fn verify(&self, content: &Canonical, signature: &str) -> Result<(), KeyError> {
-        let bytes = decode::<64>(signature, PUBLIC_PREFIX, "signature")?;
+        let (id, body) = signature_parts(signature);
+        if let Some(id) = id
+            && id != self.id()
+        {
+            return Err(KeyError {
+                what: "signature",
+                reason: format!(
+                    "it was made with the key {id}, not with this one ({})",
+                    self.id()
+                ),
+            });
+        }
+        let bytes = decode::<64>(body, PUBLIC_PREFIX, "signature")?;
         self.0
             .verify(&content.bytes(), &Signature::from_bytes(&bytes))
             .map_err(|_| KeyError {
@@ -303,5 +351,48 @@ mod tests {
         };
         let key = KeyPair::from_seed([9; 32]).public();
         assert!(key.verify(&content, "ed25519:AAAA").is_err());
+    }
+
+    fn content() -> Canonical {
+        Canonical {
+            setup: "missive-archive 1\n".into(),
+            play: "move e2e4 -\n".into(),
+            result: "result *\n".into(),
+        }
+    }
+
+    #[test]
+    fn signatures_name_their_key() {
+        let pair = KeyPair::from_seed([9; 32]);
+        let signature = pair.sign(&content());
+        let id = pair.id();
+        assert_eq!(id, pair.public().id());
+        assert_eq!(id.len(), 8);
+        assert!(
+            signature.starts_with(&format!("ed25519:{id}:")),
+            "{signature}"
+        );
+        assert_eq!(signature_key_id(&signature), Some(id.as_str()));
+        assert_ne!(KeyPair::from_seed([8; 32]).id(), id);
+        assert_eq!(pair.public().verify(&content(), &signature), Ok(()));
+        let other = KeyPair::from_seed([8; 32]).public();
+        let error = other
+            .verify(&content(), &signature)
+            .expect_err("another key's");
+        assert!(error.reason.contains(&id), "{error}");
+    }
+
+    #[test]
+    fn signatures_without_a_key_id_still_verify() {
+        let pair = KeyPair::from_seed([9; 32]);
+        let signature = pair.sign(&content());
+        let old = signature.replacen(&format!("{}:", pair.id()), "", 1);
+        assert_eq!(old.matches(':').count(), 1, "{old}");
+        assert_eq!(signature_key_id(&old), None);
+        assert_eq!(pair.public().verify(&content(), &old), Ok(()));
+        let bare = old.strip_prefix("ed25519:").unwrap();
+        assert_eq!(pair.public().verify(&content(), bare), Ok(()));
+        let other = KeyPair::from_seed([8; 32]).public();
+        assert!(other.verify(&content(), &old).is_err());
     }
 }

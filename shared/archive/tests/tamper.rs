@@ -153,7 +153,9 @@ fn import_trusts_only_the_keys_it_is_given() {
     let error = sealed(&text, &[&other]).expect_err("another key's");
     assert_eq!((error.line, error.column), place_of(&text, "[Signature"));
     assert!(error.to_string().contains("not this server's"), "{error}");
+    assert!(error.to_string().contains(&key.id()), "{error}");
     assert_eq!(sealed(&text, &[&other, &key]), Ok(Sealed::Signed));
+    assert_eq!(sealed(&text, &[&key, &other]), Ok(Sealed::Signed));
 
     let unsigned: String = text
         .lines()
@@ -205,4 +207,19 @@ fn messages_are_outside_the_seal() {
             .all(|e| !matches!(e, Entry::Message(_)))
     );
     assert!(game.record.result.is_some());
+}
+
+/// A signature of the form written before signatures named their key (`ed25519:<base64>`)
+/// is checked with every key given, so archives exported before a rotation still import.
+#[test]
+fn signatures_without_a_key_id_are_tried_with_every_key() {
+    let key = KeyPair::from_seed([1; 32]);
+    let other = KeyPair::from_seed([2; 32]);
+    let text = signed_game(&key).replacen(&format!("ed25519:{}:", key.id()), "ed25519:", 1);
+    assert!(!text.contains(&key.id()), "{text}");
+    assert_eq!(sealed(&text, &[&other, &key]), Ok(Sealed::Signed));
+    assert_eq!(failures(&text, &key), []);
+    let error = sealed(&text, &[&other]).expect_err("another key's");
+    assert!(error.to_string().contains("not this server's"), "{error}");
+    assert!(!error.to_string().contains(&other.id()), "{error}");
 }

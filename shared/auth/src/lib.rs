@@ -1,5 +1,5 @@
-//! Missive's tokens: JWTs signed with one configured key (HS256 or EdDSA), each minted for
-//! exactly one [`Purpose`].
+//! Missive's tokens: JWTs signed with the newest of the configured keys (HS256 or EdDSA),
+//! each minted for exactly one [`Purpose`].
 //!
 //! Validation pins everything: the algorithm of the configured key, the issuer, the
 //! audience, an expiry (checked against the caller's clock, so tests can move time), and the
@@ -16,6 +16,13 @@
 //!
 //! Keys are written as text: `hs256:<base64 secret of at least 32 bytes>` or
 //! `ed25519:<base64 32-byte seed>` ([`SigningKey::generate`] makes an HS256 one).
+//!
+//! Keys rotate: a key set ([`SigningKey::parse_set`]) is one key per line, oldest first;
+//! the last one signs and every one verifies. Each token names the key that signed it by
+//! its id ([`SigningKey::id`]) in the JWT header's `kid`, and is checked with that key only
+//! (a token of a key no longer in the set is invalid); a token without a `kid` (minted
+//! before tokens carried one) is tried with every key, as is a reply token with each key's
+//! reply secret.
 
 pub mod move_link;
 pub mod reply_token;
@@ -28,6 +35,7 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use missive_domain::{GameId, Seat};
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 /// Shortest HS256 secret accepted, in bytes.
@@ -170,6 +178,42 @@ impl SigningKey {
         }
     }
 
+    /// Reads a key set: one key per line as [`SigningKey::parse`] reads it, oldest first
+    /// (the last one signs), blank lines and lines starting with `#` left out. A text of one
+    /// key is a set of one. At least one key is needed; a bad line is named by its number.
+    pub fn parse_set(text: &str) -> Result<Vec<SigningKey>, AuthError> {
+        let keys = key_lines(text)
+            .map(|(number, line)| {
+                SigningKey::parse(line).map_err(|e| AuthError::Key(format!("line {number}: {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if keys.is_empty() {
+            return Err(AuthError::Key("no key in the text".into()));
+        }
+        Ok(keys)
+    }
+
+    /// The key's id: the first 8 hex digits of the SHA-256 of its kind and material, what a
+    /// token's `kid` names. It tells keys apart and gives nothing of the secret away.
+    pub fn id(&self) -> String {
+        let mut hash = Sha256::new();
+        hash.update(self.kind().as_bytes());
+        hash.update(b":");
+        hash.update(self.material());
+        hash.finalize()[..4]
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect()
+    }
+
+    /// The key's kind as its text names it: `hs256` or `ed25519`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SigningKey::Hs256(_) => "hs256",
+            SigningKey::Ed25519(_) => "ed25519",
+        }
+    }
+
     /// The key as [`SigningKey::parse`] reads it.
     pub fn to_text(&self) -> String {
         match self {
@@ -222,37 +266,109 @@ impl SigningKey {
     }
 }
 
-/// Mints and checks tokens for one issuer and audience with one key.
+/// The lines of a key set's text that hold a key, with their numbers from 1: blank lines
+/// and `#` comments left out, each trimmed. The one reading of a key set's lines, for the
+/// token keys ([`SigningKey::parse_set`]) and the archive keys alike, and for the tools that
+/// edit a key file line by line.
+pub fn key_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .map(str::trim)
+        .enumerate()
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .map(|(index, line)| (index + 1, line))
+}
+
+/// What checks the tokens of one key: its id, its JWT validation and its reply secret.
+#[derive(Clone)]
+struct Verifier {
+    id: String,
+    decoding: DecodingKey,
+    validation: Validation,
+    reply_secret: reply_token::ReplySecret,
+}
+
+impl Verifier {
+    /// The verifier of `key`'s tokens for `issuer` and `audience`.
+    fn new(key: &SigningKey, issuer: &str, audience: &str) -> Result<Verifier, AuthError> {
+        let mut validation = Validation::new(key.algorithm());
+        validation.set_issuer(&[issuer]);
+        validation.set_audience(&[audience]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        // Expiry is checked against the caller's clock in `verify`.
+        validation.validate_exp = false;
+        Ok(Verifier {
+            id: key.id(),
+            decoding: key.decoding()?,
+            validation,
+            reply_secret: reply_token::ReplySecret::derive(key.material(), issuer),
+        })
+    }
+}
+
+/// Mints and checks tokens for one issuer and audience with a key set: the newest key signs,
+/// every key verifies.
 #[derive(Clone)]
 pub struct Authority {
     issuer: String,
     audience: String,
     header: Header,
     encoding: EncodingKey,
-    decoding: DecodingKey,
-    validation: Validation,
-    reply_secret: reply_token::ReplySecret,
+    /// Oldest first; the last one signs.
+    verifiers: Vec<Verifier>,
 }
 
 impl Authority {
-    /// An authority signing with `key` as `issuer` for `audience`.
+    /// An authority signing with `key` (and verifying with it alone) as `issuer` for
+    /// `audience`.
     pub fn new(key: &SigningKey, issuer: &str, audience: &str) -> Result<Authority, AuthError> {
-        let algorithm = key.algorithm();
-        let mut validation = Validation::new(algorithm);
-        validation.set_issuer(&[issuer]);
-        validation.set_audience(&[audience]);
-        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
-        // Expiry is checked against the caller's clock in `verify`.
-        validation.validate_exp = false;
+        Authority::with_keys(std::slice::from_ref(key), issuer, audience)
+    }
+
+    /// An authority of the key set `keys` (oldest first) as `issuer` for `audience`: the
+    /// last key signs, naming itself in each token's `kid`; every key verifies the tokens it
+    /// signed. An empty set is refused.
+    pub fn with_keys(
+        keys: &[SigningKey],
+        issuer: &str,
+        audience: &str,
+    ) -> Result<Authority, AuthError> {
+        let signing = keys
+            .last()
+            .ok_or_else(|| AuthError::Key("the key set is empty".into()))?;
+        let mut header = Header::new(signing.algorithm());
+        header.kid = Some(signing.id());
         Ok(Authority {
             issuer: issuer.to_string(),
             audience: audience.to_string(),
-            header: Header::new(algorithm),
-            encoding: key.encoding()?,
-            decoding: key.decoding()?,
-            validation,
-            reply_secret: reply_token::ReplySecret::derive(key.material(), issuer),
+            header,
+            encoding: signing.encoding()?,
+            verifiers: keys
+                .iter()
+                .map(|key| Verifier::new(key, issuer, audience))
+                .collect::<Result<_, _>>()?,
         })
+    }
+
+    /// The id of the key that signs.
+    pub fn signing_key_id(&self) -> &str {
+        &self.signing().id
+    }
+
+    /// The verifier of the key that signs.
+    fn signing(&self) -> &Verifier {
+        self.verifiers
+            .last()
+            .expect("an authority has at least one key")
+    }
+
+    /// The reply secrets of every key, the signing key's first.
+    pub(crate) fn reply_secrets(&self) -> impl Iterator<Item = &reply_token::ReplySecret> {
+        self.verifiers.iter().rev().map(|key| &key.reply_secret)
+    }
+
+    /// The reply secret new reply tokens are sealed with: the signing key's.
+    pub(crate) fn signing_reply_secret(&self) -> &reply_token::ReplySecret {
+        &self.signing().reply_secret
     }
 
     /// A sign-up token for `handle` at `email`, living `lifetime` seconds from `now`.
@@ -318,8 +434,10 @@ impl Authority {
             .map_err(|e| AuthError::Key(e.to_string()))
     }
 
-    /// The claims of `token` if it is signed by this authority's key with its algorithm,
-    /// names its issuer and audience, has not expired at `now` and is for `purpose`.
+    /// The claims of `token` if it is signed by one of this authority's keys with its
+    /// algorithm (the key its `kid` names, or any key for a token without one), names its
+    /// issuer and audience, has not expired at `now` and is for `purpose`. A `kid` naming
+    /// no key of the set is [`AuthError::Invalid`], as a bad signature is.
     pub fn verify(&self, token: &str, purpose: Purpose, now: i64) -> Result<Claims, AuthError> {
         self.verify_any(token, &[purpose], now)
     }
@@ -331,9 +449,26 @@ impl Authority {
         purposes: &[Purpose],
         now: i64,
     ) -> Result<Claims, AuthError> {
-        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
-            .map_err(|e| AuthError::Invalid(e.to_string()))?;
-        let claims = data.claims;
+        let invalid = |e: jsonwebtoken::errors::Error| AuthError::Invalid(e.to_string());
+        let header = jsonwebtoken::decode_header(token).map_err(invalid)?;
+        let candidates: Vec<&Verifier> = match &header.kid {
+            Some(kid) => vec![
+                self.verifiers
+                    .iter()
+                    .find(|key| &key.id == kid)
+                    .ok_or_else(|| AuthError::Invalid(format!("no key has the id {kid}")))?,
+            ],
+            None => self.verifiers.iter().rev().collect(),
+        };
+        let mut decoded = Err(AuthError::Invalid("no key to check the token with".into()));
+        for key in candidates {
+            decoded = jsonwebtoken::decode::<Claims>(token, &key.decoding, &key.validation)
+                .map_err(invalid);
+            if decoded.is_ok() {
+                break;
+            }
+        }
+        let claims = decoded?.claims;
         if claims.exp <= now {
             return Err(AuthError::Expired);
         }
@@ -500,6 +635,131 @@ mod tests {
                 matches!(SigningKey::parse(bad), Err(AuthError::Key(_))),
                 "{bad}"
             );
+        }
+    }
+
+    /// The `kid` in `token`'s header.
+    fn kid(token: &str) -> Option<String> {
+        jsonwebtoken::decode_header(token).unwrap().kid
+    }
+
+    #[test]
+    fn tokens_name_the_key_that_signed_them() {
+        for key in keys() {
+            let authority = Authority::new(&key, "missive", "api").unwrap();
+            let token = authority.mint(&grant(Purpose::Access), NOW).unwrap();
+            assert_eq!(kid(&token), Some(key.id()));
+            assert_eq!(authority.signing_key_id(), key.id());
+            assert_eq!(key.id().len(), 8);
+            assert!(
+                key.id().bytes().all(|c| c.is_ascii_hexdigit()),
+                "{}",
+                key.id()
+            );
+        }
+        let [hs256, ed25519] = [SigningKey::generate(), SigningKey::Ed25519([7; 32])];
+        assert_ne!(hs256.id(), SigningKey::generate().id());
+        assert_eq!(ed25519.id(), SigningKey::Ed25519([7; 32]).id());
+        assert_ne!(ed25519.id(), SigningKey::Hs256(vec![7; 32]).id());
+        assert!(!format!("{hs256:?}").contains(&hs256.to_text()[6..]));
+    }
+
+    #[test]
+    fn an_older_key_of_the_set_verifies_and_the_newest_signs() {
+        let [old, new] = [SigningKey::generate(), SigningKey::Ed25519([7; 32])];
+        let before = Authority::new(&old, "missive", "api").unwrap();
+        let token = before.mint(&grant(Purpose::MoveLink), NOW).unwrap();
+        let rotated = Authority::with_keys(&[old.clone(), new.clone()], "missive", "api").unwrap();
+        assert_eq!(
+            rotated.verify(&token, Purpose::MoveLink, NOW).unwrap().sub,
+            "ann"
+        );
+        let minted = rotated.mint(&grant(Purpose::Access), NOW).unwrap();
+        assert_eq!(kid(&minted), Some(new.id()));
+        assert!(rotated.verify(&minted, Purpose::Access, NOW).is_ok());
+        assert!(matches!(
+            before.verify(&minted, Purpose::Access, NOW),
+            Err(AuthError::Invalid(_))
+        ));
+        assert_eq!(
+            rotated.verify(&token, Purpose::Access, NOW),
+            Err(AuthError::WrongPurpose)
+        );
+        assert_eq!(
+            rotated.verify(&token, Purpose::MoveLink, NOW + 600),
+            Err(AuthError::Expired)
+        );
+    }
+
+    #[test]
+    fn a_token_of_a_removed_key_is_refused_as_invalid() {
+        let [old, new] = [SigningKey::generate(), SigningKey::generate()];
+        let token = Authority::new(&old, "missive", "api")
+            .unwrap()
+            .mint(&grant(Purpose::MoveLink), NOW)
+            .unwrap();
+        let removed = Authority::with_keys(&[new], "missive", "api").unwrap();
+        assert!(matches!(
+            removed.verify(&token, Purpose::MoveLink, NOW),
+            Err(AuthError::Invalid(_))
+        ));
+        assert!(matches!(
+            Authority::with_keys(&[], "missive", "api"),
+            Err(AuthError::Key(_))
+        ));
+    }
+
+    #[test]
+    fn a_token_without_a_kid_is_tried_with_every_key() {
+        for old in keys() {
+            let claims = Claims {
+                iss: "missive".into(),
+                aud: "api".into(),
+                sub: "ann".into(),
+                iat: NOW,
+                exp: NOW + 60,
+                purpose: Purpose::Access,
+                game: None,
+                seat: None,
+                ply: None,
+                email: None,
+            };
+            let header = Header::new(old.algorithm());
+            let token = jsonwebtoken::encode(&header, &claims, &old.encoding().unwrap()).unwrap();
+            assert_eq!(kid(&token), None);
+            let set = [
+                old.clone(),
+                SigningKey::generate(),
+                SigningKey::Ed25519([3; 32]),
+            ];
+            let authority = Authority::with_keys(&set, "missive", "api").unwrap();
+            assert_eq!(authority.verify(&token, Purpose::Access, NOW), Ok(claims));
+            let without = Authority::with_keys(&set[1..], "missive", "api").unwrap();
+            assert!(matches!(
+                without.verify(&token, Purpose::Access, NOW),
+                Err(AuthError::Invalid(_))
+            ));
+        }
+    }
+
+    #[test]
+    fn key_sets_read_one_key_a_line_oldest_first() {
+        let [a, b] = [SigningKey::generate(), SigningKey::Ed25519([7; 32])];
+        let text = format!("# rotated\n{}\n\n  {}  \n", a.to_text(), b.to_text());
+        let set = SigningKey::parse_set(&text).unwrap();
+        let ids: Vec<String> = set.iter().map(SigningKey::id).collect();
+        assert_eq!(ids, [a.id(), b.id()]);
+        let one = SigningKey::parse_set(&format!("{}\n", a.to_text())).unwrap();
+        assert_eq!(one.len(), 1);
+        for (bad, says) in [
+            ("", "no key"),
+            ("# only a comment\n", "no key"),
+            (&format!("{}\nhs256:c2hvcnQ=", a.to_text()), "line 2"),
+        ] {
+            match SigningKey::parse_set(bad) {
+                Err(AuthError::Key(reason)) => assert!(reason.contains(says), "{reason}"),
+                other => panic!("{bad}: {other:?}"),
+            }
         }
     }
 }

@@ -13,7 +13,8 @@
 //!
 //! The handle is sealed but not carried: whoever reads a token looks up the player sitting
 //! in its seat and checks the seal for them ([`ReplyToken::open`]). The seal's key is
-//! derived from the signing key and the issuer, so a token is good only where its key is.
+//! derived from the signing key and the issuer, so a token is good only where its key is:
+//! a token carries no key id, so it is checked with each key of the set in turn.
 //! A token does not expire: it stands for the move at its ply, and once the game has moved
 //! on it is stale.
 
@@ -76,7 +77,7 @@ impl ReplyToken {
     pub fn mint(authority: &Authority, link: &MoveLink) -> Option<String> {
         let place = place(&link.game, link.seat, link.ply)?;
         let seal = authority
-            .reply_secret
+            .signing_reply_secret()
             .mac(&place, &link.handle)
             .finalize()
             .into_bytes();
@@ -100,17 +101,21 @@ impl ReplyToken {
         })
     }
 
-    /// The move link the token stands for, if `authority` sealed it for `handle` (the
-    /// player in its seat); [`AuthError::Invalid`] otherwise (forged, another key's, or
-    /// another player's).
+    /// The move link the token stands for, if one of `authority`'s keys sealed it for
+    /// `handle` (the player in its seat); [`AuthError::Invalid`] otherwise (forged, a key's
+    /// not in the set, or another player's).
     pub fn open(&self, authority: &Authority, handle: &str) -> Result<MoveLink, AuthError> {
         let forged = || AuthError::Invalid("the reply token's seal does not hold".into());
         let place = place(&self.game, self.seat, self.ply).ok_or_else(forged)?;
-        authority
-            .reply_secret
-            .mac(&place, handle)
-            .verify_truncated_left(&self.seal)
-            .map_err(|_| forged())?;
+        let sealed = authority.reply_secrets().any(|secret| {
+            secret
+                .mac(&place, handle)
+                .verify_truncated_left(&self.seal)
+                .is_ok()
+        });
+        if !sealed {
+            return Err(forged());
+        }
         Ok(MoveLink {
             handle: handle.to_string(),
             game: self.game.clone(),
@@ -256,5 +261,17 @@ mod tests {
             ..link()
         };
         assert_eq!(ReplyToken::mint(&authority, &no_ulid), None);
+    }
+
+    #[test]
+    fn a_token_sealed_by_an_older_key_of_the_set_opens_until_it_is_removed() {
+        let [old, new] = [SigningKey::generate(), SigningKey::Ed25519([7; 32])];
+        let text = ReplyToken::mint(&authority(&old), &link()).unwrap();
+        let token = ReplyToken::read(&text).unwrap();
+        let rotated = Authority::with_keys(&[old, new.clone()], "missive", "missive").unwrap();
+        assert_eq!(token.open(&rotated, "ann"), Ok(link()));
+        let fresh = ReplyToken::read(&ReplyToken::mint(&rotated, &link()).unwrap()).unwrap();
+        assert_eq!(fresh.open(&authority(&new), "ann"), Ok(link()));
+        assert!(token.open(&authority(&new), "ann").is_err());
     }
 }

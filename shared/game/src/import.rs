@@ -221,10 +221,10 @@ impl GameService {
     }
 
     /// Whether `imported` carries this server's valid signature; refused when its seal
-    /// does not hold (an altered game, another key's signature).
+    /// does not hold (an altered game, another key's signature). Every key of the set is
+    /// trusted, so archives signed before a rotation still import as verified.
     fn sealed(&self, imported: &Imported) -> Result<bool, ImportError> {
-        let keys: Vec<_> = self.archive_public_key().into_iter().collect();
-        Ok(check_seal(imported, &keys)? == Sealed::Signed)
+        Ok(check_seal(imported, &self.archive_public_keys())? == Sealed::Signed)
     }
 
     /// The stored form of `imported`'s record, finished, under a new id: its moves, its final

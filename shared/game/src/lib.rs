@@ -58,9 +58,9 @@
 //!   [`GameService::waiting_for`], [`GameService::games_of`], [`GameService::finished_by`]).
 //! - **Archive** ([`GameService::archive_record`], [`GameService::archive_text`],
 //!   [`GameService::import_games`]): a game as an archive record with every move and event
-//!   of its log, as archive text signed with the server's key
-//!   ([`GameService::with_archive_key`]); finished games read from an archive, their seal
-//!   checked, stored whole in one write for many, flagged as imported (and as verified when
+//!   of its log, as archive text signed with the server's key (the newest of its set,
+//!   [`GameService::with_archive_keys`]); finished games read from an archive, their seal
+//!   checked against every key of the set, stored whole in one write for many, flagged as imported (and as verified when
 //!   the server's signature holds), with the archive's player names.
 //! - **Privacy**: a game created private is visible to its players only; every read model
 //!   takes the viewer and answers `GameNotFound` to anyone else.

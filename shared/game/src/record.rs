@@ -105,7 +105,7 @@ impl GameService {
     /// stored game that does not export is inconsistent.
     fn sealed_text(&self, game: &GameId, record: &GameRecord) -> Result<String, ServiceError> {
         let options = ExportOptions::default();
-        match &self.archive_key {
+        match self.archive_signing_key() {
             Some(key) => export_signed(record, options, key, &Registry),
             None => export(record, options, &Registry),
         }

@@ -64,8 +64,9 @@ pub struct GameService {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) catalog: Catalog,
     pub(crate) config: Config,
-    /// The key the server signs its archives with and checks the ones it imports against.
-    pub(crate) archive_key: Option<Arc<KeyPair>>,
+    /// The archive keys, oldest first: the last signs the archives the server exports, and
+    /// every one is trusted on the ones it imports. Empty: archives go out unsigned.
+    pub(crate) archive_keys: Arc<[KeyPair]>,
     changes: Option<Changes>,
 }
 
@@ -84,7 +85,7 @@ impl GameService {
             clock,
             catalog: registry::variant,
             config: Config::default(),
-            archive_key: None,
+            archive_keys: Arc::new([]),
             changes: None,
         }
     }
@@ -92,15 +93,34 @@ impl GameService {
     /// The same service signing the archives it exports with `key`, and accepting the
     /// signed archives it imports only with `key`'s signature. Without a key it exports
     /// unsigned archives and refuses signed ones.
-    pub fn with_archive_key(mut self, key: KeyPair) -> GameService {
-        self.archive_key = Some(Arc::new(key));
+    pub fn with_archive_key(self, key: KeyPair) -> GameService {
+        self.with_archive_keys(vec![key])
+    }
+
+    /// The same service with the archive key set `keys`, oldest first (a key rotated out
+    /// but not yet removed comes before its successor): the last signs the archives it
+    /// exports, and a signed archive it imports must carry the signature of one of them.
+    /// An empty set is no key at all.
+    pub fn with_archive_keys(mut self, keys: Vec<KeyPair>) -> GameService {
+        self.archive_keys = keys.into();
         self
     }
 
-    /// The public half of the archive key, if the service has one: what anyone checks the
-    /// server's archives with.
+    /// The key the service signs its archives with: the newest of its set.
+    pub(crate) fn archive_signing_key(&self) -> Option<&KeyPair> {
+        self.archive_keys.last()
+    }
+
+    /// The public half of the archive key that signs, if the service has one: what anyone
+    /// checks the server's new archives with.
     pub fn archive_public_key(&self) -> Option<PublicKey> {
-        self.archive_key.as_ref().map(|key| key.public())
+        self.archive_signing_key().map(KeyPair::public)
+    }
+
+    /// The public halves of every archive key, oldest first (the signing one last): what
+    /// checks the archives the server exported before and after its rotations.
+    pub fn archive_public_keys(&self) -> Vec<PublicKey> {
+        self.archive_keys.iter().map(KeyPair::public).collect()
     }
 
     /// The same service sending the id of every game it changes to `changes` after the

@@ -28,7 +28,7 @@ use thiserror::Error;
 compile_error!("Missive must be built with panic = \"unwind\" (see the workspace Cargo.toml)");
 
 pub use logging::LogFormat;
-pub use signing::{ARCHIVE_KEY_FILE, KEY_FILE};
+pub use signing::{ARCHIVE_KEY_FILE, KEY_FILE, archive_key_set, replace_key_file};
 
 /// What went wrong while reading the settings or building what they describe.
 #[derive(Debug, Error)]
@@ -82,40 +82,36 @@ pub async fn open_store(
     Ok(setting.open().await?)
 }
 
-/// The archive key: the one `given` (`ed25519-secret:BASE64`), else for a SQLite `store`
-/// the data folder's, created there only with [`Opening::MayCreate`] (none if it is
-/// missing otherwise); none for DynamoDB without one given.
-pub fn archive_key(
+/// The archive key set, oldest first (the last signs): the one `given`
+/// (`ed25519-secret:BASE64`, one a line), else for a SQLite `store` the data folder's,
+/// created there only with [`Opening::MayCreate`] (empty if it is missing otherwise);
+/// empty for DynamoDB without one given.
+pub fn archive_keys(
     given: Option<&str>,
     store: &StoreSetting,
     opening: Opening,
-) -> Result<Option<KeyPair>, SettingsError> {
+) -> Result<Vec<KeyPair>, SettingsError> {
     if let Some(text) = given {
-        let key = KeyPair::from_text(text.trim())
-            .map_err(|e| SettingsError::Key(format!("archive key: {e}")))?;
-        return Ok(Some(key));
+        return archive_key_set(text).map_err(|e| SettingsError::Key(format!("archive key: {e}")));
     }
     match store {
         StoreSetting::Sqlite(path) => {
             let folder = path.parent().unwrap_or(Path::new("."));
-            signing::archive_key_in_folder(folder, opening)
+            signing::archive_keys_in_folder(folder, opening)
         }
-        StoreSetting::DynamoDb(_) => Ok(None),
+        StoreSetting::DynamoDb(_) => Ok(Vec::new()),
     }
 }
 
 /// The game service over `store`, telling time by `clock`, signing the archives it exports
-/// with `archive_key` (and accepting that key's signature on import) when there is one.
+/// with the last of `archive_keys` (and accepting any of their signatures on import); with
+/// none, its archives go out unsigned.
 pub fn game_service(
     store: Arc<dyn Store>,
     clock: Arc<dyn Clock>,
-    archive_key: Option<KeyPair>,
+    archive_keys: Vec<KeyPair>,
 ) -> GameService {
-    let service = GameService::new(store, clock);
-    match archive_key {
-        Some(key) => service.with_archive_key(key),
-        None => service,
-    }
+    GameService::new(store, clock).with_archive_keys(archive_keys)
 }
 
 /// The reply setting, checked ([`missive_notify::links::check_reply_to`]).
@@ -129,13 +125,14 @@ pub struct Settings {
     /// The store: sqlite:PATH or dynamodb:TABLE.
     #[arg(long, env = "MISSIVE_STORE", default_value = "sqlite:./missive.db")]
     pub store: StoreSetting,
-    /// The signing key (hs256:BASE64 or ed25519:BASE64). Without it (and without
-    /// --signing-key-parameter), the key in the data folder (next to the SQLite file) is
-    /// used, generated on first start.
+    /// The signing key (hs256:BASE64 or ed25519:BASE64), or several, one a line, oldest
+    /// first: the last signs, all verify. Without it (and without --signing-key-parameter),
+    /// the key file in the data folder (next to the SQLite file) is used, generated on
+    /// first start.
     #[arg(long, env = "MISSIVE_SIGNING_KEY", hide_env_values = true)]
     pub signing_key: Option<String>,
-    /// The name of an SSM parameter (a SecureString) holding the signing key, read once at
-    /// start-up: what the Lambda functions use.
+    /// The name of an SSM parameter (a SecureString) holding the signing key (or several,
+    /// one a line, the last signing), read once at start-up: what the Lambda functions use.
     #[arg(
         long,
         env = "MISSIVE_SIGNING_KEY_PARAMETER",
@@ -143,7 +140,8 @@ pub struct Settings {
     )]
     pub signing_key_parameter: Option<String>,
     /// The key exported games are signed with (`ed25519-secret:BASE64`, from `missive
-    /// archive keygen`). Without it, a SQLite deployment uses the archive key file in the
+    /// archive keygen`), or several, one a line, oldest first: the last signs, all are
+    /// trusted on import. Without it, a SQLite deployment uses the archive key file in the
     /// data folder (generated on first start) and a DynamoDB one exports unsigned games.
     #[arg(long, env = "MISSIVE_ARCHIVE_KEY", hide_env_values = true)]
     pub archive_key: Option<String>,
@@ -218,11 +216,11 @@ impl Settings {
         open_store(&self.store, opening).await
     }
 
-    /// The signing key: the one given, else the SSM parameter's, else (SQLite only) the
-    /// data folder's, created there only with [`Opening::MayCreate`].
-    pub async fn signing_key(&self, opening: Opening) -> Result<SigningKey, SettingsError> {
+    /// The signing key set, oldest first: the one given, else the SSM parameter's, else
+    /// (SQLite only) the data folder's, created there only with [`Opening::MayCreate`].
+    pub async fn signing_keys(&self, opening: Opening) -> Result<Vec<SigningKey>, SettingsError> {
         if let Some(text) = &self.signing_key {
-            return SigningKey::parse(text).map_err(|e| SettingsError::Key(e.to_string()));
+            return SigningKey::parse_set(text).map_err(|e| SettingsError::Key(e.to_string()));
         }
         if let Some(name) = &self.signing_key_parameter {
             return signing::from_parameter(name).await;
@@ -238,15 +236,15 @@ impl Settings {
         }
     }
 
-    /// The archive key, as [`archive_key`] finds it.
-    pub fn archive_key(&self, opening: Opening) -> Result<Option<KeyPair>, SettingsError> {
-        archive_key(self.archive_key.as_deref(), &self.store, opening)
+    /// The archive key set, as [`archive_keys`] finds it.
+    pub fn archive_keys(&self, opening: Opening) -> Result<Vec<KeyPair>, SettingsError> {
+        archive_keys(self.archive_key.as_deref(), &self.store, opening)
     }
 
-    /// The token authority: the signing key, with the issuer as issuer and audience.
+    /// The token authority: the signing key set, with the issuer as issuer and audience.
     pub async fn authority(&self, opening: Opening) -> Result<Authority, SettingsError> {
-        Authority::new(
-            &self.signing_key(opening).await?,
+        Authority::with_keys(
+            &self.signing_keys(opening).await?,
             &self.issuer,
             &self.issuer,
         )

@@ -51,6 +51,10 @@ pub struct Options {
     pub reply_to: Option<String>,
     /// What the API sends its own mail with (sign-up, sign-in), instead of the outbox.
     pub mailer: Option<Arc<dyn missive_mail::Mailer>>,
+    /// The token key set, oldest first (the last signs); empty: one fresh key.
+    pub signing_keys: Vec<SigningKey>,
+    /// The archive key set, oldest first (the last signs); empty: [`archive_key`] alone.
+    pub archive_keys: Vec<missive_archive::KeyPair>,
 }
 
 impl Default for Options {
@@ -66,6 +70,8 @@ impl Default for Options {
             hook_timeout: HOOK_TIMEOUT,
             reply_to: None,
             mailer: None,
+            signing_keys: Vec::new(),
+            archive_keys: Vec::new(),
         }
     }
 }
@@ -80,12 +86,13 @@ pub struct Server {
     pub base: String,
     pub addr: std::net::SocketAddr,
     pub clock: Arc<ManualClock>,
+    /// The key that signs its tokens (the last of its set).
     pub key: SigningKey,
     pub outbox: PathBuf,
     pub http: reqwest::Client,
     /// The application the server runs, for minting links as the server would.
     pub app: App,
-    _store: TestStore,
+    store: Arc<TestStore>,
 }
 
 impl Drop for Server {
@@ -145,11 +152,35 @@ impl Server {
     /// Starts a server over a fresh store of `kind`, set up as `options` say, served as
     /// `missive serve` serves it.
     pub async fn start_with(kind: Kind, options: Options) -> Server {
-        let store = TestStore::new(kind).await;
+        let store = Arc::new(TestStore::new(kind).await);
         let clock = Arc::new(ManualClock::new(
             Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap(),
         ));
-        let key = SigningKey::generate();
+        Server::start_over(store, clock, options).await
+    }
+
+    /// Starts another server over this one's store and clock, set up as `options` say, as
+    /// a restart with other settings (another key set) would: what one server minted the
+    /// other reads as far as their keys allow. This one keeps running.
+    pub async fn restart(&self, options: Options) -> Server {
+        Server::start_over(Arc::clone(&self.store), Arc::clone(&self.clock), options).await
+    }
+
+    /// Starts a server over `store`, telling time by `clock`, set up as `options` say.
+    async fn start_over(
+        store: Arc<TestStore>,
+        clock: Arc<ManualClock>,
+        options: Options,
+    ) -> Server {
+        let mut keys = options.signing_keys;
+        if keys.is_empty() {
+            keys.push(SigningKey::generate());
+        }
+        let key = keys.last().unwrap().clone();
+        let mut archive_keys = options.archive_keys;
+        if archive_keys.is_empty() {
+            archive_keys.push(archive_key());
+        }
         let outbox = std::env::temp_dir().join(unique_name("missive-outbox"));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
@@ -165,8 +196,8 @@ impl Server {
         let app = App {
             service: GameService::new(Arc::clone(&store.store), clock.clone())
                 .with_config(config)
-                .with_archive_key(archive_key()),
-            authority: Arc::new(Authority::new(&key, ISSUER, ISSUER).unwrap()),
+                .with_archive_keys(archive_keys),
+            authority: Arc::new(Authority::with_keys(&keys, ISSUER, ISSUER).unwrap()),
             mailer: options
                 .mailer
                 .unwrap_or_else(|| Arc::new(Outbox::new(&outbox, "missive@example.org"))),
@@ -199,7 +230,7 @@ impl Server {
             outbox,
             http: reqwest::Client::new(),
             app,
-            _store: store,
+            store,
         }
     }
 
