@@ -29,7 +29,8 @@ pub(crate) fn decode<T: DeserializeOwned>(list: &str, cursor: &Cursor) -> Result
     Ok(position)
 }
 
-/// The position of `cursor` in `list`, if there is one.
+/// The position of `cursor` in `list`, if there is one (the SQLite store's lists).
+#[cfg(feature = "sqlite")]
 pub(crate) fn position<T: DeserializeOwned>(
     list: &str,
     cursor: Option<&Cursor>,

@@ -150,9 +150,9 @@ fn tournament_started_mail(to: &Player, started: &Started<'_>, unsubscribe_link:
         .collect();
     let page = format!("{public_url}/tournaments/{}", tournament.id);
     let subject = format!(
-        "{} has started: your {} games",
+        "{} has started: {}",
         tournament.name,
-        games.len()
+        your_games(games.len())
     );
     let list: String = games
         .iter()
@@ -188,4 +188,23 @@ fn tournament_started_mail(to: &Player, started: &Started<'_>, unsubscribe_link:
         unsubscribe = escape(unsubscribe_link),
     );
     finish(to, subject, text, html, Vec::new(), unsubscribe_link)
+}
+
+/// "your game" or "your N games", as the start mail's subject counts them.
+fn your_games(count: usize) -> String {
+    match count {
+        1 => "your game".to_string(),
+        n => format!("your {n} games"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::your_games;
+
+    #[test]
+    fn one_game_is_not_counted_as_games() {
+        assert_eq!(your_games(1), "your game");
+        assert_eq!(your_games(2), "your 2 games");
+    }
 }
