@@ -18,21 +18,9 @@ async fn archive_of(server: &Server, id: &str) -> String {
     text
 }
 
-/// POSTs `text` to the import route as `player`.
-async fn import(player: &Player<'_>, text: &str) -> (StatusCode, Value) {
-    let request = player
-        .server
-        .http
-        .post(format!("{}/v1/archive", player.server.base))
-        .header("content-type", "application/x-chess-pgn")
-        .bearer_auth(&player.token)
-        .body(text.to_string());
-    player.server.send(request).await
-}
-
 /// Imports `text` (one game) as `player`: the new game's id, and whether it was verified.
 async fn imported(player: &Player<'_>, text: &str) -> (String, bool) {
-    let (status, body) = import(player, text).await;
+    let (status, body) = player.import(text).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let game = &body["games"][0];
     let verified = game["verified"].as_bool().unwrap_or(false);
@@ -173,7 +161,7 @@ async fn every_act_of_a_game_is_in_its_signed_archive(kind: Kind) {
     ];
     for (from, to, reason) in refusals {
         let altered = text.replacen(from, to, 1);
-        let (status, body) = import(&bob, &altered).await;
+        let (status, body) = bob.import(&altered).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
         let game = &body["error"]["games"][0];
         let error = game["error"].as_str().unwrap();

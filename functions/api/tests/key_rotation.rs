@@ -84,14 +84,7 @@ async fn links_and_tokens_outlive_a_rotation_until_their_key_is_removed(kind: Ki
 
 /// POSTs `text` to the import route as `player`: the one game's outcome, imported or not.
 async fn import(player: &Player<'_>, text: &str) -> Value {
-    let request = player
-        .server
-        .http
-        .post(format!("{}/v1/archive", player.server.base))
-        .header("content-type", "application/x-chess-pgn")
-        .bearer_auth(&player.token)
-        .body(text.to_string());
-    let (status, body) = player.server.send(request).await;
+    let (status, body) = player.import(text).await;
     match status {
         StatusCode::OK => body["games"][0].clone(),
         _ => {

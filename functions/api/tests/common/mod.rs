@@ -532,6 +532,18 @@ impl Player<'_> {
         body
     }
 
+    /// POSTs the archive `text` to the import route: status and body.
+    pub async fn import(&self, text: &str) -> (StatusCode, Value) {
+        let request = self
+            .server
+            .http
+            .post(format!("{}/v1/archive", self.server.base))
+            .header("content-type", "application/x-chess-pgn")
+            .bearer_auth(&self.token)
+            .body(text.to_string());
+        self.server.send(request).await
+    }
+
     /// Plays `text` at `ply`; panics unless accepted.
     pub async fn play(&self, id: &str, text: &str, ply: u64) -> Value {
         let (status, body) = self
