@@ -80,7 +80,7 @@ pub struct S3Messages {
 impl S3Messages {
     /// The messages of `bucket` under `prefix`, through the standard AWS configuration.
     pub async fn connect(bucket: &str, prefix: &str) -> S3Messages {
-        let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+        let config = missive_aws::config().await;
         S3Messages {
             client: aws_sdk_s3::Client::new(&config),
             bucket: bucket.to_string(),

@@ -26,7 +26,7 @@ impl Ses {
 
     /// A mailer configured from the standard AWS settings (region, credentials).
     pub async fn connect(from: &str) -> Ses {
-        let config = aws_config::load_from_env().await;
+        let config = missive_aws::config().await;
         Ses::new(Client::new(&config), from)
     }
 }

@@ -1,7 +1,7 @@
 //! The SMTP and SES mailers against real peers on loopback: a small SMTP server speaking
 //! the protocol, and an HTTP endpoint standing in for SES that records the request.
 
-use aws_sdk_sesv2::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_sesv2::config::{Credentials, Region};
 use base64::Engine;
 use missive_mail::{Mail, Mailer, Ses, Smtp};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -140,8 +140,7 @@ async fn ses_sends_the_raw_mail_from_the_sender_identity() {
     let endpoint = format!("http://{}", listener.local_addr().unwrap());
     let (done, received) = oneshot::channel();
     tokio::spawn(ses_endpoint(listener, done));
-    let config = aws_sdk_sesv2::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
+    let config = aws_sdk_sesv2::config::Builder::from(&missive_aws::config().await)
         .region(Region::new("eu-west-1"))
         .credentials_provider(Credentials::new("AKIDTEST", "secret", None, None, "test"))
         .endpoint_url(endpoint)

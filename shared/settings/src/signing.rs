@@ -103,7 +103,7 @@ fn in_file(folder: &Path, name: &str, error: &dyn std::fmt::Display) -> Settings
 pub(crate) async fn from_parameter(name: &str) -> Result<Vec<SigningKey>, SettingsError> {
     let failed =
         |e: &dyn std::fmt::Display| SettingsError::Key(format!("SSM parameter {name}: {e}"));
-    let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+    let config = missive_aws::config().await;
     let answer = aws_sdk_ssm::Client::new(&config)
         .get_parameter()
         .name(name)

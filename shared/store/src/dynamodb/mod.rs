@@ -122,7 +122,7 @@ impl DynamoDbStore {
     /// credentials, `AWS_ENDPOINT_URL_DYNAMODB` for DynamoDB Local), with the client's
     /// timeouts and retries of [`timeouts`] and [`retries`].
     pub async fn connect(table: &str) -> DynamoDbStore {
-        let shared = aws_config::load_from_env().await;
+        let shared = missive_aws::config().await;
         let counters = Arc::new(Counters::default());
         let config = aws_sdk_dynamodb::config::Builder::from(&shared)
             .timeout_config(timeouts())
