@@ -8,6 +8,7 @@ pub mod inbox;
 pub mod links;
 pub mod polls;
 pub mod raw;
+pub mod sockets;
 pub mod tournaments;
 
 use std::path::PathBuf;
@@ -55,6 +56,8 @@ pub struct Options {
     pub signing_keys: Vec<SigningKey>,
     /// The archive key set, oldest first (the last signs); empty: [`archive_key`] alone.
     pub archive_keys: Vec<missive_archive::KeyPair>,
+    /// What Web Push messages are signed with (none: no Web Push).
+    pub push: Option<missive_notify::PushIdentity>,
 }
 
 impl Default for Options {
@@ -72,6 +75,7 @@ impl Default for Options {
             mailer: None,
             signing_keys: Vec::new(),
             archive_keys: Vec::new(),
+            push: None,
         }
     }
 }
@@ -208,6 +212,8 @@ impl Server {
             trusted_proxies: options.trusted_proxies,
             limits: options.limits,
             polls: options.limits.polls(),
+            push: options.push,
+            events_socket: None,
         };
         let app = if options.mailing {
             follow_changes(app, options.hook_timeout, options.reply_to)
@@ -424,7 +430,8 @@ fn follow_changes(
         hook_timeout,
         missive_notify::Reach::system(true),
     )
-    .unwrap();
+    .unwrap()
+    .with_push(app.push.clone());
     let notifier = notifier(&app).with_reply_to(reply_to).with_hooks(hooks);
     let never = tokio::sync::watch::channel(false).1;
     tokio::spawn(async move { notifier.follow(feed, never).await });

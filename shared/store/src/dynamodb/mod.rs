@@ -22,6 +22,7 @@ mod mail;
 mod operator;
 mod players;
 mod ratings;
+mod sockets;
 mod table;
 mod tournaments;
 mod wakes;
