@@ -187,7 +187,7 @@ impl HookSender {
         let (status, error) = match (hook_url(&hook.url, self.reach.local), &hook.push) {
             (Err(why), _) => (None, Some(format!("refused: the address {why}"))),
             (Ok(_), None) => self.post(hook, event, now.timestamp()).await,
-            (Ok(_), Some(keys)) => self.push(hook, keys, event, now.timestamp()).await,
+            (Ok(_), Some(keys)) => self.push(hook, keys, event).await,
         };
         DeliveryAttempt {
             at: now,
@@ -216,15 +216,17 @@ impl HookSender {
         answered(sent)
     }
 
-    /// Sends the push message of `event` to subscription `hook` with `keys`, its VAPID
-    /// token made at `t`: the answer's status, and what went wrong in words.
+    /// Sends the push message of `event` to subscription `hook` with `keys`: the answer's
+    /// status, and what went wrong in words. Its VAPID token's expiry counts from the
+    /// machine's clock, which the push service's is compared with (not the service's
+    /// clock, which tests move).
     async fn push(
         &self,
         hook: &Hook,
         keys: &PushKeys,
         event: &HookEvent,
-        t: i64,
     ) -> (Option<u16>, Option<String>) {
+        let t = chrono::Utc::now().timestamp();
         let Some(identity) = &self.push else {
             return (
                 None,
