@@ -32,7 +32,10 @@ impl Receiver {
     /// Starts the receiver, trusting the VAPID public key `key`.
     async fn start(key: &str) -> Receiver {
         let python = std::env::var("MISSIVE_PYTHON").unwrap_or_else(|_| "python3".into());
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/push_receiver/receive.py");
+        let script = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/push_receiver/receive.py"
+        );
         let mut process = tokio::process::Command::new(python)
             .args([script, key])
             .stdin(Stdio::piped())
@@ -129,11 +132,24 @@ async fn a_push_subscription_decrypts_every_event_of_a_game(kind: Kind) {
     }
     for (notice, event) in notices.iter().zip(&feed) {
         assert_eq!(
-            (&notice["id"], &notice["cursor"], &notice["type"], &notice["game"]),
-            (&event["id"], &event["cursor"], &event["type"], &event["game"]),
+            (
+                &notice["id"],
+                &notice["cursor"],
+                &notice["type"],
+                &notice["game"]
+            ),
+            (
+                &event["id"],
+                &event["cursor"],
+                &event["type"],
+                &event["game"]
+            ),
         );
     }
-    let texts: Vec<&str> = notices.iter().map(|n| n["text"].as_str().unwrap()).collect();
+    let texts: Vec<&str> = notices
+        .iter()
+        .map(|n| n["text"].as_str().unwrap())
+        .collect();
     assert!(texts.contains(&"bob: good luck"), "{texts:?}");
     assert!(texts.contains(&"bob played Qh4#"), "{texts:?}");
     let (status, left) = ann.get("/v1/players/me/push").await;

@@ -721,7 +721,9 @@ impl SocketApp {
             false => (json!({"Authorization": format!("Bearer {token}")}), None),
         };
         let opened = api
-            .invoke(socket_event("CONNECT", "$connect", id, headers, query, None))
+            .invoke(socket_event(
+                "CONNECT", "$connect", id, headers, query, None,
+            ))
             .await;
         assert_eq!(opened["statusCode"], 200, "{opened}");
         let mut app = SocketApp {
@@ -731,7 +733,14 @@ impl SocketApp {
             cursor,
         };
         let subscribe = json!({"action": "subscribe", "cursor": app.cursor}).to_string();
-        let message = socket_event("MESSAGE", "subscribe", id, json!({}), None, Some(&subscribe));
+        let message = socket_event(
+            "MESSAGE",
+            "subscribe",
+            id,
+            json!({}),
+            None,
+            Some(&subscribe),
+        );
         assert_eq!(api.invoke(message).await["statusCode"], 200);
         let came = app.take(connections);
         let (last, events) = came.split_last().expect("an answer to the subscription");
@@ -787,7 +796,9 @@ async fn a_game_followed_over_the_websocket_api() {
     // An opening without a valid token is refused.
     let forged = json!({"Authorization": "Bearer forged"});
     let refused = api
-        .invoke(socket_event("CONNECT", "$connect", "x=", forged, None, None))
+        .invoke(socket_event(
+            "CONNECT", "$connect", "x=", forged, None, None,
+        ))
         .await;
     assert_eq!(refused["statusCode"], 401, "{refused}");
 
@@ -802,7 +813,10 @@ async fn a_game_followed_over_the_websocket_api() {
     // Scholar's mate; after each change the notifier posts to the players' connections.
     let id = chess_game(&mut api, &ann_token, &bob_token).await;
     assert!(!stream.deliver(&mut notifier, &moto, &queue_url).await);
-    assert_eq!(kinds(&ann.take(&connections)), ["game-started", "your-turn"]);
+    assert_eq!(
+        kinds(&ann.take(&connections)),
+        ["game-started", "your-turn"]
+    );
     assert_eq!(kinds(&bob.take(&connections)), ["game-started"]);
     let moves = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"];
     for (ply, san) in moves.iter().enumerate() {
@@ -839,7 +853,10 @@ async fn a_game_followed_over_the_websocket_api() {
         }
         let waiter = if ply % 2 == 0 { &mut bob } else { &mut ann };
         let came = waiter.take(&connections);
-        let told = came.iter().find(|e| e["type"] == "moved").expect("a move told");
+        let told = came
+            .iter()
+            .find(|e| e["type"] == "moved")
+            .expect("a move told");
         assert_eq!(told["short"], *san, "{came:?}");
     }
     ann.take(&connections);
@@ -871,5 +888,8 @@ async fn a_game_followed_over_the_websocket_api() {
     assert!(store.sockets_of("bob").await.unwrap().is_empty());
     assert_eq!(store.sockets_of("ann").await.unwrap().len(), 1);
     let started = ann.take(&connections);
-    assert!(started.iter().all(|e| e["game"] == second.as_str()), "{started:?}");
+    assert!(
+        started.iter().all(|e| e["game"] == second.as_str()),
+        "{started:?}"
+    );
 }

@@ -37,7 +37,8 @@ pub struct Socket {
     /// Where in the player's feed its next event is (the store's position after the last
     /// event sent; `None`: from the first event written after it subscribed).
     pub position: Option<String>,
-    /// When it subscribed, the start of its feed while it has no position.
+    /// When it subscribed without a cursor: the start of its feed while it has no
+    /// position (`None` when it subscribed from a cursor, or not yet).
     pub since: Option<DateTime<Utc>>,
 }
 

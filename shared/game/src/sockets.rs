@@ -66,8 +66,8 @@ impl GameService {
         let position = cursor.map(|text| self.position_of(text)).transpose()?;
         Ok(Socket {
             subscribed: true,
+            since: position.is_none().then(|| self.now()),
             position: position.map(str::to_string),
-            since: Some(self.now()),
             ..socket
         })
     }
@@ -88,13 +88,15 @@ impl GameService {
     }
 
     /// The next events due to `socket` (those of its player's feed after its position, or
-    /// since it subscribed), oldest first, at most `limit`.
+    /// since it subscribed without a cursor), oldest first, at most `limit`.
     pub async fn socket_events(
         &self,
         socket: &Socket,
         limit: usize,
     ) -> Result<Vec<HookEvent>, ServiceError> {
-        let since = socket.since.unwrap_or(socket.opened_at);
+        let since = socket
+            .since
+            .unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC);
         self.feed_after(&socket.player, socket.position.as_deref(), since, limit)
             .await
     }
