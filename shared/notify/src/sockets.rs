@@ -129,6 +129,7 @@ impl SocketSender {
                 return Ok(sent);
             };
             let position = last.position.clone();
+            let more = events.len() == BATCH;
             for event in &events {
                 let message = serde_json::to_string(&event.event).unwrap_or_default();
                 match self.gateway.send(&socket.id, &message).await {
@@ -148,6 +149,7 @@ impl SocketSender {
                 ..socket.clone()
             };
             socket = match self.service.save_socket(&moved).await? {
+                Some(_) if !more => return Ok(sent),
                 Some(saved) => saved,
                 None => match self.service.socket(&socket.id).await {
                     Ok(stored) => stored,

@@ -152,6 +152,11 @@ impl Setup {
         }
     }
 
+    /// The store's work so far ([`missive_store::OperatorStore::usage`]).
+    pub fn usage(&self) -> missive_store::Usage {
+        self._test.store.usage()
+    }
+
     /// A started chess game, ann white, bob black, 3 days per move.
     pub async fn chess(&self) -> GameId {
         let id = self
