@@ -17,19 +17,7 @@ async fn an_app_follows_a_whole_game_over_the_websocket_alone(kind: Kind) {
     let mut bob = SocketApp::new(server.player("bob").await);
     assert!(ann.connect(false).await.is_empty(), "nothing yet");
     assert!(bob.connect(true).await.is_empty(), "nothing yet");
-    let (status, body) = ann
-        .player
-        .post(
-            "/v1/games",
-            json!({
-                "variant": "chess",
-                "seats": [{ "kind": "creator" }, { "kind": "invite", "player": "bob" }],
-                "time_control": { "kind": "days-per-move", "days": 3 },
-            }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{body}");
-    let game = body["id"].as_str().unwrap().to_string();
+    let game = common::invite_to_chess(&ann.player, "bob").await;
     let invited = bob.until("invited").await;
     assert_eq!(invited.last().unwrap()["by"], "ann");
     let (status, body) = bob

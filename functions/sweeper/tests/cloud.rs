@@ -481,23 +481,56 @@ async fn chess_game(api: &mut Function, creator: &str, joiner: &str) -> String {
     id
 }
 
+/// What the functions run against: moto provisioned, a fresh table with its stream read.
+struct Stack {
+    moto: Moto,
+    queue_url: String,
+    table: String,
+    store: missive_store::DynamoDbStore,
+    stream: StreamMapping,
+}
+
+impl Stack {
+    /// Moto's server provisioned and a fresh table named after `name`, its stream on; `None`
+    /// (the test skipped, said on stderr) without moto, except under CI.
+    async fn start(name: &str) -> Option<Stack> {
+        let python = std::env::var("MISSIVE_PYTHON").unwrap_or_else(|_| "python3".into());
+        let Some(moto) = Moto::start(&python).await else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI needs moto's server: pip install -r infra/python-requirements.txt"
+            );
+            eprintln!("skipped: no moto server in {python} (pip install \"moto[server]\")");
+            return None;
+        };
+        let dynamodb = std::env::var("AWS_ENDPOINT_URL_DYNAMODB")
+            .expect("DynamoDB Local: run through infra/test.sh");
+        let queue_url = provision(&moto).await;
+        let table = unique_name(name);
+        let store = missive_store::testing::dynamo_table_named(&table).await;
+        let stream = StreamMapping::open(&dynamodb, &table).await;
+        Some(Stack {
+            moto,
+            queue_url,
+            table,
+            store,
+            stream,
+        })
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_over_the_cloud_path() {
-    let python = std::env::var("MISSIVE_PYTHON").unwrap_or_else(|_| "python3".into());
-    let Some(moto) = Moto::start(&python).await else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI needs moto's server: pip install -r infra/python-requirements.txt"
-        );
-        eprintln!("skipped: no moto server in {python} (pip install \"moto[server]\")");
+    let Some(Stack {
+        moto,
+        queue_url,
+        table,
+        store,
+        mut stream,
+    }) = Stack::start("missive-cloud").await
+    else {
         return;
     };
-    let dynamodb = std::env::var("AWS_ENDPOINT_URL_DYNAMODB")
-        .expect("DynamoDB Local: run through infra/test.sh");
-    let queue_url = provision(&moto).await;
-    let table = unique_name("missive-cloud");
-    let store = missive_store::testing::dynamo_table_named(&table).await;
-    let mut stream = StreamMapping::open(&dynamodb, &table).await;
 
     let mut api = Function::start("api", &moto, &table, SENDER).await;
     let mut notifier = Function::start("notifier", &moto, &table, SENDER).await;
@@ -770,21 +803,16 @@ fn kinds(events: &[Value]) -> Vec<&str> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_followed_over_the_websocket_api() {
-    let python = std::env::var("MISSIVE_PYTHON").unwrap_or_else(|_| "python3".into());
-    let Some(moto) = Moto::start(&python).await else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI needs moto's server: pip install -r infra/python-requirements.txt"
-        );
-        eprintln!("skipped: no moto server in {python} (pip install \"moto[server]\")");
+    let Some(Stack {
+        moto,
+        queue_url,
+        table,
+        store,
+        mut stream,
+    }) = Stack::start("missive-sockets").await
+    else {
         return;
     };
-    let dynamodb = std::env::var("AWS_ENDPOINT_URL_DYNAMODB")
-        .expect("DynamoDB Local: run through infra/test.sh");
-    let queue_url = provision(&moto).await;
-    let table = unique_name("missive-sockets");
-    let store = missive_store::testing::dynamo_table_named(&table).await;
-    let mut stream = StreamMapping::open(&dynamodb, &table).await;
     let connections = Connections::default();
     let endpoint = connections.start().await;
     let socket_env = [("MISSIVE_SOCKET_ENDPOINT", endpoint.as_str())];

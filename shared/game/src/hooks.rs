@@ -114,8 +114,7 @@ impl GameService {
     ) -> Result<HookCreated, ServiceError> {
         hook_url(url, self.config.local_hooks)
             .map_err(|why| ServiceError::refused(format!("hook address: {why}")))?;
-        let hooks = self.store.hooks_of(player).await?;
-        if hooks.iter().filter(|hook| hook.push.is_none()).count() >= MAX_HOOKS {
+        if self.hooks_of_kind(player, false).await?.len() >= MAX_HOOKS {
             return Err(ServiceError::refused(format!(
                 "a player may have {MAX_HOOKS} hooks at most"
             )));
@@ -145,13 +144,7 @@ impl GameService {
             .map_err(|why| ServiceError::refused(format!("push endpoint: {why}")))?;
         check_key("p256dh", &keys.p256dh, 65)?;
         check_key("auth", &keys.auth, 16)?;
-        let subscriptions: Vec<Hook> = self
-            .store
-            .hooks_of(player)
-            .await?
-            .into_iter()
-            .filter(|hook| hook.push.is_some())
-            .collect();
+        let subscriptions = self.hooks_of_kind(player, true).await?;
         let replaced = subscriptions.iter().find(|hook| hook.url == endpoint);
         if replaced.is_none() && subscriptions.len() >= MAX_PUSH {
             return Err(ServiceError::refused(format!(
@@ -168,11 +161,16 @@ impl GameService {
 
     /// The Web Push subscriptions of `player`, oldest first.
     pub async fn push_subscriptions(&self, player: &str) -> Result<Vec<PushView>, ServiceError> {
+        let hooks = self.hooks_of_kind(player, true).await?;
+        Ok(hooks.iter().map(PushView::from).collect())
+    }
+
+    /// The push subscriptions of `player` (`push`), or their webhooks, oldest first.
+    async fn hooks_of_kind(&self, player: &str, push: bool) -> Result<Vec<Hook>, ServiceError> {
         let hooks = self.store.hooks_of(player).await?;
         Ok(hooks
-            .iter()
-            .filter(|hook| hook.push.is_some())
-            .map(PushView::from)
+            .into_iter()
+            .filter(|hook| hook.push.is_some() == push)
             .collect())
     }
 
@@ -196,12 +194,8 @@ impl GameService {
 
     /// The webhooks of `player`, oldest first.
     pub async fn hooks(&self, player: &str) -> Result<Vec<HookView>, ServiceError> {
-        let hooks = self.store.hooks_of(player).await?;
-        Ok(hooks
-            .iter()
-            .filter(|hook| hook.push.is_none())
-            .map(HookView::from)
-            .collect())
+        let hooks = self.hooks_of_kind(player, false).await?;
+        Ok(hooks.iter().map(HookView::from).collect())
     }
 
     /// The latest delivery attempts of `player`'s hook `id`, newest first.

@@ -10,7 +10,6 @@ use missive_auth::VapidKey;
 use missive_domain::PushKeys;
 use missive_notify::testing::Setup;
 use missive_notify::{HookSender, PushIdentity, Reach};
-use missive_store::Usage;
 use missive_store::testing::Kind;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -33,15 +32,6 @@ async fn accepting_push_service() -> String {
         }
     });
     format!("http://{addr}/push/1")
-}
-
-/// The store's round trips, reads and writes between two readings.
-fn cost(before: Usage, after: Usage) -> (u64, u64, u64) {
-    (
-        after.round_trips - before.round_trips,
-        after.reads - before.reads,
-        after.writes - before.writes,
-    )
 }
 
 async fn a_push_subscription_costs_what_is_counted(kind: Kind) {
@@ -75,10 +65,10 @@ async fn a_push_subscription_costs_what_is_counted(kind: Kind) {
     s.chess().await;
     let before = s.usage();
     assert_eq!(sender.attend_players(&["ann"]).await.unwrap(), 2);
-    let change = cost(before, s.usage());
+    let change = s.work_since(before);
     let before = s.usage();
     assert_eq!(sender.attend_players(&["ann"]).await.unwrap(), 0);
-    let look = cost(before, s.usage());
+    let look = s.work_since(before);
     eprintln!(
         "{kind:?} store (round trips, reads, writes): a change with 2 events {change:?}, \
          a look with nothing new {look:?}"

@@ -9,7 +9,6 @@ use async_trait::async_trait;
 use missive_domain::SocketId;
 use missive_notify::testing::Setup;
 use missive_notify::{Gateway, SocketSender, Undelivered};
-use missive_store::Usage;
 use missive_store::testing::Kind;
 use serde_json::Value;
 
@@ -45,15 +44,6 @@ impl Connections {
     }
 }
 
-/// The store's round trips, reads and writes between two readings.
-fn cost(before: Usage, after: Usage) -> (u64, u64, u64) {
-    (
-        after.round_trips - before.round_trips,
-        after.reads - before.reads,
-        after.writes - before.writes,
-    )
-}
-
 async fn connections_are_sent_each_change_at_a_counted_cost(kind: Kind) {
     let s = Setup::new(kind).await;
     let connections = Arc::new(Connections::default());
@@ -62,25 +52,25 @@ async fn connections_are_sent_each_change_at_a_counted_cost(kind: Kind) {
 
     let before = s.usage();
     s.service.open_socket(ann.clone(), "ann").await.unwrap();
-    let opened = cost(before, s.usage());
+    let opened = s.work_since(before);
     let before = s.usage();
     assert_eq!(sender.subscribe(&ann, None).await.unwrap(), 0);
-    let subscribed = cost(before, s.usage());
+    let subscribed = s.work_since(before);
     assert_eq!(connections.take("ann-1"), ["subscribed"]);
 
     // A change: ann's connection gets its events; bob, who has none, costs one read.
     let game = s.chess().await;
     let before = s.usage();
     assert_eq!(sender.attend_players(&["ann"]).await.unwrap(), 2);
-    let change = cost(before, s.usage());
+    let change = s.work_since(before);
     assert_eq!(connections.take("ann-1"), ["game-started", "your-turn"]);
     let before = s.usage();
     assert_eq!(sender.attend_players(&["bob"]).await.unwrap(), 0);
-    let nobody = cost(before, s.usage());
+    let nobody = s.work_since(before);
     // Nothing new: nothing sent, one read of the feed.
     let before = s.usage();
     assert_eq!(sender.attend_players(&["ann"]).await.unwrap(), 0);
-    let idle = cost(before, s.usage());
+    let idle = s.work_since(before);
 
     // A second connection subscribed from the cursor before the game gets its events.
     s.play(&game, "ann", "e4", 0).await;
@@ -122,7 +112,7 @@ async fn connections_are_sent_each_change_at_a_counted_cost(kind: Kind) {
     let before = s.usage();
     let socket = s.service.socket(&second).await.unwrap();
     s.service.close_socket(&socket).await.unwrap();
-    let closed = cost(before, s.usage());
+    let closed = s.work_since(before);
 
     eprintln!(
         "{kind:?} store (round trips, reads, writes): open {opened:?}, subscribe {subscribed:?}, \

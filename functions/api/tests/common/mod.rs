@@ -564,6 +564,23 @@ impl Player<'_> {
     }
 }
 
+/// Creates a chess game of 3 days a move by `creator`, who has white, inviting `invitee`
+/// to black; returns its id (the game forms until the invitee joins).
+pub async fn invite_to_chess(creator: &Player<'_>, invitee: &str) -> String {
+    let (status, body) = creator
+        .post(
+            "/v1/games",
+            json!({
+                "variant": "chess",
+                "seats": [{ "kind": "creator" }, { "kind": "invite", "player": invitee }],
+                "time_control": { "kind": "days-per-move", "days": 3 },
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    body["id"].as_str().unwrap().to_string()
+}
+
 /// Creates a game of `variant` by `players[0]` with open seats the others join; returns
 /// its id once it is active.
 pub async fn start_game(players: &[Player<'_>], variant: &str) -> String {
