@@ -2,8 +2,8 @@
 //! timeout (which is also how long a kept-alive connection may sit idle), a write timeout,
 //! a cap on open connections and on connections per client address, and graceful shutdown
 //! with a bounded drain. A request may upgrade its connection (the feed's WebSocket,
-//! [`crate::sockets`]): the connection then stays counted until the WebSocket closes, which
-//! it does when shutdown starts.
+//! [`crate::sockets`]): the connection then counts as running a handler until the WebSocket
+//! closes (it is never closed to make room), which it does when shutdown starts.
 //!
 //! A client that does not read its answers holds little: hyper buffers at most its
 //! `max_buf_size` (the largest head plus 16 KiB) of answers not yet written, the kernel
@@ -242,8 +242,15 @@ fn service(
         request.extensions_mut().insert(ConnectInfo(peer));
         let running = Running::start(Arc::clone(&activity));
         let answer = router.clone().oneshot(request.map(axum::body::Body::new));
+        let activity = Arc::clone(&activity);
         async move {
             let answer = answer.await;
+            if answer
+                .as_ref()
+                .is_ok_and(|answer| answer.status() == axum::http::StatusCode::SWITCHING_PROTOCOLS)
+            {
+                activity.upgraded();
+            }
             drop(running);
             answer
         }
