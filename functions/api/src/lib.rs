@@ -17,6 +17,10 @@
 //!   status, latency, request id).
 //! - `/xfcc` speaks Xfcc, the SOAP protocol of desktop correspondence programs ([`xfcc`]):
 //!   its faults are XML, with status 500 as SOAP requires.
+//! - The event feed (`GET /v1/events`) also goes over a WebSocket ([`sockets`]): served by
+//!   `missive serve` itself, or by API Gateway's WebSocket API whose events the Lambda
+//!   function hands to [`sockets::gateway`]; Web Push subscriptions are registered through
+//!   `/v1/players/me/push`.
 //! - [`server`] runs the router on one machine with timeouts, connection caps and graceful
 //!   shutdown, and answers what fails below the router in the same error shape.
 //! - Time comes from the [`Clock`] the [`App`] is built with, so tests drive deadlines.
