@@ -16,6 +16,14 @@
   failure queue and the API's 5xx answers, each telling AlarmTopicArn when given.
 - The archive import limit fits a synchronous invocation, the request timeout the
   function's; replies by mail are stored by SES where only the inbound function reads them.
+- The event feed's WebSocket API: its `$connect`, `$disconnect`, `subscribe` and `$default`
+  routes invoke the api function (which API Gateway may invoke), its `ping` route is a mock
+  (an idle connection kept open runs no function), its stage writes a JSON access log and an
+  alarm watches its integration errors; the functions that post to its connections (the
+  api function and the notifier, each given the endpoint) may manage that API's
+  connections only. The api function's concurrency is reserved (so polls cannot starve the
+  notifier and the sweeper) and its feed polls wait FeedWait at most (5 s by default).
+- The VAPID key (Web Push) is read like the signing key, from its own SSM parameter.
 
 Then each of MUTATIONS (a change that breaks one rule, made to a copy of the template or
 of the store's sources) must be noticed by these checks; then the SAM transform must
@@ -113,8 +121,8 @@ def check_signing_key(template):
         problems.append(f"SigningKeyAccess must allow ssm:GetParameter and kms:Decrypt only: {list(by_action)}")
         return problems
     read = by_action[("ssm:GetParameter",)]["Resource"]
-    if not (isinstance(read, dict) and "parameter${SigningKeyParameter}" in str(read.get("Fn::Sub"))):
-        problems.append(f"ssm:GetParameter must name the one parameter: {read}")
+    if read != KEY_PARAMETERS:
+        problems.append(f"ssm:GetParameter must name the signing key's and the VAPID key's parameters only: {read}")
     decrypt = by_action[("kms:Decrypt",)]
     if "kms:ViaService" not in json.dumps(decrypt.get("Condition")):
         problems.append("kms:Decrypt must be limited to use through SSM (kms:ViaService)")
@@ -126,12 +134,31 @@ def check_signing_key(template):
             problems.append(f"{name}: the signing key itself is in the environment")
         if env.get("MISSIVE_SIGNING_KEY_PARAMETER") != {"Ref": "SigningKeyParameter"}:
             problems.append(f"{name}: MISSIVE_SIGNING_KEY_PARAMETER must name SigningKeyParameter")
+        if env.get("MISSIVE_VAPID_KEY_PARAMETER") != VAPID_PARAMETER:
+            problems.append(f"{name}: MISSIVE_VAPID_KEY_PARAMETER must name VapidKeyParameter when given")
+        if "MISSIVE_VAPID_KEY" in env:
+            problems.append(f"{name}: the VAPID key itself is in the environment")
         if {"Ref": "SigningKeyAccess"} not in function["Properties"].get("Policies", []):
             problems.append(f"{name}: SigningKeyAccess is not among its policies")
         for statement in statements(function):
             if any(a.startswith(("ssm:", "kms:")) or a == "*" for a in actions(statement)):
                 problems.append(f"{name}: SSM or KMS rights beyond SigningKeyAccess")
     return problems
+
+
+# The parameters SigningKeyAccess lets every function read: the signing key's, and the
+# VAPID key's when one is given.
+KEY_PARAMETERS = [
+    {"Fn::Sub": "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${SigningKeyParameter}"},
+    {
+        "Fn::If": [
+            "HasVapidKey",
+            {"Fn::Sub": "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter${VapidKeyParameter}"},
+            {"Ref": "AWS::NoValue"},
+        ]
+    },
+]
+VAPID_PARAMETER = {"Fn::If": ["HasVapidKey", {"Ref": "VapidKeyParameter"}, {"Ref": "AWS::NoValue"}]}
 
 
 def failure_queue(destination):
@@ -253,13 +280,31 @@ ACCESS_LOG_FIELDS = {
 }
 
 
+# What each access log line of a WebSocket API says.
+SOCKET_LOG_FIELDS = {
+    "requestId",
+    "ip",
+    "requestTime",
+    "eventType",
+    "routeKey",
+    "status",
+    "connectionId",
+    "integrationError",
+}
+
+
 def check_access_logs(template):
-    """Every HTTP API logs each request as a JSON line of ACCESS_LOG_FIELDS (each a
-    `$context` variable) into a log group of the template."""
+    """Every HTTP API logs each request as a JSON line of ACCESS_LOG_FIELDS, and every
+    stage of a WebSocket API each event as one of SOCKET_LOG_FIELDS (each a `$context`
+    variable), into a log group of the template."""
     resources = template["Resources"]
     problems = []
     for name, api in resources.items():
-        if api["Type"] != "AWS::Serverless::HttpApi":
+        if api["Type"] == "AWS::Serverless::HttpApi":
+            wanted = ACCESS_LOG_FIELDS
+        elif api["Type"] == "AWS::ApiGatewayV2::Stage":
+            wanted = SOCKET_LOG_FIELDS
+        else:
             continue
         settings = api["Properties"].get("AccessLogSettings", {})
         group = (settings.get("DestinationArn", {}).get("Fn::GetAtt") or [None])[0]
@@ -271,8 +316,8 @@ def check_access_logs(template):
         except (TypeError, ValueError):
             line = {}
         fields = {k for k, v in line.items() if str(v).startswith("$context.")} if isinstance(line, dict) else set()
-        if not ACCESS_LOG_FIELDS <= fields:
-            missing = ", ".join(sorted(ACCESS_LOG_FIELDS - fields))
+        if not wanted <= fields:
+            missing = ", ".join(sorted(wanted - fields))
             problems.append(f"{name}: the access log format must be JSON with {missing}")
     return problems
 
@@ -304,6 +349,10 @@ def wanted_alarms(template):
     for name, api in resources.items():
         if api["Type"] == "AWS::Serverless::HttpApi":
             wanted.append((name, "AWS/ApiGateway", "5xx", "Sum", "ApiId", {"Ref": name}, api.get("Condition")))
+        if api["Type"] == "AWS::ApiGatewayV2::Api":
+            wanted.append(
+                (name, "AWS/ApiGateway", "IntegrationError", "Sum", "ApiId", {"Ref": name}, api.get("Condition"))
+            )
     return wanted
 
 
@@ -506,7 +555,9 @@ def check_table_rights(template, needed):
 # stream records it gives up on (sqs:SendMessage) and reads its stream.
 CLIENT_CALLS = {
     "InboundFunction": {"s3:GetObject"},
+    "ApiFunction": {"execute-api:ManageConnections"},
     "NotifierFunction": {
+        "execute-api:ManageConnections",
         "sqs:SendMessage",
         "dynamodb:DescribeStream",
         "dynamodb:GetRecords",
@@ -565,6 +616,96 @@ def check_inbound(template):
     return problems
 
 
+# The functions that post to the WebSocket API's connections: the api function (a
+# subscription's events) and the notifier (each change's).
+SOCKET_SENDERS = ("ApiFunction", "NotifierFunction")
+# The routes of the WebSocket API that invoke the api function.
+SOCKET_ROUTES = {"$connect", "$disconnect", "subscribe", "$default"}
+
+
+def socket_api(template):
+    """The logical id of the template's WebSocket API."""
+    return next(
+        name
+        for name, resource in template["Resources"].items()
+        if resource["Type"] == "AWS::ApiGatewayV2::Api" and resource["Properties"].get("ProtocolType") == "WEBSOCKET"
+    )
+
+
+def socket_routes(template, api):
+    """The routes of WebSocket API `api`: route key to the integration's properties."""
+    resources = template["Resources"]
+    routes = {}
+    for resource in resources.values():
+        properties = resource.get("Properties") or {}
+        if resource["Type"] != "AWS::ApiGatewayV2::Route" or properties.get("ApiId") != {"Ref": api}:
+            continue
+        target = str(properties.get("Target", {}).get("Fn::Sub", ""))
+        integration = target.removeprefix("integrations/${").removesuffix("}")
+        routes[properties["RouteKey"]] = (resources.get(integration) or {}).get("Properties", {})
+    return routes
+
+
+def check_sockets(template):
+    """The event feed's WebSocket API: its routes, who may post to its connections, and
+    the api function's reserved concurrency and poll wait."""
+    resources = template["Resources"]
+    try:
+        api = socket_api(template)
+    except StopIteration:
+        return ["no WebSocket API (AWS::ApiGatewayV2::Api, WEBSOCKET) for the event feed"]
+    problems = []
+    if resources[api]["Properties"].get("RouteSelectionExpression") != "$request.body.action":
+        problems.append(f"{api}: routes must be selected by $request.body.action")
+    routes = socket_routes(template, api)
+    function = {"Fn::Sub": "arn:${AWS::Partition}:apigateway:${AWS::Region}:lambda:path/2015-03-31/functions/${ApiFunction.Arn}/invocations"}
+    for route in sorted(SOCKET_ROUTES):
+        integration = routes.get(route, {})
+        if integration.get("IntegrationType") != "AWS_PROXY" or integration.get("IntegrationUri") != function:
+            problems.append(f"{api}: route {route} must invoke ApiFunction (AWS_PROXY)")
+    if routes.get("ping", {}).get("IntegrationType") != "MOCK":
+        problems.append(f"{api}: route ping must be a mock, so that keeping a connection open runs no function")
+    source = {"Fn::Sub": "arn:${AWS::Partition}:execute-api:${AWS::Region}:${AWS::AccountId}:${" + api + "}/*"}
+    invokes = [
+        r
+        for r in resources.values()
+        if r["Type"] == "AWS::Lambda::Permission"
+        and r["Properties"].get("FunctionName") == {"Ref": "ApiFunction"}
+        and r["Properties"].get("Principal") == "apigateway.amazonaws.com"
+        and r["Properties"].get("SourceArn") == source
+    ]
+    if not invokes:
+        problems.append(f"ApiFunction: {api} may not invoke it (AWS::Lambda::Permission)")
+    stages = [
+        name
+        for name, r in resources.items()
+        if r["Type"] == "AWS::ApiGatewayV2::Stage" and r["Properties"].get("ApiId") == {"Ref": api}
+    ]
+    if len(stages) != 1:
+        return problems + [f"{api}: one stage wanted, found {stages}"]
+    endpoint = "https://${" + api + "}.execute-api.${AWS::Region}.${AWS::URLSuffix}/${" + stages[0] + "}"
+    connections = "arn:${AWS::Partition}:execute-api:${AWS::Region}:${AWS::AccountId}:${" + api + "}/${" + stages[0] + "}/POST/@connections/*"
+    for name, function in functions(template).items():
+        manages = [s for s in statements(function) if "execute-api:ManageConnections" in actions(s)]
+        sends = name in SOCKET_SENDERS
+        if sends and environment(template, function).get("MISSIVE_SOCKET_ENDPOINT") != {"Fn::Sub": endpoint}:
+            problems.append(f"{name}: MISSIVE_SOCKET_ENDPOINT must be {api}'s stage endpoint")
+        if sends and [s.get("Resource") for s in manages] != [{"Fn::Sub": connections}]:
+            problems.append(f"{name}: may manage {api}'s connections only, and must")
+        if not sends and manages:
+            problems.append(f"{name}: may manage connections, which it never does")
+    properties = resources["ApiFunction"]["Properties"]
+    reserved = {"Fn::If": ["HasApiConcurrency", {"Ref": "ApiReservedConcurrency"}, {"Ref": "AWS::NoValue"}]}
+    if properties.get("ReservedConcurrentExecutions") != reserved:
+        problems.append("ApiFunction: ReservedConcurrentExecutions must be ApiReservedConcurrency (so polls cannot starve the other functions)")
+    wait = template["Parameters"].get("FeedWait", {})
+    if environment(template, resources["ApiFunction"]).get("MISSIVE_FEED_WAIT") != {"Ref": "FeedWait"}:
+        problems.append("ApiFunction: MISSIVE_FEED_WAIT must be FeedWait")
+    elif not (int(wait.get("Default", 99)) <= 5 and int(wait.get("MaxValue", 99)) <= 25):
+        problems.append("FeedWait: at most 5 s by default and 25 s in all")
+    return problems
+
+
 def check_all(template, sources, operations):
     """Every problem the checks find in the template (plain JSON values) given the store's
     sources and the DynamoDB client's operations."""
@@ -578,6 +719,7 @@ def check_all(template, sources, operations):
         + check_table_rights(template, needed)
         + check_client_calls(template, needed)
         + check_inbound(template)
+        + check_sockets(template)
         + check_scheduled(template)
         + check_kept(template)
         + check_tracing(template)
@@ -746,7 +888,42 @@ MUTATIONS = [
      setting(lambda retries: 2, "Resources", scheduled_function, "Properties", "EventInvokeConfig", "MaximumRetryAttempts")),
     ("the sweeper's failure destination removed",
      removing("Resources", scheduled_function, "Properties", "EventInvokeConfig", "DestinationConfig")),
+    ("the WebSocket API's subscribe route removed", removing("Resources", lambda t: socket_route(t, "subscribe"))),
+    ("the WebSocket API's ping runs a function",
+     setting(lambda target: {"Fn::Sub": "integrations/${EventsSocketIntegration}"},
+             "Resources", lambda t: socket_route(t, "ping"), "Properties", "Target")),
+    ("the WebSocket API may not invoke the api function",
+     removing("Resources", lambda t: first(t, "AWS::Lambda::Permission"))),
+    ("the notifier may not post to connections",
+     setting(lambda granted: [s for s in granted if "execute-api:ManageConnections" not in actions(s)],
+             "Resources", "NotifierFunction", "Properties", "Policies", 1, "Statement")),
+    ("a function may manage every API's connections",
+     setting(lambda granted: [dict(s, Resource="*") if "execute-api:ManageConnections" in actions(s) else s
+                              for s in granted],
+             "Resources", "ApiFunction", "Properties", "Policies", 1, "Statement")),
+    ("the notifier is not given the connections' endpoint",
+     removing("Resources", "NotifierFunction", "Properties", "Environment", "Variables", "MISSIVE_SOCKET_ENDPOINT")),
+    ("the api function's reserved concurrency removed",
+     removing("Resources", "ApiFunction", "Properties", "ReservedConcurrentExecutions")),
+    ("feed polls wait as long as they ask on Lambda",
+     removing("Resources", "ApiFunction", "Properties", "Environment", "Variables", "MISSIVE_FEED_WAIT")),
+    ("the WebSocket API's integration errors alarm removed", without_alarm("IntegrationError", socket_api)),
+    ("the WebSocket access log lacks the connection id",
+     setting(without_field("connectionId"), "Resources", lambda t: first(t, "AWS::ApiGatewayV2::Stage"),
+             "Properties", "AccessLogSettings", "Format")),
+    ("the VAPID key's parameter readable by no function",
+     setting(lambda read: read[:1], "Resources", "SigningKeyAccess", "Properties", "PolicyDocument", "Statement", 0,
+             "Resource")),
 ]
+
+
+def socket_route(template, key):
+    """The logical id of the WebSocket API's route `key`."""
+    return next(
+        name
+        for name, resource in template["Resources"].items()
+        if resource["Type"] == "AWS::ApiGatewayV2::Route" and resource["Properties"].get("RouteKey") == key
+    )
 
 
 def unnoticed_mutations(template, sources, operations):
@@ -813,7 +990,8 @@ def main() -> int:
     print(
         "template.yaml: table in sync, signing key, table rights (derived from the store), "
         "client calls, failure destinations, retention, tracing, access log, alarms, API "
-        f"limits and replies by mail as required; all {len(MUTATIONS)} mutations caught; "
+        "limits, replies by mail, the WebSocket API and the api function's concurrency as "
+        f"required; all {len(MUTATIONS)} mutations caught; "
         "SAM transform and cfn-lint clean"
     )
     return 0

@@ -3,14 +3,14 @@
 # the Python peers (python-chess, pyffish) the rules are checked against and the client
 # generator the API description is checked with (openapi-python-client), the SOAP client the
 # Xfcc service is played with (zeep), an independent Glicko-2 (glicko2), moto's server (SSM,
-# SES and SQS for the cloud-path test), headless Chromium
+# SES and SQS for the cloud-path test), http_ece (Web Push messages decrypted), headless Chromium
 # and chromedriver (Debian packages) for the move page's browser test, and DynamoDB Local
 # (in memory on a free loopback port, stopped again when the tests end) for the store tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python="${MISSIVE_PYTHON:-python3}"
-if ! "$python" -c 'import chess, pyffish, samtranslator, cfnlint, openapi_python_client, zeep, glicko2, moto.server, flask_cors' 2>/dev/null; then
+if ! "$python" -c 'import chess, pyffish, samtranslator, cfnlint, openapi_python_client, zeep, glicko2, moto.server, flask_cors, http_ece' 2>/dev/null; then
     echo "installing the Python peers (infra/python-requirements.txt)" >&2
     "$python" -m pip install --quiet --disable-pip-version-check -r infra/python-requirements.txt
 fi

@@ -36,11 +36,34 @@ impl Caller {
             .ok()
             .and_then(|v| v.strip_prefix("Bearer "))
             .ok_or_else(|| ApiError::unauthorized("expected `Authorization: Bearer <token>`"))?;
+        Caller::from_token(token, app)
+    }
+
+    /// The caller named by access token `token`, also recorded as the `player` of the
+    /// request's log span.
+    pub fn from_token(token: &str, app: &App) -> Result<Caller, ApiError> {
         let claims = app
             .authority
             .verify(token.trim(), Purpose::Access, app.now_seconds())?;
         tracing::Span::current().record("player", claims.sub.as_str());
         Ok(Caller(claims.sub))
+    }
+
+    /// The caller of a WebSocket's opening: the bearer token in `headers`, else the
+    /// `access_token` of its query (RFC 6750's query parameter: a browser's WebSocket
+    /// sends no `Authorization`).
+    pub fn of_socket(
+        headers: &HeaderMap,
+        access_token: Option<&str>,
+        app: &App,
+    ) -> Result<Caller, ApiError> {
+        match (
+            headers.contains_key(axum::http::header::AUTHORIZATION),
+            access_token,
+        ) {
+            (false, Some(token)) => Caller::from_token(token, app),
+            _ => Caller::from_headers(headers, app),
+        }
     }
 
     /// The caller named by a bearer access token if `headers` carry one (which must then be

@@ -212,6 +212,7 @@ impl From<ServiceError> for ApiError {
             ServiceError::BadCursor => (S::BAD_REQUEST, "invalid-cursor"),
             ServiceError::CursorExpired => (S::GONE, "cursor-expired"),
             ServiceError::NoHook(_) => (S::NOT_FOUND, "hook-not-found"),
+            ServiceError::NoSocket(_) => (S::NOT_FOUND, "not-found"),
             ServiceError::NoChallenge(_) => (S::NOT_FOUND, "challenge-not-found"),
             ServiceError::ChallengeClosed(ChallengeState::Withdrawn) => {
                 (S::CONFLICT, "challenge-withdrawn")

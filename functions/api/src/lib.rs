@@ -17,6 +17,10 @@
 //!   status, latency, request id).
 //! - `/xfcc` speaks Xfcc, the SOAP protocol of desktop correspondence programs ([`xfcc`]):
 //!   its faults are XML, with status 500 as SOAP requires.
+//! - The event feed (`GET /v1/events`) also goes over a WebSocket ([`sockets`]): served by
+//!   `missive serve` itself, or by API Gateway's WebSocket API whose events the Lambda
+//!   function hands to [`sockets::gateway`]; Web Push subscriptions are registered through
+//!   `/v1/players/me/push`.
 //! - [`server`] runs the router on one machine with timeouts, connection caps and graceful
 //!   shutdown, and answers what fails below the router in the same error shape.
 //! - Time comes from the [`Clock`] the [`App`] is built with, so tests drive deadlines.
@@ -39,11 +43,13 @@ pub mod page;
 mod paging;
 mod players;
 pub mod polls;
+mod push;
 pub mod quotas;
 mod rules;
 pub mod server;
 pub mod session;
 pub mod settings;
+pub mod sockets;
 mod tournaments;
 mod unsubscribe;
 mod wire;
@@ -101,16 +107,22 @@ pub struct RequestLimits {
     pub polls_per_player: usize,
     /// Event feed polls this process holds waiting at once; more are answered at once.
     pub polls_at_once: usize,
+    /// The longest a feed poll waits, whatever `wait` it asks (at most
+    /// [`missive_game::MAX_WAIT`]); the answer says how long it was let wait
+    /// (`Event-Wait`).
+    pub feed_wait: Duration,
 }
 
 impl Default for RequestLimits {
-    /// 30 seconds; [`archives::ARCHIVE_LIMIT`]; 4 polls per player, 128 in all.
+    /// 30 seconds; [`archives::ARCHIVE_LIMIT`]; 4 polls per player, 128 in all, waiting
+    /// up to 25 seconds.
     fn default() -> RequestLimits {
         RequestLimits {
             request_timeout: Duration::from_secs(30),
             archive_body: archives::ARCHIVE_LIMIT,
             polls_per_player: 4,
             polls_at_once: 128,
+            feed_wait: missive_game::MAX_WAIT,
         }
     }
 }
@@ -145,8 +157,14 @@ pub struct App {
     /// Request timeout and body limits.
     pub limits: RequestLimits,
     /// The feed polls waiting now, within [`RequestLimits::polls`]' budgets, and the signal that
-    /// ends their waits at shutdown.
+    /// ends their waits at shutdown (and closes WebSocket connections).
     pub polls: polls::Polls,
+    /// What Web Push messages are signed with; `None`: no Web Push (its key route answers
+    /// 404).
+    pub push: Option<missive_notify::PushIdentity>,
+    /// The WebSocket address apps are told to follow the feed at (`Event-Socket`); `None`:
+    /// this server's own `/v1/events/ws` under its public URL.
+    pub events_socket: Option<String>,
 }
 
 impl App {
@@ -165,6 +183,24 @@ impl App {
             Arc::clone(&self.clock),
             &self.public_url,
         )
+    }
+
+    /// The WebSocket address apps follow the feed at: the one configured, else
+    /// `ws(s)://` and this server's public URL with `/v1/events/ws`; `None` when neither
+    /// is known.
+    pub fn events_socket(&self) -> Option<String> {
+        if let Some(given) = &self.events_socket {
+            return Some(given.clone());
+        }
+        let url = &self.public_url;
+        let socket = url
+            .strip_prefix("https://")
+            .map(|rest| format!("wss://{rest}"))
+            .or_else(|| {
+                url.strip_prefix("http://")
+                    .map(|rest| format!("ws://{rest}"))
+            })?;
+        Some(format!("{socket}{}", sockets::PATH))
     }
 
     /// The whole API as one router, with its middleware.
@@ -218,6 +254,8 @@ pub(crate) fn routes(archive_body: usize) -> OpenApiRouter<App> {
         .merge(messages::routes())
         .merge(xfcc::routes().into())
         .merge(events::routes())
+        .merge(push::routes())
+        .merge(sockets::local::routes())
         .merge(hooks::routes())
         .merge(tournaments::routes())
         .routes(routes!(description::openapi_json))
@@ -322,6 +360,8 @@ fn cors_layer(origins: &[String]) -> CorsLayer {
             axum::http::header::RETRY_AFTER,
             HeaderName::from_static(REQUEST_ID),
             HeaderName::from_static(events::CURSOR_HEADER),
+            HeaderName::from_static(events::WAIT_HEADER),
+            HeaderName::from_static(events::SOCKET_HEADER),
         ])
         .max_age(Duration::from_secs(3600));
     if origins.iter().any(|o| o == "*") {

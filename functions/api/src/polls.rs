@@ -74,6 +74,11 @@ impl Polls {
         self.stopping.send_replace(true);
     }
 
+    /// Whether [`Polls::stop`] has been called.
+    pub fn is_stopped(&self) -> bool {
+        *self.stopping.borrow()
+    }
+
     /// Completes once [`Polls::stop`] has been called.
     pub async fn stopped(&self) {
         let mut stopping = self.stopping.subscribe();

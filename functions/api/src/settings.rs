@@ -54,6 +54,17 @@ pub struct Settings {
     /// once, as without `wait`.
     #[arg(long, env = "MISSIVE_POLLS_AT_ONCE", default_value_t = RequestLimits::default().polls_at_once)]
     pub polls_at_once: usize,
+    /// The longest a feed poll (`GET /v1/events?wait=`) waits, 0 to 25 seconds: on Lambda
+    /// a waiting poll holds a function instance, so the template lowers it (an app
+    /// follows the feed over the WebSocket there).
+    #[arg(long, env = "MISSIVE_FEED_WAIT", default_value_t = 25,
+          value_parser = clap::value_parser!(u64).range(0..=25))]
+    pub feed_wait: u64,
+    /// The WebSocket address apps are told to follow the feed at (the `Event-Socket`
+    /// header of feed answers; the template gives the WebSocket API's); none: this
+    /// server's own `/v1/events/ws` under its public URL.
+    #[arg(long, env = "MISSIVE_EVENTS_SOCKET")]
+    pub events_socket: Option<String>,
     /// Limits on mails and imports per sender.
     #[command(flatten)]
     pub quotas: QuotaSettings,
@@ -67,6 +78,7 @@ impl Settings {
             archive_body: self.archive_limit,
             polls_per_player: self.polls_per_player,
             polls_at_once: self.polls_at_once,
+            feed_wait: Duration::from_secs(self.feed_wait),
         }
     }
 
@@ -99,6 +111,8 @@ impl Settings {
             trusted_proxies: TrustedProxies::new(self.trusted_proxies.clone()),
             limits: self.limits(),
             polls: self.limits().polls(),
+            push: self.base.push_identity(opening).await?,
+            events_socket: self.events_socket.clone(),
         })
     }
 
@@ -114,6 +128,7 @@ impl Settings {
             Arc::clone(&app.authority),
             Arc::clone(&app.mailer),
             Arc::clone(&app.clock),
+            app.push.clone(),
         )
     }
 }

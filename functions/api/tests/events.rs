@@ -75,19 +75,7 @@ async fn an_app_follows_a_whole_game_through_the_feed_alone(kind: Kind) {
     let server = Server::start(kind).await;
     let mut ann = App::new(server.player("ann").await);
     let mut bob = App::new(server.player("bob").await);
-    let (status, body) = ann
-        .player
-        .post(
-            "/v1/games",
-            json!({
-                "variant": "chess",
-                "seats": [{ "kind": "creator" }, { "kind": "invite", "player": "bob" }],
-                "time_control": { "kind": "days-per-move", "days": 3 },
-            }),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{body}");
-    let game = body["id"].as_str().unwrap().to_string();
+    let game = common::invite_to_chess(&ann.player, "bob").await;
     let invited = bob.until("invited").await;
     assert_eq!(invited[0]["game"], game.as_str());
     assert_eq!(invited[0]["by"], "ann");

@@ -16,6 +16,7 @@ mod board_commands;
 mod import_bench;
 mod key_commands;
 mod loadtest;
+mod push_commands;
 mod rules_commands;
 mod server_commands;
 mod store_commands;
@@ -77,6 +78,9 @@ enum Command {
     /// store.
     #[command(subcommand)]
     Archive(archive_commands::ArchiveCommand),
+    /// Web Push: make a VAPID key for a deployment's SSM parameter.
+    #[command(subcommand)]
+    Push(push_commands::PushCommand),
 }
 
 /// The allocator: many threads (the server's workers, an import's reader, preparer and
@@ -102,6 +106,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => server_commands::serve(&args),
         Command::Token(args) => server_commands::token(&args),
         Command::Key(command) => key_commands::run(&command),
+        Command::Push(command) => push_commands::run(&command),
         Command::Loadtest(args) => loadtest::run(&args),
     };
     match result {

@@ -330,61 +330,90 @@ fn token_and_store_commands_refuse_a_missing_store() {
 
 /// SIGTERM while a feed poll waits (25 s, longer than the drain): the poll is answered at
 /// once, 200 with its cursor and no events, and the server exits cleanly within the drain.
+/// A budget of one waiting poll tells when a poll waits: of two polls, the one answered
+/// at once (`Event-Wait: 0`) proves the other holds the budget.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_answers_a_waiting_poll_before_the_drain_ends() {
     let folder = std::env::temp_dir().join(format!("missive-poll-{}", ulid::Ulid::new()));
     std::fs::create_dir_all(&folder).unwrap();
     let store = format!("sqlite:{}", folder.join("missive.db").display());
-    let (mut server, base, stderr) = start_serve(&folder, &["--drain-seconds", "10"]);
+    let (mut server, base, stderr) = start_serve(
+        &folder,
+        &["--drain-seconds", "10", "--polls-per-player", "1"],
+    );
     let http = reqwest::Client::new();
     sign_up(&http, &base, &folder.join("outbox"), "ann").await;
     let token = access_token("ann", &store);
-    let (_, _, cursor) = poll(&http, &base, &token, "wait=0").await;
-    let query = format!("wait=25&cursor={}", cursor.unwrap());
-    let waiting = tokio::spawn({
-        let (http, base) = (http.clone(), base.clone());
-        async move { poll(&http, &base, &token, &query).await }
-    });
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    let cursor = poll(&http, &base, &token, "wait=0").await.cursor.unwrap();
+    let query = format!("wait=25&cursor={cursor}");
+    let start = || {
+        let (http, base, token, query) = (http.clone(), base.clone(), token.clone(), query.clone());
+        tokio::spawn(async move { poll(&http, &base, &token, &query).await })
+    };
+    let (mut one, mut other) = (start(), start());
+    let waiting = loop {
+        let answered = tokio::select! {
+            answered = &mut one => { std::mem::swap(&mut one, &mut other); answered }
+            answered = &mut other => answered,
+        };
+        // `one` is still out; the answer came to the other.
+        if answered.unwrap().waited == Some(0) {
+            break one;
+        }
+        other = start();
+    };
     let signalled = Instant::now();
     let sent = Command::new("kill")
         .args(["-TERM", &server.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
-    let (status, body, cursor) = waiting.await.unwrap();
+    let answer = waiting.await.unwrap();
     eprintln!(
         "the waiting poll answered {:?} after SIGTERM",
         signalled.elapsed()
     );
-    assert_eq!(status, 200, "{body}");
-    assert!(body.is_empty(), "{body}");
-    assert!(cursor.is_some(), "the answer carries its cursor");
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert!(answer.body.is_empty(), "{}", answer.body);
+    assert!(answer.cursor.is_some(), "the answer carries its cursor");
+    assert_eq!(answer.waited, Some(0), "cut short by the shutdown");
     assert!(server.wait().unwrap().success());
     let logs = stderr.join().unwrap();
     assert!(logs.contains("missive: stopped"), "{logs}");
     std::fs::remove_dir_all(folder).unwrap();
 }
 
-/// One read of the feed: the status, the body and the `Event-Cursor` header.
-async fn poll(
-    http: &reqwest::Client,
-    base: &str,
-    token: &str,
-    query: &str,
-) -> (u16, String, Option<String>) {
+/// A read of the feed as answered.
+struct Polled {
+    status: u16,
+    body: String,
+    /// The `Event-Cursor` header.
+    cursor: Option<String>,
+    /// The `Event-Wait` header: how long the poll was let wait.
+    waited: Option<u64>,
+}
+
+/// One read of the feed.
+async fn poll(http: &reqwest::Client, base: &str, token: &str, query: &str) -> Polled {
     let answer = http
         .get(format!("{base}/v1/events?{query}"))
         .bearer_auth(token)
         .send()
         .await
         .unwrap();
-    let status = answer.status().as_u16();
-    let cursor = answer
-        .headers()
-        .get("event-cursor")
-        .map(|v| v.to_str().unwrap().to_string());
-    (status, answer.text().await.unwrap(), cursor)
+    let header = |name: &str| {
+        answer
+            .headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_string())
+    };
+    let (cursor, waited) = (header("event-cursor"), header("event-wait"));
+    Polled {
+        status: answer.status().as_u16(),
+        cursor,
+        waited: waited.map(|w| w.parse().unwrap()),
+        body: answer.text().await.unwrap(),
+    }
 }
 
 /// A DynamoDB endpoint that accepts connections and never answers: a store command fails

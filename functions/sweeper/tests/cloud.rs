@@ -6,7 +6,10 @@
 //! A whole chess game is played through API Gateway events; the turn mails the notifier
 //! sends from the stream are read back from SES; a notifier whose mail SES refuses fails
 //! its batch, which after its retries is described on the failure queue; the scheduled
-//! sweeper ends a game whose time ran out.
+//! sweeper ends a game whose time ran out. An app follows a game over the WebSocket API
+//! alone: API Gateway's WebSocket events go to the api function, and what the api and
+//! notifier functions post to the `@connections` API is captured by a loopback endpoint
+//! standing in for it.
 //!
 //! Needs moto's server (`pip install "moto[server]"`, in infra/python-requirements.txt) in
 //! `MISSIVE_PYTHON`'s Python and DynamoDB Local (`infra/test.sh` starts it); without moto
@@ -22,6 +25,7 @@ use std::time::{Duration, Instant};
 use chrono::{TimeDelta, Utc};
 use missive_domain::TimeControl;
 use missive_game::{GameService, ManualClock, NewGame, SeatRequest};
+use missive_store::SocketStore;
 use missive_store::testing::unique_name;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -223,8 +227,20 @@ impl Function {
     /// Starts the binary `name` (beside the sweeper's) with the stack's environment over
     /// `table`, mail sent as `sender`.
     async fn start(name: &str, moto: &Moto, table: &str, sender: &str) -> Function {
+        Function::start_with(name, moto, table, sender, &[]).await
+    }
+
+    /// [`Function::start`] with more environment variables.
+    async fn start_with(
+        name: &str,
+        moto: &Moto,
+        table: &str,
+        sender: &str,
+        more: &[(&str, &str)],
+    ) -> Function {
         let (addr, runtime, events, answers) = runtime_api().await;
         let process = tokio::process::Command::new(binary(name))
+            .envs(more.iter().copied())
             .env("AWS_LAMBDA_RUNTIME_API", addr.to_string())
             .env("AWS_LAMBDA_FUNCTION_NAME", name)
             .env("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST")
@@ -465,23 +481,56 @@ async fn chess_game(api: &mut Function, creator: &str, joiner: &str) -> String {
     id
 }
 
+/// What the functions run against: moto provisioned, a fresh table with its stream read.
+struct Stack {
+    moto: Moto,
+    queue_url: String,
+    table: String,
+    store: missive_store::DynamoDbStore,
+    stream: StreamMapping,
+}
+
+impl Stack {
+    /// Moto's server provisioned and a fresh table named after `name`, its stream on; `None`
+    /// (the test skipped, said on stderr) without moto, except under CI.
+    async fn start(name: &str) -> Option<Stack> {
+        let python = std::env::var("MISSIVE_PYTHON").unwrap_or_else(|_| "python3".into());
+        let Some(moto) = Moto::start(&python).await else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI needs moto's server: pip install -r infra/python-requirements.txt"
+            );
+            eprintln!("skipped: no moto server in {python} (pip install \"moto[server]\")");
+            return None;
+        };
+        let dynamodb = std::env::var("AWS_ENDPOINT_URL_DYNAMODB")
+            .expect("DynamoDB Local: run through infra/test.sh");
+        let queue_url = provision(&moto).await;
+        let table = unique_name(name);
+        let store = missive_store::testing::dynamo_table_named(&table).await;
+        let stream = StreamMapping::open(&dynamodb, &table).await;
+        Some(Stack {
+            moto,
+            queue_url,
+            table,
+            store,
+            stream,
+        })
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_over_the_cloud_path() {
-    let python = std::env::var("MISSIVE_PYTHON").unwrap_or_else(|_| "python3".into());
-    let Some(moto) = Moto::start(&python).await else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI needs moto's server: pip install -r infra/python-requirements.txt"
-        );
-        eprintln!("skipped: no moto server in {python} (pip install \"moto[server]\")");
+    let Some(Stack {
+        moto,
+        queue_url,
+        table,
+        store,
+        mut stream,
+    }) = Stack::start("missive-cloud").await
+    else {
         return;
     };
-    let dynamodb = std::env::var("AWS_ENDPOINT_URL_DYNAMODB")
-        .expect("DynamoDB Local: run through infra/test.sh");
-    let queue_url = provision(&moto).await;
-    let table = unique_name("missive-cloud");
-    let store = missive_store::testing::dynamo_table_named(&table).await;
-    let mut stream = StreamMapping::open(&dynamodb, &table).await;
 
     let mut api = Function::start("api", &moto, &table, SENDER).await;
     let mut notifier = Function::start("notifier", &moto, &table, SENDER).await;
@@ -592,4 +641,283 @@ async fn a_game_over_the_cloud_path() {
         .call("GET", &format!("/v1/games/{stale}"), None, None)
         .await;
     assert_eq!(ended["status"], "finished", "{ended}");
+}
+
+/// API Gateway's `@connections` API on loopback: each `POST /{stage}/@connections/{id}`
+/// is captured; connections marked gone are answered 410 (`GoneException`).
+#[derive(Clone, Default)]
+struct Connections {
+    posts: std::sync::Arc<std::sync::Mutex<Vec<(String, Value)>>>,
+    gone: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl Connections {
+    /// Serves on a free loopback port: the stage endpoint the functions are given.
+    async fn start(&self) -> String {
+        use axum::extract::{Path, State};
+        use axum::http::StatusCode;
+        use axum::response::IntoResponse;
+        async fn post(
+            State(connections): State<Connections>,
+            Path((_, id)): Path<(String, String)>,
+            body: String,
+        ) -> axum::response::Response {
+            if connections.gone.lock().unwrap().contains(&id) {
+                let gone = [("x-amzn-errortype", "GoneException")];
+                return (StatusCode::GONE, gone, r#"{"message":"gone"}"#).into_response();
+            }
+            let message = serde_json::from_str(&body).unwrap();
+            connections.posts.lock().unwrap().push((id, message));
+            StatusCode::OK.into_response()
+        }
+        let app = axum::Router::new()
+            .route("/{stage}/@connections/{id}", axum::routing::post(post))
+            .with_state(self.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        format!("http://{addr}/prod")
+    }
+
+    /// The messages posted to connection `id` so far.
+    fn to(&self, id: &str) -> Vec<Value> {
+        let posts = self.posts.lock().unwrap();
+        posts
+            .iter()
+            .filter(|(to, _)| to == id)
+            .map(|(_, message)| message.clone())
+            .collect()
+    }
+
+    /// How many messages were posted in all.
+    fn count(&self) -> usize {
+        self.posts.lock().unwrap().len()
+    }
+}
+
+/// An API Gateway WebSocket API event of `kind` (`CONNECT`, `MESSAGE`, `DISCONNECT`) on
+/// route `route` for connection `id`, with `headers`, `query` and `body`.
+fn socket_event(
+    kind: &str,
+    route: &str,
+    id: &str,
+    headers: Value,
+    query: Option<Value>,
+    body: Option<&str>,
+) -> Value {
+    json!({
+        "headers": headers,
+        "queryStringParameters": query,
+        "requestContext": {
+            "routeKey": route,
+            "eventType": kind,
+            "extendedRequestId": "ext",
+            "requestTime": "01/Mar/2026:12:00:00 +0000",
+            "messageDirection": "IN",
+            "stage": "prod",
+            "connectedAt": 1772366400000i64,
+            "requestTimeEpoch": 1772366400000i64,
+            "identity": {"sourceIp": "192.0.2.1"},
+            "requestId": "req",
+            "domainName": "ws.execute-api.us-east-1.amazonaws.com",
+            "connectionId": id,
+            "apiId": "ws"
+        },
+        "body": body,
+        "isBase64Encoded": false
+    })
+}
+
+/// An app on the WebSocket API: its connection's id, the events handled (each id once)
+/// and the cursor of the last.
+struct SocketApp {
+    id: String,
+    read: usize,
+    seen: Vec<Value>,
+    cursor: Option<String>,
+}
+
+impl SocketApp {
+    /// Opens connection `id` with `token` (as the `access_token` query parameter when
+    /// `in_query`) and subscribes from `cursor`: the opening's status, and the events the
+    /// subscription sent (checked to end with `subscribed`).
+    async fn connect(
+        api: &mut Function,
+        connections: &Connections,
+        id: &str,
+        token: &str,
+        in_query: bool,
+        cursor: Option<String>,
+    ) -> (SocketApp, Vec<Value>) {
+        let (headers, query) = match in_query {
+            true => (json!({}), Some(json!({"access_token": token}))),
+            false => (json!({"Authorization": format!("Bearer {token}")}), None),
+        };
+        let opened = api
+            .invoke(socket_event(
+                "CONNECT", "$connect", id, headers, query, None,
+            ))
+            .await;
+        assert_eq!(opened["statusCode"], 200, "{opened}");
+        let mut app = SocketApp {
+            id: id.to_string(),
+            read: 0,
+            seen: Vec::new(),
+            cursor,
+        };
+        let subscribe = json!({"action": "subscribe", "cursor": app.cursor}).to_string();
+        let message = socket_event(
+            "MESSAGE",
+            "subscribe",
+            id,
+            json!({}),
+            None,
+            Some(&subscribe),
+        );
+        assert_eq!(api.invoke(message).await["statusCode"], 200);
+        let came = app.take(connections);
+        let (last, events) = came.split_last().expect("an answer to the subscription");
+        assert_eq!(last["type"], "subscribed", "{came:?}");
+        (app, events.to_vec())
+    }
+
+    /// The messages posted to the connection since the last look, each event handled.
+    fn take(&mut self, connections: &Connections) -> Vec<Value> {
+        let all = connections.to(&self.id);
+        let new = all[self.read..].to_vec();
+        self.read = all.len();
+        for event in new.iter().filter(|m| m.get("id").is_some()) {
+            self.cursor = event["cursor"].as_str().map(String::from);
+            if !self.seen.iter().any(|seen| seen["id"] == event["id"]) {
+                self.seen.push(event.clone());
+            }
+        }
+        new
+    }
+}
+
+/// The types of `events`.
+fn kinds(events: &[Value]) -> Vec<&str> {
+    events.iter().map(|e| e["type"].as_str().unwrap()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_followed_over_the_websocket_api() {
+    let Some(Stack {
+        moto,
+        queue_url,
+        table,
+        store,
+        mut stream,
+    }) = Stack::start("missive-sockets").await
+    else {
+        return;
+    };
+    let connections = Connections::default();
+    let endpoint = connections.start().await;
+    let socket_env = [("MISSIVE_SOCKET_ENDPOINT", endpoint.as_str())];
+    let mut api = Function::start_with("api", &moto, &table, SENDER, &socket_env).await;
+    let mut notifier = Function::start_with("notifier", &moto, &table, SENDER, &socket_env).await;
+    let ann_token = sign_up(&mut api, &moto, "ann").await;
+    let bob_token = sign_up(&mut api, &moto, "bob").await;
+
+    // An opening without a valid token is refused.
+    let forged = json!({"Authorization": "Bearer forged"});
+    let refused = api
+        .invoke(socket_event(
+            "CONNECT", "$connect", "x=", forged, None, None,
+        ))
+        .await;
+    assert_eq!(refused["statusCode"], 401, "{refused}");
+
+    let (mut ann, backlog) =
+        SocketApp::connect(&mut api, &connections, "ann-1=", &ann_token, false, None).await;
+    assert!(backlog.is_empty(), "{backlog:?}");
+    let (mut bob, _) =
+        SocketApp::connect(&mut api, &connections, "bob-1=", &bob_token, true, None).await;
+    let posts_before = connections.count();
+    let invocations_before = notifier.invocations;
+
+    // Scholar's mate; after each change the notifier posts to the players' connections.
+    let id = chess_game(&mut api, &ann_token, &bob_token).await;
+    assert!(!stream.deliver(&mut notifier, &moto, &queue_url).await);
+    assert_eq!(
+        kinds(&ann.take(&connections)),
+        ["game-started", "your-turn"]
+    );
+    assert_eq!(kinds(&bob.take(&connections)), ["game-started"]);
+    let moves = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"];
+    for (ply, san) in moves.iter().enumerate() {
+        let mover = if ply % 2 == 0 { &ann_token } else { &bob_token };
+        let body = json!({"move": san, "expected_ply": ply});
+        let path = format!("/v1/games/{id}/moves");
+        let (status, answer) = api.call("POST", &path, Some(mover), Some(body)).await;
+        assert_eq!(status, 201, "{san}: {answer}");
+        if ply == 2 {
+            // Ann's app goes away after her third move, and comes back two moves later.
+            let closed = socket_event("DISCONNECT", "$disconnect", "ann-1=", json!({}), None, None);
+            assert_eq!(api.invoke(closed).await["statusCode"], 200);
+        }
+        assert!(!stream.deliver(&mut notifier, &moto, &queue_url).await);
+        if ply == 4 {
+            let (back, missed) = SocketApp::connect(
+                &mut api,
+                &connections,
+                "ann-2=",
+                &ann_token,
+                false,
+                ann.cursor.clone(),
+            )
+            .await;
+            assert_eq!(kinds(&missed), ["moved", "your-turn"], "{missed:?}");
+            let seen = std::mem::take(&mut ann.seen);
+            ann = SocketApp { seen, ..back };
+            ann.seen.extend(missed);
+        }
+        if ply == 3 {
+            // Told to nobody: ann's connection is closed.
+            assert!(connections.to("ann-1=").iter().all(|m| m["ply"] != 3));
+            continue;
+        }
+        let waiter = if ply % 2 == 0 { &mut bob } else { &mut ann };
+        let came = waiter.take(&connections);
+        let told = came
+            .iter()
+            .find(|e| e["type"] == "moved")
+            .expect("a move told");
+        assert_eq!(told["short"], *san, "{came:?}");
+    }
+    ann.take(&connections);
+    assert_eq!(
+        kinds(&ann.seen),
+        [
+            "game-started",
+            "your-turn",
+            "moved",
+            "your-turn",
+            "moved",
+            "your-turn",
+            "moved",
+            "your-turn",
+            "game-over"
+        ]
+    );
+    eprintln!(
+        "cost: {} notifier invocations and {} @connections posts for the {} events of both players' game",
+        notifier.invocations - invocations_before,
+        connections.count() - posts_before,
+        ann.seen.len() + bob.seen.len(),
+    );
+
+    // A connection API Gateway says is gone is forgotten at the next change.
+    connections.gone.lock().unwrap().push("bob-1=".into());
+    let second = chess_game(&mut api, &ann_token, &bob_token).await;
+    assert!(!stream.deliver(&mut notifier, &moto, &queue_url).await);
+    assert!(store.sockets_of("bob").await.unwrap().is_empty());
+    assert_eq!(store.sockets_of("ann").await.unwrap().len(), 1);
+    let started = ann.take(&connections);
+    assert!(
+        started.iter().all(|e| e["game"] == second.as_str()),
+        "{started:?}"
+    );
 }

@@ -26,9 +26,11 @@
 
 pub mod move_link;
 pub mod reply_token;
+pub mod vapid;
 
 pub use move_link::{MOVE_LINK_GRACE, MoveLink};
 pub use reply_token::ReplyToken;
+pub use vapid::VapidKey;
 
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};

@@ -30,14 +30,13 @@ fn server_config(issuer: &CertifiedIssuer<'static, KeyPair>) -> Arc<ServerConfig
     let certificate = params.signed_by(&key, issuer).expect("server certificate");
     let chain = vec![CertificateDer::from(certificate.der().to_vec())];
     let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der()));
-    let config = ServerConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .expect("protocol versions")
-    .with_no_client_auth()
-    .with_single_cert(chain, key)
-    .expect("server configuration");
+    let config =
+        ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+            .with_safe_default_protocol_versions()
+            .expect("protocol versions")
+            .with_no_client_auth()
+            .with_single_cert(chain, key)
+            .expect("server configuration");
     Arc::new(config)
 }
 

@@ -1,5 +1,8 @@
-//! Webhooks: a player's HTTPS address that is sent every event of the player's feed, signed
-//! with the hook's own secret, in the feed's order, each until the address accepts it.
+//! Hooks: where a player's feed is delivered, each event in the feed's order until the
+//! address accepts it. A webhook is an HTTPS address sent every event signed with the hook's
+//! own secret; a Web Push subscription (a hook with [`PushKeys`]) is a push service's
+//! address sent a short notice of every event, encrypted for the subscribing browser or
+//! phone (RFC 8291).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -80,6 +83,20 @@ pub struct Hook {
     pub due: Option<DateTime<Utc>>,
     /// The latest attempts, newest first (at most [`Hook::LOG`]).
     pub log: Vec<DeliveryAttempt>,
+    /// The subscription's keys when the hook is a Web Push subscription (its `url` the push
+    /// service's endpoint, its `secret` unused); absent for a webhook.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub push: Option<PushKeys>,
+}
+
+/// The keys of a Web Push subscription, as the browser's `PushSubscription` gives them
+/// (base64url): what its messages are encrypted for (RFC 8291).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PushKeys {
+    /// The subscription's P-256 public key, uncompressed (65 bytes).
+    pub p256dh: String,
+    /// Its authentication secret (16 bytes).
+    pub auth: String,
 }
 
 impl Hook {

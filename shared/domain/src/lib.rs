@@ -15,7 +15,8 @@
 //! - Players, their vacations, application passwords, mail preferences and message mail
 //!   choices, and markers of mails sent once.
 //! - A player's event feed: [`FeedItem`]s written with the changes they tell of.
-//! - Players' webhooks ([`Hook`]): addresses sent every event of the player's feed.
+//! - Players' hooks ([`Hook`]): webhooks and Web Push subscriptions, sent every event of the
+//!   player's feed; and their open WebSocket connections ([`Socket`]), sent the same.
 //! - Open [`Challenge`]s: games offered to anyone, until accepted, withdrawn or expired.
 //! - [`Tournament`]s (round robins) and players' [`RatingRecord`]s per variant.
 //! - Lists come in [`Page`]s with an opaque [`Cursor`].
@@ -34,6 +35,7 @@ mod notice;
 mod page;
 mod player;
 mod rating;
+mod socket;
 pub mod timing;
 mod told;
 mod tournament;
@@ -45,7 +47,7 @@ pub use game::{
     ConditionalLine, Ending, GameDoc, Head, Reason, Resume, SeatClock, SeatDoc, Status,
     TimeControl, Waiting,
 };
-pub use hook::{DeliveryAttempt, Hook, HookId, HookState};
+pub use hook::{DeliveryAttempt, Hook, HookId, HookState, PushKeys};
 pub use id::GameId;
 pub use log::{
     Commit, EventRecord, GameEvent, InvalidCommit, LogEntry, MoveRecord, StoredGame, WakeChange,
@@ -56,6 +58,7 @@ pub use notice::{LeaveEdge, MailPreference, MessageMail, Notice, TournamentEdge}
 pub use page::{Cursor, Page};
 pub use player::{AppPassword, Period, Player, VacationRecord};
 pub use rating::{PeriodsClosed, RatedGame, RatingChange, RatingRecord};
+pub use socket::{SOCKET_LIFETIME, Socket, SocketId};
 pub use told::{
     told_of_challenge_accepted, told_of_change, told_of_invitations, told_of_tournament,
 };

@@ -147,6 +147,9 @@ pub enum ServiceError {
     /// The player has no hook with this id.
     #[error("no hook {0}")]
     NoHook(missive_domain::HookId),
+    /// No open WebSocket connection has this id (closed, or never opened here).
+    #[error("no open connection {0}")]
+    NoSocket(missive_domain::SocketId),
     /// A list was asked to go on from a cursor it did not give out.
     #[error("the cursor is not one this list gave out")]
     BadCursor,

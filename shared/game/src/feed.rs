@@ -92,7 +92,7 @@ impl GameService {
     }
 
     /// The store position a cursor holds, if it is one of ours and not too old.
-    fn position_of<'a>(&self, cursor: &'a str) -> Result<&'a str, ServiceError> {
+    pub(crate) fn position_of<'a>(&self, cursor: &'a str) -> Result<&'a str, ServiceError> {
         let (issued, position) = cursor.split_once('.').ok_or(ServiceError::BadCursor)?;
         let issued = issued
             .parse::<i64>()

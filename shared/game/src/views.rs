@@ -182,9 +182,12 @@ pub struct MoveView {
     pub draw_offer: bool,
     /// Whether the server played it for its seat, from the seat's conditional line.
     pub conditional: bool,
-    /// The previous move's hash (empty for the first): the log is a hash chain.
+    /// The hash of the log's previous entry, a move's or an event's (a draw offered
+    /// without a move, a claim, ...: events are not listed here, so it may differ from the
+    /// listed move before); empty for the log's first entry. Moves and events form one
+    /// hash chain in log order.
     pub prev_hash: String,
-    /// SHA-256 in hex over the previous hash and this move.
+    /// SHA-256 in hex over the game id, the previous entry's hash and this move.
     pub hash: String,
 }
 

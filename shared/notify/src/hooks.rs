@@ -17,6 +17,10 @@
 //!   lost is still delivered.
 //! - **Where.** Only to public addresses, unless local hooks are allowed ([`crate::reach`]);
 //!   a delivery refused for its address is a failure like any other, logged with why.
+//! - **Web Push.** A hook with push keys is a Web Push subscription: it is sent each
+//!   event's notice encrypted for it and signed with the server's VAPID key
+//!   ([`crate::push`]), retried the same way, and removed when the push service answers
+//!   404 or 410 (the subscription is gone).
 //! - **At least once.** The hook's place in the feed is saved after each event accepted; a
 //!   delivery cut off before that is sent again, with the same event id.
 
@@ -25,13 +29,14 @@ use std::time::{Duration, Instant};
 
 use chrono::TimeDelta;
 use hmac::{Hmac, Mac};
-use missive_domain::{DeliveryAttempt, Hook, HookId, HookState};
+use missive_domain::{DeliveryAttempt, Hook, HookId, HookState, PushKeys};
 use missive_game::hook_address::hook_url;
 use missive_game::{Clock, GameService, HookEvent};
 use missive_metrics::Metric;
 use sha2::Sha256;
 
 use crate::NotifyError;
+use crate::push::{self, PushIdentity};
 use crate::reach::{Guarded, Reach, refusal};
 
 /// Failed attempts in a row after which a hook is disabled.
@@ -51,6 +56,7 @@ pub struct HookSender {
     clock: Arc<dyn Clock>,
     client: reqwest::Client,
     reach: Reach,
+    push: Option<PushIdentity>,
 }
 
 /// The signature header's value for `body` sent at `t` (unix seconds) with `secret`.
@@ -94,7 +100,15 @@ impl HookSender {
             clock,
             client,
             reach,
+            push: None,
         })
+    }
+
+    /// The same sender, delivering to Web Push subscriptions as `identity` (without one,
+    /// each attempt to a subscription fails, and it is retried as any failure).
+    pub fn with_push(mut self, identity: Option<PushIdentity>) -> HookSender {
+        self.push = identity;
+        self
     }
 
     /// The service whose hooks this sends to.
@@ -136,6 +150,11 @@ impl HookSender {
             let full = events.len() == BATCH;
             for event in events {
                 let attempt = self.attempt(&hook, &event).await;
+                if hook.push.is_some() && attempt.status.is_some_and(push::gone) {
+                    tracing::info!(hook = %hook.id, player = %hook.player, "push subscription gone");
+                    self.service.remove_hook(&hook.player, &hook.id).await?;
+                    return Ok(delivered);
+                }
                 let accepted = attempt.accepted();
                 hook = match self.saved(hook, attempt, &event).await? {
                     Some(hook) => hook,
@@ -165,9 +184,10 @@ impl HookSender {
     async fn attempt(&self, hook: &Hook, event: &HookEvent) -> DeliveryAttempt {
         let now = self.clock.now();
         let started = Instant::now();
-        let (status, error) = match hook_url(&hook.url, self.reach.local) {
-            Ok(_) => self.post(hook, event, now.timestamp()).await,
-            Err(why) => (None, Some(format!("refused: the address {why}"))),
+        let (status, error) = match (hook_url(&hook.url, self.reach.local), &hook.push) {
+            (Err(why), _) => (None, Some(format!("refused: the address {why}"))),
+            (Ok(_), None) => self.post(hook, event, now.timestamp()).await,
+            (Ok(_), Some(keys)) => self.push(hook, keys, event).await,
         };
         DeliveryAttempt {
             at: now,
@@ -193,18 +213,39 @@ impl HookSender {
             .body(body)
             .send()
             .await;
-        match sent {
-            Ok(answer) if answer.status().is_success() => (Some(answer.status().as_u16()), None),
-            Ok(answer) => (
-                Some(answer.status().as_u16()),
-                Some(format!("answered {}", answer.status())),
-            ),
-            Err(error) if error.is_timeout() => (None, Some("no answer in time".to_string())),
-            Err(error) => match refusal(&error) {
-                Some(refused) => (None, Some(format!("refused: {refused}"))),
-                None => (None, Some(format!("not delivered: {}", without_url(error)))),
-            },
-        }
+        answered(sent)
+    }
+
+    /// Sends the push message of `event` to subscription `hook` with `keys`: the answer's
+    /// status, and what went wrong in words. Its VAPID token's expiry counts from the
+    /// machine's clock, which the push service's is compared with (not the service's
+    /// clock, which tests move).
+    async fn push(
+        &self,
+        hook: &Hook,
+        keys: &PushKeys,
+        event: &HookEvent,
+    ) -> (Option<u16>, Option<String>) {
+        let t = chrono::Utc::now().timestamp();
+        let Some(identity) = &self.push else {
+            return (
+                None,
+                Some("not sent: the server has no VAPID key".to_string()),
+            );
+        };
+        let message = match push::message(identity, &hook.url, keys, &event.event, t) {
+            Ok(message) => message,
+            Err(why) => return (None, Some(format!("not sent: {why}"))),
+        };
+        let (parts, body) = message.into_parts();
+        let sent = self
+            .client
+            .post(&hook.url)
+            .headers(parts.headers)
+            .body(body)
+            .send()
+            .await;
+        answered(sent)
     }
 
     /// Saves `hook` after `attempt` of `event`: on past the event when accepted, else with
@@ -236,6 +277,22 @@ impl HookSender {
         }
         next.revision += 1;
         Ok(Some(next))
+    }
+}
+
+/// The status of an attempt's answer, and what went wrong in words (without the address).
+fn answered(sent: reqwest::Result<reqwest::Response>) -> (Option<u16>, Option<String>) {
+    match sent {
+        Ok(answer) if answer.status().is_success() => (Some(answer.status().as_u16()), None),
+        Ok(answer) => (
+            Some(answer.status().as_u16()),
+            Some(format!("answered {}", answer.status())),
+        ),
+        Err(error) if error.is_timeout() => (None, Some("no answer in time".to_string())),
+        Err(error) => match refusal(&error) {
+            Some(refused) => (None, Some(format!("refused: {refused}"))),
+            None => (None, Some(format!("not delivered: {}", without_url(error)))),
+        },
     }
 }
 

@@ -24,8 +24,10 @@ pub mod hooks;
 pub mod links;
 mod mailers;
 mod post;
+pub mod push;
 pub mod reach;
 mod scheduler;
+pub mod sockets;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -33,5 +35,7 @@ pub use dispatch::{HOOKS_AT_ONCE, HookDispatcher};
 pub use error::NotifyError;
 pub use hooks::HookSender;
 pub use mailers::{next_digest, reminder_time};
+pub use push::PushIdentity;
 pub use reach::Reach;
 pub use scheduler::{NotifyConfig, Scheduler, SweepReport};
+pub use sockets::{Gateway, SocketSender, Undelivered};

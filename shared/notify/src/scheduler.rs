@@ -33,6 +33,7 @@ use crate::dispatch::{HOOKS_AT_ONCE, HookDispatcher};
 use crate::hooks::HookSender;
 use crate::mailers::{Attendance, MAILERS, Stage, TurnState, TurnTimes};
 use crate::post::Post;
+use crate::sockets::SocketSender;
 
 /// Entries read from the sweep's index (or a player's games) at a time.
 pub(crate) const DUE_PAGE: usize = 100;
@@ -60,6 +61,7 @@ impl Default for NotifyConfig {
 pub struct Scheduler {
     pub(crate) post: Post,
     hooks: Option<HookDispatcher>,
+    sockets: Option<SocketSender>,
 }
 
 impl Scheduler {
@@ -81,7 +83,11 @@ impl Scheduler {
             config: NotifyConfig::default(),
             reply_to: None,
         };
-        Scheduler { post, hooks: None }
+        Scheduler {
+            post,
+            hooks: None,
+            sockets: None,
+        }
     }
 
     /// The same scheduler, delivering the players' events to their webhooks with `hooks`
@@ -89,6 +95,13 @@ impl Scheduler {
     /// hooks at once.
     pub fn with_hooks(mut self, hooks: HookSender) -> Scheduler {
         self.hooks = Some(HookDispatcher::new(hooks, HOOKS_AT_ONCE));
+        self
+    }
+
+    /// The same scheduler, sending the players' events to their subscribed WebSocket
+    /// connections with `sockets` when a game changes, before its mail.
+    pub fn with_sockets(mut self, sockets: Option<SocketSender>) -> Scheduler {
+        self.sockets = sockets;
         self
     }
 
@@ -120,15 +133,22 @@ impl Scheduler {
     /// new turn's start, or the game's end), so the player now to move gets their turn mail
     /// and the players of a game just ended hear how it ended, once each; then hands the
     /// webhooks of the game's members over to be attended (out of line: this does not wait
-    /// for them). Returns whether a mail was sent.
+    /// for them). The members' WebSocket connections are sent their events first (a
+    /// failure there is logged: their clients go on from their cursors). Returns whether a
+    /// mail was sent.
     pub async fn game_changed(&self, id: &GameId) -> Result<bool, NotifyError> {
         let Some((head, game)) = self.post.service.notice_state(id).await? else {
             return Ok(false);
         };
         let members: Vec<String> = head.doc.members().into_iter().map(String::from).collect();
+        let members: Vec<&str> = members.iter().map(String::as_str).collect();
+        if let Some(sockets) = &self.sockets
+            && let Err(error) = sockets.attend_players(&members).await
+        {
+            tracing::warn!(game = %id, %error, "events not sent to connections");
+        }
         let mailed = self.mail_change(id, head, game).await;
         if let Some(hooks) = &self.hooks {
-            let members: Vec<&str> = members.iter().map(String::as_str).collect();
             hooks.attend_players(&members).await?;
         }
         mailed

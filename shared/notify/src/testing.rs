@@ -152,6 +152,17 @@ impl Setup {
         }
     }
 
+    /// The store's work so far ([`missive_store::OperatorStore::usage`]).
+    pub fn usage(&self) -> missive_store::Usage {
+        self._test.store.usage()
+    }
+
+    /// The store's round trips, reads and writes since `before` (a [`Setup::usage`]).
+    pub fn work_since(&self, before: missive_store::Usage) -> (u64, u64, u64) {
+        let work = self.usage().since(before);
+        (work.round_trips, work.reads, work.writes)
+    }
+
     /// A started chess game, ann white, bob black, 3 days per move.
     pub async fn chess(&self) -> GameId {
         let id = self

@@ -6,6 +6,7 @@
 //! it picks the backends (`missive-store`'s features), so the notifier and sweeper
 //! functions carry the DynamoDB store only.
 
+pub mod connections;
 pub mod init_error;
 pub mod logging;
 mod signing;
@@ -15,10 +16,10 @@ use std::sync::Arc;
 
 use clap::Args;
 use missive_archive::KeyPair;
-use missive_auth::{Authority, SigningKey};
+use missive_auth::{Authority, SigningKey, VapidKey};
 use missive_game::{Clock, GameService};
 use missive_mail::{Mailer, Metered, Outbox, Ses, Smtp};
-use missive_notify::{HookSender, NotifyConfig, Reach, Scheduler};
+use missive_notify::{HookSender, NotifyConfig, PushIdentity, Reach, Scheduler, SocketSender};
 use missive_store::{Store, StoreError, StoreSetting};
 use thiserror::Error;
 
@@ -28,7 +29,7 @@ use thiserror::Error;
 compile_error!("Missive must be built with panic = \"unwind\" (see the workspace Cargo.toml)");
 
 pub use logging::LogFormat;
-pub use signing::{ARCHIVE_KEY_FILE, KEY_FILE, archive_key_set, replace_key_file};
+pub use signing::{ARCHIVE_KEY_FILE, KEY_FILE, VAPID_KEY_FILE, archive_key_set, replace_key_file};
 
 /// What went wrong while reading the settings or building what they describe.
 #[derive(Debug, Error)]
@@ -185,6 +186,30 @@ pub struct Settings {
     #[arg(long, env = "MISSIVE_HOOK_TIMEOUT", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(1..=60))]
     pub hook_timeout: u64,
+    /// The VAPID key Web Push messages are signed with (`vapid:BASE64URL`, a P-256
+    /// scalar). Without it (and without --vapid-key-parameter), a SQLite deployment uses
+    /// the VAPID key file in the data folder (generated on first start) and a DynamoDB one
+    /// sends no Web Push.
+    #[arg(long, env = "MISSIVE_VAPID_KEY", hide_env_values = true)]
+    pub vapid_key: Option<String>,
+    /// The name of an SSM parameter (a SecureString) holding the VAPID key, read once at
+    /// start-up: what the Lambda functions use.
+    #[arg(
+        long,
+        env = "MISSIVE_VAPID_KEY_PARAMETER",
+        conflicts_with = "vapid_key"
+    )]
+    pub vapid_key_parameter: Option<String>,
+    /// The contact Web Push messages name for push services (`mailto:` or `https:`);
+    /// empty: `mailto:` and the address of the mail sender.
+    #[arg(long, env = "MISSIVE_PUSH_CONTACT", default_value = "")]
+    pub push_contact: String,
+    /// The stage endpoint of the API Gateway WebSocket API
+    /// (`https://{api}.execute-api.{region}.amazonaws.com/{stage}`), whose `@connections`
+    /// API events are posted to; none: no WebSocket connections are sent events (what
+    /// `missive serve` does, which serves its WebSocket itself).
+    #[arg(long, env = "MISSIVE_SOCKET_ENDPOINT")]
+    pub socket_endpoint: Option<String>,
     /// Let players register webhooks on plain `http://` and on loopback or private hosts
     /// (a server on one machine with its receivers beside it); never in the cloud.
     #[arg(long, env = "MISSIVE_LOCAL_HOOKS")]
@@ -241,6 +266,50 @@ impl Settings {
         archive_keys(self.archive_key.as_deref(), &self.store, opening)
     }
 
+    /// The VAPID key: the one given, else the SSM parameter's, else (SQLite only) the data
+    /// folder's, created there only with [`Opening::MayCreate`]; `None` for a DynamoDB
+    /// deployment given none.
+    pub async fn vapid_key(&self, opening: Opening) -> Result<Option<VapidKey>, SettingsError> {
+        if let Some(text) = &self.vapid_key {
+            return VapidKey::parse(text)
+                .map(Some)
+                .map_err(|e| SettingsError::Key(e.to_string()));
+        }
+        if let Some(name) = &self.vapid_key_parameter {
+            return signing::vapid_from_parameter(name).await.map(Some);
+        }
+        match &self.store {
+            StoreSetting::Sqlite(path) => {
+                signing::vapid_in_folder(path.parent().unwrap_or(Path::new(".")), opening)
+            }
+            StoreSetting::DynamoDb(_) => Ok(None),
+        }
+    }
+
+    /// What Web Push messages are signed with: the VAPID key ([`Settings::vapid_key`]) and
+    /// the contact; `None` without a key.
+    pub async fn push_identity(
+        &self,
+        opening: Opening,
+    ) -> Result<Option<PushIdentity>, SettingsError> {
+        let contact = match self.push_contact.as_str() {
+            "" => format!("mailto:{}", sender_address(&self.mail_from)),
+            given => given.to_string(),
+        };
+        Ok(self
+            .vapid_key(opening)
+            .await?
+            .map(|key| PushIdentity { key, contact }))
+    }
+
+    /// The sender of events to WebSocket connections through the `@connections` API of
+    /// `--socket-endpoint`, if one is given.
+    pub async fn sockets(&self, service: &GameService) -> Option<SocketSender> {
+        let endpoint = self.socket_endpoint.as_deref()?;
+        let gateway = connections::Connections::connect(endpoint).await;
+        Some(SocketSender::new(service.clone(), Arc::new(gateway)))
+    }
+
     /// The token authority: the signing key set, with the issuer as issuer and audience.
     pub async fn authority(&self, opening: Opening) -> Result<Authority, SettingsError> {
         Authority::with_keys(
@@ -282,18 +351,21 @@ impl Settings {
 
     /// The notifier of `service`'s games, minting links with `authority`, sending with
     /// `mailer`, telling time by `clock`, with the digest hour of these settings, delivering
-    /// to webhooks with their timeout, to public addresses only unless local hooks are on.
+    /// to webhooks with their timeout, to public addresses only unless local hooks are on,
+    /// and to Web Push subscriptions as `push`.
     pub fn notifier(
         &self,
         service: GameService,
         authority: Arc<Authority>,
         mailer: Arc<dyn Mailer>,
         clock: Arc<dyn Clock>,
+        push: Option<PushIdentity>,
     ) -> Result<Scheduler, SettingsError> {
         let timeout = std::time::Duration::from_secs(self.hook_timeout);
         let reach = Reach::system(self.local_hooks);
         let hooks = HookSender::new(service.clone(), Arc::clone(&clock), timeout, reach)
-            .map_err(|e| SettingsError::Mail(e.to_string()))?;
+            .map_err(|e| SettingsError::Mail(e.to_string()))?
+            .with_push(push);
         let config = NotifyConfig {
             digest_hour: self.digest_hour,
         };
@@ -322,7 +394,11 @@ impl Settings {
         let authority = Arc::new(settings.authority(Opening::MustExist).await?);
         let mailer = settings.mailer().await?;
         let service = GameService::new(store, Arc::clone(&clock));
-        let notifier = settings.notifier(service.clone(), Arc::clone(&authority), mailer, clock)?;
+        let push = settings.push_identity(Opening::MustExist).await?;
+        let sockets = settings.sockets(&service).await;
+        let notifier = settings
+            .notifier(service.clone(), Arc::clone(&authority), mailer, clock, push)?
+            .with_sockets(sockets);
         Ok(LambdaParts {
             service,
             authority,
@@ -339,4 +415,12 @@ pub struct LambdaParts {
     pub authority: Arc<Authority>,
     /// The notifier, mailing with the settings' mailer.
     pub notifier: Scheduler,
+}
+
+/// The address of a mail sender (`Name <address>` or a bare address).
+fn sender_address(from: &str) -> &str {
+    match (from.rfind('<'), from.rfind('>')) {
+        (Some(open), Some(close)) if open < close => &from[open + 1..close],
+        _ => from.trim(),
+    }
 }

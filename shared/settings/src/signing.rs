@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use missive_archive::KeyPair;
-use missive_auth::SigningKey;
+use missive_auth::{SigningKey, VapidKey};
 
 use crate::{Opening, SettingsError};
 
@@ -15,6 +15,9 @@ pub const KEY_FILE: &str = "missive.key";
 
 /// Name of the archive key file written into the data folder on first local start.
 pub const ARCHIVE_KEY_FILE: &str = "archive.key";
+
+/// Name of the VAPID key file (Web Push) written into the data folder on first local start.
+pub const VAPID_KEY_FILE: &str = "vapid.key";
 
 /// The token key set in `folder`'s key file; if there is none, a fresh key written there
 /// with [`Opening::MayCreate`], else an error naming the file.
@@ -101,8 +104,36 @@ fn in_file(folder: &Path, name: &str, error: &dyn std::fmt::Display) -> Settings
 /// The key set held by the SSM parameter `name` (a SecureString, decrypted by SSM), through
 /// the standard AWS configuration.
 pub(crate) async fn from_parameter(name: &str) -> Result<Vec<SigningKey>, SettingsError> {
-    let failed =
-        |e: &dyn std::fmt::Display| SettingsError::Key(format!("SSM parameter {name}: {e}"));
+    let text = parameter_text(name).await?;
+    SigningKey::parse_set(&text).map_err(|e| parameter_error(name, &e))
+}
+
+/// The VAPID key held by the SSM parameter `name`, read as [`from_parameter`] reads.
+pub(crate) async fn vapid_from_parameter(name: &str) -> Result<VapidKey, SettingsError> {
+    let text = parameter_text(name).await?;
+    VapidKey::parse(&text).map_err(|e| parameter_error(name, &e))
+}
+
+/// The VAPID key in `folder`'s VAPID key file, made there on first start as
+/// [`in_folder`] makes its key; `None` when there is none and it may not be created.
+pub(crate) fn vapid_in_folder(
+    folder: &Path,
+    opening: Opening,
+) -> Result<Option<VapidKey>, SettingsError> {
+    let generate = || VapidKey::generate().to_text();
+    key_file(folder, VAPID_KEY_FILE, opening, generate)?
+        .map(|text| VapidKey::parse(&text).map_err(|e| in_file(folder, VAPID_KEY_FILE, &e)))
+        .transpose()
+}
+
+/// A key error about SSM parameter `name`.
+fn parameter_error(name: &str, error: &dyn std::fmt::Display) -> SettingsError {
+    SettingsError::Key(format!("SSM parameter {name}: {error}"))
+}
+
+/// The text of the SSM parameter `name` (a SecureString, decrypted by SSM).
+async fn parameter_text(name: &str) -> Result<String, SettingsError> {
+    let failed = |e: &dyn std::fmt::Display| parameter_error(name, e);
     let config = missive_aws::config().await;
     let answer = aws_sdk_ssm::Client::new(&config)
         .get_parameter()
@@ -115,7 +146,7 @@ pub(crate) async fn from_parameter(name: &str) -> Result<Vec<SigningKey>, Settin
         .parameter()
         .and_then(|parameter| parameter.value())
         .ok_or_else(|| failed(&"the parameter has no value"))?;
-    SigningKey::parse_set(text).map_err(|e| failed(&e))
+    Ok(text.to_string())
 }
 
 /// Replaces the text of `file` with `text` at once: written to a fresh file beside it (only

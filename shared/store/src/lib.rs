@@ -29,8 +29,8 @@ pub use dynamodb::{DynamoDbStore, TableDefinition};
 pub use error::StoreError;
 pub use ports::{
     ChallengeStore, CounterStore, CredentialStore, FeedStore, GameListStore, GameStore, HookStore,
-    MailStore, Membership, OperatorStore, PlayerStore, RatingStore, Store, TournamentStore, Usage,
-    Wake, WakeStore, WakeSubject,
+    MailStore, Membership, OperatorStore, PlayerStore, RatingStore, SocketStore, Store,
+    TournamentStore, Usage, Wake, WakeStore, WakeSubject,
 };
 pub use setting::{ENV_VAR, StoreSetting};
 #[cfg(feature = "sqlite")]
@@ -41,7 +41,7 @@ pub use sqlite::SqliteStore;
 pub mod prelude {
     pub use crate::ports::{
         ChallengeStore, CounterStore, CredentialStore, FeedStore, GameListStore, GameStore,
-        HookStore, MailStore, OperatorStore, PlayerStore, RatingStore, Store, TournamentStore,
-        WakeStore,
+        HookStore, MailStore, OperatorStore, PlayerStore, RatingStore, SocketStore, Store,
+        TournamentStore, WakeStore,
     };
 }

@@ -135,6 +135,7 @@ impl TestStore {
                      DROP TABLE rating_periods;
                      DROP TABLE rated_games;
                      DROP TABLE cancelled;
+                     DROP TABLE sockets;
                      ALTER TABLE moves DROP COLUMN conditional;
                      PRAGMA user_version = 5;",
                 )

@@ -1,7 +1,9 @@
 //! The router on one machine (`missive serve`): HTTP/1.1 over hyper with a header read
 //! timeout (which is also how long a kept-alive connection may sit idle), a write timeout,
 //! a cap on open connections and on connections per client address, and graceful shutdown
-//! with a bounded drain.
+//! with a bounded drain. A request may upgrade its connection (the feed's WebSocket,
+//! [`crate::sockets`]): the connection then counts as running a handler until the WebSocket
+//! closes (it is never closed to make room), which it does when shutdown starts.
 //!
 //! A client that does not read its answers holds little: hyper buffers at most its
 //! `max_buf_size` (the largest head plus 16 KiB) of answers not yet written, the kernel
@@ -33,8 +35,8 @@ use axum::Router;
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
 use tower::ServiceExt;
 
 use crate::TrustedProxies;
@@ -109,7 +111,8 @@ pub async fn serve(
         config.max_connections_per_client,
         config.trusted_proxies.clone(),
     ));
-    let graceful = GracefulShutdown::new();
+    // Each connection holds a receiver until it ends: the drain waits for none to be left.
+    let (stop, stopping) = watch::channel(false);
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(config.header_timeout)
@@ -132,15 +135,17 @@ pub async fn serve(
             slots: Arc::clone(&slots),
             http: http.clone(),
             router: router.clone(),
-            watcher: graceful.watcher(),
+            stopping: stopping.clone(),
             write_timeout: config.write_timeout,
         };
         tokio::spawn(connection.run(stream));
     }
     drop(listener);
-    let open = graceful.count();
+    drop(stopping);
+    let open = stop.receiver_count();
     tracing::info!(open, "shutting down: no new connections, draining");
-    match tokio::time::timeout(config.drain, graceful.shutdown()).await {
+    stop.send_replace(true);
+    match tokio::time::timeout(config.drain, stop.closed()).await {
         Ok(()) => Drained::All,
         Err(_) => Drained::Cut(slots.open()),
     }
@@ -152,7 +157,8 @@ struct Connection {
     slots: Arc<Slots>,
     http: hyper::server::conn::http1::Builder,
     router: Router,
-    watcher: Watcher,
+    /// Becomes true when shutdown starts; dropped when the connection ends.
+    stopping: watch::Receiver<bool>,
     write_timeout: Duration,
 }
 
@@ -169,9 +175,13 @@ impl Connection {
         let activity = Arc::clone(&slot.activity);
         let (io, returned) = Shaped::new(stream, Arc::clone(&activity), self.write_timeout);
         let service = service(self.router, peer, Arc::clone(&activity));
-        let watched = self
-            .watcher
-            .watch(self.http.serve_connection(TokioIo::new(io), service));
+        let served = self
+            .http
+            .serve_connection(TokioIo::new(io), service)
+            .with_upgrades();
+        // Held until the connection's end, an upgraded one's included.
+        let stopping = self.stopping;
+        let watched = until_stopped(served, stopping.clone());
         tokio::select! {
             outcome = watched => {
                 if let Ok(returned) = returned.await {
@@ -186,6 +196,33 @@ impl Connection {
             }
         }
         drop(slot);
+        drop(stopping);
+    }
+}
+
+/// Serves `connection` to its end, shutting it down gracefully (its request in flight
+/// answered, no other read) once `stopping` turns true.
+async fn until_stopped<I, S, B>(
+    connection: hyper::server::conn::http1::UpgradeableConnection<I, S>,
+    mut stopping: watch::Receiver<bool>,
+) -> Result<(), hyper::Error>
+where
+    I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
+    S: hyper::service::HttpService<Incoming, ResBody = B>,
+    S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    B: hyper::body::Body + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let mut connection = std::pin::pin!(connection);
+    let mut asked = false;
+    loop {
+        tokio::select! {
+            outcome = connection.as_mut() => return outcome,
+            _ = stopping.wait_for(|stopping| *stopping), if !asked => {
+                asked = true;
+                connection.as_mut().graceful_shutdown();
+            }
+        }
     }
 }
 
@@ -205,8 +242,15 @@ fn service(
         request.extensions_mut().insert(ConnectInfo(peer));
         let running = Running::start(Arc::clone(&activity));
         let answer = router.clone().oneshot(request.map(axum::body::Body::new));
+        let activity = Arc::clone(&activity);
         async move {
             let answer = answer.await;
+            if answer
+                .as_ref()
+                .is_ok_and(|answer| answer.status() == axum::http::StatusCode::SWITCHING_PROTOCOLS)
+            {
+                activity.upgraded();
+            }
             drop(running);
             answer
         }

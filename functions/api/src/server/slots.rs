@@ -222,6 +222,13 @@ impl Activity {
         idle.then(|| *lock(&self.moved))
     }
 
+    /// Notes that the connection was handed over to a handler for the rest of its life (an
+    /// upgrade: the feed's WebSocket), which therefore counts as running until it ends and
+    /// is never closed to make room.
+    pub(super) fn upgraded(&self) {
+        self.handlers.fetch_add(1, Ordering::AcqRel);
+    }
+
     /// Tells the connection's task to close it.
     pub(super) fn close(&self) {
         self.closed.store(true, Ordering::Release);

@@ -8,6 +8,7 @@ pub mod inbox;
 pub mod links;
 pub mod polls;
 pub mod raw;
+pub mod sockets;
 pub mod tournaments;
 
 use std::path::PathBuf;
@@ -55,6 +56,8 @@ pub struct Options {
     pub signing_keys: Vec<SigningKey>,
     /// The archive key set, oldest first (the last signs); empty: [`archive_key`] alone.
     pub archive_keys: Vec<missive_archive::KeyPair>,
+    /// What Web Push messages are signed with (none: no Web Push).
+    pub push: Option<missive_notify::PushIdentity>,
 }
 
 impl Default for Options {
@@ -72,6 +75,7 @@ impl Default for Options {
             mailer: None,
             signing_keys: Vec::new(),
             archive_keys: Vec::new(),
+            push: None,
         }
     }
 }
@@ -208,6 +212,8 @@ impl Server {
             trusted_proxies: options.trusted_proxies,
             limits: options.limits,
             polls: options.limits.polls(),
+            push: options.push,
+            events_socket: None,
         };
         let app = if options.mailing {
             follow_changes(app, options.hook_timeout, options.reply_to)
@@ -424,7 +430,8 @@ fn follow_changes(
         hook_timeout,
         missive_notify::Reach::system(true),
     )
-    .unwrap();
+    .unwrap()
+    .with_push(app.push.clone());
     let notifier = notifier(&app).with_reply_to(reply_to).with_hooks(hooks);
     let never = tokio::sync::watch::channel(false).1;
     tokio::spawn(async move { notifier.follow(feed, never).await });
@@ -555,6 +562,23 @@ impl Player<'_> {
         assert_eq!(status, StatusCode::CREATED, "{text} at {ply}: {body}");
         body
     }
+}
+
+/// Creates a chess game of 3 days a move by `creator`, who has white, inviting `invitee`
+/// to black; returns its id (the game forms until the invitee joins).
+pub async fn invite_to_chess(creator: &Player<'_>, invitee: &str) -> String {
+    let (status, body) = creator
+        .post(
+            "/v1/games",
+            json!({
+                "variant": "chess",
+                "seats": [{ "kind": "creator" }, { "kind": "invite", "player": invitee }],
+                "time_control": { "kind": "days-per-move", "days": 3 },
+            }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    body["id"].as_str().unwrap().to_string()
 }
 
 /// Creates a game of `variant` by `players[0]` with open seats the others join; returns

@@ -27,6 +27,8 @@
 //! | counter | `COUNT#<name>` | `COUNT` | `used`, `expires_at` (seconds; the table's TTL attribute) |
 //! | application password | `PLAYER#<player>` | `APPPASS#<id>` | `body` (the password's record as JSON, its hash included), `last_used` (ms) once used |
 //! | webhook | `PLAYER#<player>` | `HOOK#<id>` | `revision`, `body`; `wait_queue` = `wake#<shard of its id>`, `wait_deadline` (when due) while active and due |
+//! | socket | `PLAYER#<player>` | `SOCKET#<id>` | `revision`, `body`, `expires_at` (seconds; TTL) |
+//! | socket's player | `SOCKET#<id>` | `SOCKET` | `player`, `expires_at` (seconds; TTL); written and removed with the socket |
 //! | tournament | `TOURNAMENT#<id>` | `TOURNAMENT` | `revision`, `body`; `wait_queue` = `tournaments`, `wait_deadline` (creation) |
 //! | tournament start | `TOURNAMENT#<id>` | `START` | `wait_queue` = `wake#<shard of its id>`, `wait_deadline` (its start date); only while open with one |
 //! | rating | `PLAYER#<player>` | `RATING#<variant>` | `revision`, `body`; `wait_queue` = `ratings#<variant>`, `wait_deadline` (the rating in thousandths) |
@@ -44,7 +46,7 @@
 //! items sort outside it.
 
 use chrono::NaiveDate;
-use missive_domain::{Challenge, ChallengeId, GameId, HookId, TimeControl, TournamentId};
+use missive_domain::{Challenge, ChallengeId, GameId, HookId, SocketId, TimeControl, TournamentId};
 
 use crate::Membership;
 
@@ -104,6 +106,21 @@ pub fn app_password_sk(id: &str) -> String {
 
 /// The first sort key of a player's webhooks.
 pub const HOOK_FROM: &str = "HOOK#";
+
+/// The prefix of a player's sockets' sort keys.
+pub const SOCKET_FROM: &str = "SOCKET#";
+/// The sort key of the item naming a socket's player.
+pub const SOCKET: &str = "SOCKET";
+
+/// The sort key of socket `id` in its player's partition.
+pub fn socket_sk(id: &SocketId) -> String {
+    format!("{SOCKET_FROM}{id}")
+}
+
+/// The partition of the item naming socket `id`'s player.
+pub fn socket_pk(id: &SocketId) -> String {
+    format!("{SOCKET_FROM}{id}")
+}
 
 /// The sort key of webhook `id`.
 pub fn hook_sk(id: &HookId) -> String {

@@ -22,18 +22,16 @@ mod mail;
 mod operator;
 mod players;
 mod ratings;
+mod sockets;
 mod table;
 mod tournaments;
 mod wakes;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
-use aws_sdk_dynamodb::config::retry::RetryConfig;
-use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::{BoxError, ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
@@ -86,28 +84,6 @@ impl Intercept for CountRequests {
     }
 }
 
-/// The client's timeouts: a connection is made within 2 s, an attempt (one HTTP request,
-/// the largest transaction included) answered within 5 s, and a call with its retries
-/// done within 12 s. A black-holed endpoint so fails a call in seconds rather than holding
-/// it (and a server's shutdown) for the SDK's default of no limit; every call still ends
-/// within the api function's 30 s.
-pub fn timeouts() -> TimeoutConfig {
-    TimeoutConfig::builder()
-        .connect_timeout(Duration::from_secs(2))
-        .operation_attempt_timeout(Duration::from_secs(5))
-        .operation_timeout(Duration::from_secs(12))
-        .build()
-}
-
-/// The client's retries: the SDK's standard mode (exponential backoff with jitter, on
-/// throttling, 5xx and timeouts; a failed condition is never retried), at most 3 attempts
-/// per call. A transaction (a move's append among them) carries the idempotency token the
-/// SDK fills once per call, so a retry of one whose first attempt landed unseen succeeds as
-/// that attempt did rather than failing its own condition.
-pub fn retries() -> RetryConfig {
-    RetryConfig::standard().with_max_attempts(3)
-}
-
 /// What a transaction item is, to tell which condition failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Part {
@@ -119,14 +95,12 @@ enum Part {
 
 impl DynamoDbStore {
     /// A store over `table`, configured from the standard AWS settings (region,
-    /// credentials, `AWS_ENDPOINT_URL_DYNAMODB` for DynamoDB Local), with the client's
-    /// timeouts and retries of [`timeouts`] and [`retries`].
+    /// credentials, `AWS_ENDPOINT_URL_DYNAMODB` for DynamoDB Local), with the timeouts and
+    /// retries every AWS client has ([`missive_aws::config`]).
     pub async fn connect(table: &str) -> DynamoDbStore {
         let shared = missive_aws::config().await;
         let counters = Arc::new(Counters::default());
         let config = aws_sdk_dynamodb::config::Builder::from(&shared)
-            .timeout_config(timeouts())
-            .retry_config(retries())
             .interceptor(CountRequests(Arc::clone(&counters)))
             .build();
         DynamoDbStore {

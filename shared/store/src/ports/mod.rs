@@ -21,6 +21,7 @@ mod mail;
 mod operator;
 mod players;
 mod ratings;
+mod sockets;
 mod tournaments;
 mod wakes;
 
@@ -35,6 +36,7 @@ pub use mail::MailStore;
 pub use operator::{OperatorStore, Usage};
 pub use players::PlayerStore;
 pub use ratings::RatingStore;
+pub use sockets::SocketStore;
 pub use tournaments::TournamentStore;
 pub use wakes::{Wake, WakeStore, WakeSubject};
 
@@ -63,6 +65,7 @@ every_port! {
         + ChallengeStore
         + FeedStore
         + HookStore
+        + SocketStore
         + TournamentStore
         + RatingStore
         + CounterStore

@@ -246,6 +246,17 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE challenges ADD COLUMN creator TEXT;
      UPDATE challenges SET creator = json_extract(body, '$.creator');
      CREATE INDEX challenges_creator ON challenges (creator, expires_at) WHERE open = 1;",
+    // 18: players' open WebSocket connections, forgotten after `expires_at`.
+    "CREATE TABLE sockets (
+         id TEXT PRIMARY KEY,
+         player TEXT NOT NULL,
+         revision INTEGER NOT NULL,
+         opened_at INTEGER NOT NULL,
+         expires_at INTEGER NOT NULL,
+         body TEXT NOT NULL
+     );
+     CREATE INDEX sockets_player ON sockets (player, opened_at);
+     CREATE INDEX sockets_expiry ON sockets (expires_at);",
 ];
 
 /// The schema version this code writes.

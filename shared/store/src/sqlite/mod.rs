@@ -25,6 +25,7 @@ mod operator;
 mod players;
 mod ratings;
 mod read;
+mod sockets;
 mod tournaments;
 mod wakes;
 mod write;

@@ -3,14 +3,14 @@
 
 use missive_domain::{
     AppPassword, Challenge, Commit, FeedItem, Head, Hook, MailPreference, MessageMail, Notice,
-    PeriodsClosed, Player, RatedGame, RatingRecord, Tournament, VacationRecord,
+    PeriodsClosed, Player, RatedGame, RatingRecord, Socket, Tournament, VacationRecord,
 };
 use rusqlite::Connection;
 
 use super::games::Import;
 use super::{
-    backend, challenges, counters, credentials, games, hooks, mail, players, ratings, tournaments,
-    wakes,
+    backend, challenges, counters, credentials, games, hooks, mail, players, ratings, sockets,
+    tournaments, wakes,
 };
 use crate::StoreError;
 
@@ -60,6 +60,11 @@ pub(super) enum Write {
     MessageMail(String, MessageMail),
     Hook(Box<Hook>),
     DeleteHook {
+        player: String,
+        id: String,
+    },
+    Socket(Box<Socket>),
+    DeleteSocket {
         player: String,
         id: String,
     },
@@ -172,6 +177,8 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
         }
         Write::RatedGame(game) => ratings::keep_rated_game(conn, game),
         Write::DeleteHook { player, id } => hooks::delete_hook(conn, player, id),
+        Write::Socket(socket) => sockets::put_socket(conn, socket),
+        Write::DeleteSocket { player, id } => sockets::delete_socket(conn, player, id),
         Write::MessageMail(player, choice) => mail::set_message_mail(conn, player, *choice),
         Write::CountUp {
             name,

@@ -1,7 +1,7 @@
 //! HookStore: webhooks changed over their revision, due while active.
 
 use chrono::{DateTime, Utc};
-use missive_domain::{Hook, HookId, HookState};
+use missive_domain::{Hook, HookId, HookState, PushKeys};
 use missive_store::{HookStore, StoreError, WakeStore, WakeSubject, store_checks};
 
 use crate::fixtures::{at, due};
@@ -19,6 +19,7 @@ fn hook(id: &str, player: &str, created: i64) -> Hook {
         failures: 0,
         due: None,
         log: Vec::new(),
+        push: None,
     }
 }
 
@@ -48,7 +49,16 @@ async fn hooks_change_over_their_revision_and_are_due_while_active(
         ..hook("h2", "ann", 2)
     };
     store.put_hook(&second).await.unwrap();
-    store.put_hook(&hook("h3", "bob", 3)).await.unwrap();
+    // A Web Push subscription is a hook with its keys.
+    let pushed = Hook {
+        push: Some(PushKeys {
+            p256dh: "BPublicKey".into(),
+            auth: "secret".into(),
+        }),
+        ..hook("h3", "bob", 3)
+    };
+    store.put_hook(&pushed).await.unwrap();
+    assert_eq!(store.hooks_of("bob").await.unwrap(), vec![pushed]);
     assert_eq!(
         store.hooks_of("ann").await.unwrap(),
         vec![first.clone(), second.clone()]

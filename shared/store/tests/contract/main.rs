@@ -15,6 +15,7 @@ mod mail;
 mod operator;
 mod players;
 mod ratings;
+mod sockets;
 mod sqlite;
 mod tournaments;
 mod wakes;

@@ -83,6 +83,7 @@ async fn an_older_file_lists_its_games_called_off_and_counts_its_open_challenges
         .unwrap()
         .execute_batch(
             "DROP TABLE cancelled;
+             DROP TABLE sockets;
              DROP INDEX challenges_creator;
              ALTER TABLE challenges DROP COLUMN creator;
              PRAGMA user_version = 15;",
