@@ -10,12 +10,16 @@
 # `build-lambdas.sh --check-only BINARY...` runs that check alone on unpacked binaries
 # (any, whatever their function), without building anything.
 #
-# Needs Rust (rust-toolchain.toml) with the aarch64-unknown-linux-gnu target, cargo-lambda,
-# and zig, which cargo-lambda links with. Installs what is missing: the target with rustup,
-# cargo-lambda and zig from PyPI (`pip install cargo-lambda ziglang`). The ziglang package
-# puts zig inside its own folder, not on PATH: this script adds that folder to PATH, and
-# `sam build` needs the same (run it from a shell where `zig` is found, e.g. after
-# `export PATH="$(python3 -c 'import ziglang, os; print(os.path.dirname(ziglang.__file__))'):$PATH"`).
+# `build-lambdas.sh --x86-64` builds the same functions for x86_64 instead (`cargo lambda
+# build --release --x86-64`; the template deploys arm64, so these are for measuring where
+# the arm64 target cannot be installed, or for a stack changed to x86_64).
+#
+# Needs Rust (rust-toolchain.toml) with the aarch64-unknown-linux-gnu target (for arm64),
+# cargo-lambda, and zig, which cargo-lambda links with. Installs what is missing: the
+# target with rustup, cargo-lambda and zig from PyPI (`pip install cargo-lambda ziglang`).
+# The ziglang package puts zig inside its own folder, not on PATH: this script adds that
+# folder to PATH, and `sam build` needs the same (run it from a shell where `zig` is
+# found, e.g. after `export PATH="$(python3 -c 'import ziglang, os; print(os.path.dirname(ziglang.__file__))'):$PATH"`).
 set -euo pipefail
 
 # Whether the unpacked binary $2 (named $1 in messages) links neither axum nor SQLite, by
@@ -58,8 +62,15 @@ target="${CARGO_TARGET_DIR:-target}"
 
 python="${MISSIVE_PYTHON:-python3}"
 functions=(api notifier sweeper inbound)
+arch=--arm64
+if [[ "${1:-}" == --x86-64 ]]; then
+    arch=--x86-64
+elif [[ $# -gt 0 ]]; then
+    echo "usage: $0 [--x86-64 | --check-only BINARY...]" >&2
+    exit 2
+fi
 
-if ! rustup target list --installed | grep -qx aarch64-unknown-linux-gnu; then
+if [[ "$arch" == --arm64 ]] && ! rustup target list --installed | grep -qx aarch64-unknown-linux-gnu; then
     echo "adding the aarch64-unknown-linux-gnu target" >&2
     rustup target add aarch64-unknown-linux-gnu >&2
 fi
@@ -77,7 +88,7 @@ if ! command -v zig >/dev/null; then
 fi
 
 for function in "${functions[@]}"; do
-    cargo lambda build --release --arm64 --locked --output-format zip --bin "$function" >&2
+    cargo lambda build --release "$arch" --locked --output-format zip --bin "$function" >&2
 done
 
 # $1 bytes in MiB, to two decimals.
