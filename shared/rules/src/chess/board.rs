@@ -1,8 +1,8 @@
 //! The chess position: pieces, side to move, rights and counters; move generation and
 //! making moves.
 
-use super::attacks;
 use super::types::{Bitboard, Color, Move, MoveKind, Role, Square, bit, file_of, rank_of, squares};
+use super::{attacks, zobrist};
 
 const RANK_1: Bitboard = 0xff;
 const RANK_8: Bitboard = 0xff << 56;
@@ -19,6 +19,9 @@ pub struct Chess {
     pub(super) ep: Option<Square>,
     pub(super) halfmoves: u32,
     pub(super) fullmoves: u32,
+    /// The Zobrist key of the pieces, the side to move and the castling rights (see
+    /// [`zobrist`]), kept up to date by every change of them.
+    pub(super) zobrist: u64,
 }
 
 /// Which legal moves [`Chess::generate_in`] lists: those of the pieces on `from` to the
@@ -90,7 +93,30 @@ impl Chess {
             ep: None,
             halfmoves: 0,
             fullmoves: 1,
+            zobrist: 0,
         }
+    }
+
+    /// The Zobrist key of the pieces, the side to move and the castling rights: equal for
+    /// positions that may be the same for repetition, different for any two that are not
+    /// (but for the en passant right, which [`Chess::key`] tells apart).
+    #[inline]
+    pub fn zobrist(&self) -> u64 {
+        self.zobrist
+    }
+
+    /// Sets the side to move, keeping the Zobrist key.
+    pub(super) fn set_turn(&mut self, turn: Color) {
+        if turn != self.turn {
+            self.zobrist ^= zobrist::BLACK_TO_MOVE;
+        }
+        self.turn = turn;
+    }
+
+    /// Sets the rooks that keep their castling right, keeping the Zobrist key.
+    pub(super) fn set_castling(&mut self, rooks: Bitboard) {
+        self.zobrist ^= zobrist::castling(self.castling ^ rooks);
+        self.castling = rooks;
     }
 
     /// The side to move.
@@ -135,9 +161,9 @@ impl Chess {
             .map(|r| (color, r))
     }
 
+    /// Puts a piece on an empty square.
     pub(super) fn put(&mut self, square: Square, color: Color, role: Role) {
-        self.roles[role.index()] |= bit(square);
-        self.colors[color.index()] |= bit(square);
+        self.toggle(color, role, bit(square));
     }
 
     /// The king of `color` (the lowest one if a malformed set-up had several).
@@ -418,6 +444,7 @@ impl Chess {
     fn toggle(&mut self, color: Color, role: Role, mask: Bitboard) {
         self.roles[role.index()] ^= mask;
         self.colors[color.index()] ^= mask;
+        self.zobrist ^= zobrist::pieces(color, role, mask);
     }
 
     /// Plays a legal move.
@@ -463,11 +490,14 @@ impl Chess {
                 self.toggle(us, Role::Rook, bit(rook) | bit(rook_to));
             }
         }
-        self.castling &= !from & !to;
+        let mut castling = self.castling & !from & !to;
         if role == Role::King {
-            self.castling &= !(if us == Color::White { RANK_1 } else { RANK_8 });
+            castling &= !(if us == Color::White { RANK_1 } else { RANK_8 });
         }
-        self.turn = them;
+        if castling != self.castling {
+            self.set_castling(castling);
+        }
+        self.set_turn(them);
     }
 
     /// The rook a castling move moves: the one on the side of the king's destination.

@@ -9,6 +9,7 @@ pub(crate) mod diagram;
 pub(crate) mod fen;
 mod notation;
 pub(crate) mod types;
+mod zobrist;
 
 pub use attacks::{KING_STEPS, KNIGHT_STEPS};
 pub use board::{Chess, ChessKey};
@@ -47,11 +48,10 @@ impl Chess {
 }
 
 /// How many times the last position of `history` occurred in it (itself included): the
-/// placement is compared first, the full key (with its legal en passant) only when it matches.
+/// Zobrist keys are compared first, the full key (with its legal en passant) only when they
+/// match.
 pub fn repetitions(history: &[Chess]) -> usize {
-    occurrences(history, |p, current| {
-        p.occupied() == current.occupied() && p.colors == current.colors && p.roles == current.roles
-    })
+    occurrences(history, |p, current| p.zobrist == current.zobrist)
 }
 
 impl Position for Chess {
@@ -100,6 +100,17 @@ impl Position for Chess {
             dead: self.is_insufficient_material(),
             halfmoves: self.halfmoves,
         })
+    }
+
+    /// Material and the move counter: checkmate and stalemate need no legal move.
+    fn outcome_with_a_move(&self) -> Option<Option<Outcome>> {
+        Some(classical::outcome(Facts {
+            to_move: Chess::seat_of(self.turn),
+            has_moves: true,
+            in_check: false,
+            dead: self.is_insufficient_material(),
+            halfmoves: self.halfmoves,
+        }))
     }
 
     fn key(&self) -> ChessKey {
