@@ -16,6 +16,8 @@ pub use board::{Chess, ChessKey};
 pub use fen::START_FEN;
 pub use types::{Color, Move, MoveKind, Role, Square, parse_square, square_name};
 
+use std::sync::LazyLock;
+
 use crate::classical::{self, Facts, SEVENTY_FIVE_MOVES};
 use crate::position::occurrences;
 use crate::{Claim, Diagram, MoveError, Notation, Options, Outcome, Position, PositionError, Seat};
@@ -23,7 +25,9 @@ use crate::{Claim, Diagram, MoveError, Notation, Options, Outcome, Position, Pos
 impl Chess {
     /// The standard start position.
     pub fn start() -> Chess {
-        Chess::from_fen(START_FEN).expect("the start FEN is valid")
+        static START: LazyLock<Chess> =
+            LazyLock::new(|| Chess::from_fen(START_FEN).expect("the start FEN is valid"));
+        START.clone()
     }
 
     /// True when the side to move is checkmated.

@@ -13,43 +13,45 @@ const fn mix(seed: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// One key per colour, role and square, then one per castling rook square, then the side.
-const fn keys() -> [u64; KEYS] {
-    let mut table = [0; KEYS];
+/// One key per colour, role and square.
+const fn piece_keys() -> [[[u64; 64]; 6]; 2] {
+    let mut table = [[[0; 64]; 6]; 2];
     let mut i = 0;
-    while i < KEYS {
-        table[i] = mix(i as u64);
+    while i < 2 * 6 * 64 {
+        table[i / 384][i / 64 % 6][i % 64] = mix(i as u64);
         i += 1;
     }
     table
 }
 
-const PIECES: usize = 2 * 6 * 64;
-const KEYS: usize = PIECES + 64 + 1;
-static KEYS_TABLE: [u64; KEYS] = keys();
+/// One key per square of a rook that keeps its castling right.
+const fn castling_keys() -> [u64; 64] {
+    let mut table = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        table[i] = mix((2 * 6 * 64 + i) as u64);
+        i += 1;
+    }
+    table
+}
+
+static PIECE_KEYS: [[[u64; 64]; 6]; 2] = piece_keys();
+static CASTLING_KEYS: [u64; 64] = castling_keys();
 
 /// The key of a piece of `color` and `role` on `square`.
 #[inline]
 pub fn piece(color: Color, role: Role, square: Square) -> u64 {
-    KEYS_TABLE[(color.index() * 6 + role.index()) * 64 + usize::from(square)]
-}
-
-/// The key of the pieces of `color` and `role` on the squares of `mask`.
-#[inline]
-pub fn pieces(color: Color, role: Role, mask: Bitboard) -> u64 {
-    squares(mask).fold(0, |key, square| key ^ piece(color, role, square))
+    PIECE_KEYS[color.index()][role.index()][usize::from(square & 63)]
 }
 
 /// The key of the castling rights held by the rooks on `rooks`.
 #[inline]
 pub fn castling(rooks: Bitboard) -> u64 {
-    squares(rooks).fold(0, |key, square| {
-        key ^ KEYS_TABLE[PIECES + usize::from(square)]
-    })
+    squares(rooks).fold(0, |key, square| key ^ CASTLING_KEYS[usize::from(square)])
 }
 
 /// The key of Black to move (White to move adds nothing).
-pub const BLACK_TO_MOVE: u64 = mix((KEYS - 1) as u64);
+pub const BLACK_TO_MOVE: u64 = mix(2 * 6 * 64 + 64);
 
 #[cfg(test)]
 mod tests {
