@@ -63,7 +63,9 @@ fn ours_pipelined(path: &Path) -> Run {
     count_ours(Reader::pipelined(BufReader::new(file), &Registry), start)
 }
 
-/// Our import of `path` on the caller's thread.
+/// Our import of `path` on the caller's thread (never inlined, so that a profiler can
+/// single it out: `valgrind --tool=callgrind --toggle-collect=import::ours_inline`).
+#[inline(never)]
 fn ours_inline(path: &Path) -> Run {
     let start = Instant::now();
     let file = File::open(path).expect("opens the bench file");
