@@ -23,6 +23,18 @@ use crate::position::occurrences;
 use crate::{Claim, Diagram, MoveError, Notation, Options, Outcome, Position, PositionError, Seat};
 
 impl Chess {
+    /// What the end rules shared with chess need to know of this position, given whether
+    /// the side to move has a legal move and is in check.
+    fn facts(&self, has_moves: bool, in_check: bool) -> Facts {
+        Facts {
+            to_move: Chess::seat_of(self.turn),
+            has_moves,
+            in_check,
+            dead: self.is_insufficient_material(),
+            halfmoves: self.halfmoves,
+        }
+    }
+
     /// The standard start position.
     pub fn start() -> Chess {
         static START: LazyLock<Chess> =
@@ -97,24 +109,12 @@ impl Position for Chess {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        classical::outcome(Facts {
-            to_move: Chess::seat_of(self.turn),
-            has_moves: self.has_legal_moves(),
-            in_check: self.is_check(),
-            dead: self.is_insufficient_material(),
-            halfmoves: self.halfmoves,
-        })
+        classical::outcome(self.facts(self.has_legal_moves(), self.is_check()))
     }
 
     /// Material and the move counter: checkmate and stalemate need no legal move.
     fn outcome_with_a_move(&self) -> Option<Option<Outcome>> {
-        Some(classical::outcome(Facts {
-            to_move: Chess::seat_of(self.turn),
-            has_moves: true,
-            in_check: false,
-            dead: self.is_insufficient_material(),
-            halfmoves: self.halfmoves,
-        }))
+        Some(classical::outcome(self.facts(true, false)))
     }
 
     fn key(&self) -> ChessKey {
