@@ -205,6 +205,17 @@ impl Chess {
         self.checkers() != 0
     }
 
+    /// True when `mv`, a plain move (no castling, en passant or promotion) of a piece of
+    /// the side to move, whose king is on `king`, does not leave that king attacked.
+    pub(super) fn keeps_king_safe(&self, mv: Move, king: Square) -> bool {
+        let them = self.turn.other();
+        if mv.from == king {
+            return self.attackers(mv.to, them, self.occupied() ^ bit(king)) == 0;
+        }
+        let occupied = self.occupied() ^ bit(mv.from) | bit(mv.to);
+        self.attackers(king, them, occupied) & !bit(mv.to) == 0
+    }
+
     /// The side to move's pieces pinned to their king.
     fn pinned(&self, king: Square) -> Bitboard {
         let them = self.turn.other();

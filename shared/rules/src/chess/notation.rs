@@ -5,6 +5,7 @@ use super::attacks;
 use super::board::{Chess, MoveSink, Scope};
 use super::types::{
     Bitboard, Color, Move, MoveKind, Role, Square, bit, file_of, rank_of, square_at, square_name,
+    squares,
 };
 use crate::{MoveError, choose_move};
 
@@ -103,6 +104,9 @@ impl Chess {
     /// unless the text turns out ambiguous or illegal.
     pub fn parse_move_direct(&self, text: &str) -> Result<Move, MoveError> {
         let pattern = read_pattern(text)?;
+        if let Some(mv) = self.piece_move(&pattern) {
+            return Ok(mv);
+        }
         let mut matches = Matches::new(&pattern, self);
         self.generate_in(&mut matches, pattern.scope(self));
         if let Some(mv) = matches.single() {
@@ -111,6 +115,60 @@ impl Chess {
         let mut legal = Vec::with_capacity(64);
         self.generate(&mut legal);
         self.choose_move(text, &pattern, &legal)
+    }
+
+    /// The one legal move a SAN text means, found by trying only the pieces of the kind it
+    /// names that reach its square, each on whether it leaves its king safe; `None` for
+    /// castling, en passant and a promotion to any piece, and when not exactly one move
+    /// fits (the full search then decides and explains).
+    fn piece_move(&self, pattern: &SanPattern) -> Option<Move> {
+        if pattern.exact || pattern.castle.is_some() {
+            return None;
+        }
+        let (role, to) = (pattern.role?, pattern.to);
+        let us = self.turn();
+        if self.colors[us.index()] & bit(to) != 0 {
+            return None;
+        }
+        let (from, kind) = match role {
+            Role::Pawn => (self.pawn_origins(to), pawn_kind(pattern)?),
+            _ => (
+                self.pieces(us, role) & origins(self, role, to),
+                MoveKind::Normal,
+            ),
+        };
+        let king = self.king_of(us);
+        let mut found = None;
+        for from in squares(from) {
+            let mv = Move { from, to, kind };
+            if pattern.matches(self, mv) && self.keeps_king_safe(mv, king) {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(mv);
+            }
+        }
+        found
+    }
+
+    /// The squares of the side to move's pawns that can capture on `to` (an opponent's
+    /// piece there) or step to it (empty), pins and checks aside; none for en passant.
+    fn pawn_origins(&self, to: Square) -> Bitboard {
+        let us = self.turn();
+        let pawns = self.pieces(us, Role::Pawn);
+        let target = bit(to);
+        if self.colors[us.other().index()] & target != 0 {
+            return attacks::pawn(us.other(), to) & pawns;
+        }
+        let occupied = self.occupied();
+        let (one, two, start) = match us {
+            Color::White => (target >> 8, target >> 16, RANK_2),
+            Color::Black => (target << 8, target << 16, RANK_7),
+        };
+        match one & occupied {
+            0 => two & pawns & start,
+            _ => one & pawns,
+        }
     }
 
     /// Reads a move in UCI or SAN and finds the one move of `legal` (this position's legal
@@ -172,7 +230,7 @@ fn push_square(text: &mut String, square: Square) {
 
 /// What a move text in UCI or SAN says about the move.
 fn read_pattern(text: &str) -> Result<SanPattern, MoveError> {
-    let trimmed = text.trim_ascii();
+    let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err(unreadable(text, "empty move"));
     }
@@ -273,7 +331,12 @@ impl SanPattern {
     /// Reads SAN tolerantly: `0-0` for `O-O`, `e8Q` or `e8=Q`, superfluous `x`, `-`, `+`,
     /// `#`, `!`, `?` and `e.p.`.
     fn read(text: &str) -> Result<SanPattern, String> {
-        let marked = text.trim_end_matches(|c| matches!(c, '+' | '#' | '!' | '?'));
+        let marks = text
+            .bytes()
+            .rev()
+            .take_while(|b| matches!(b, b'+' | b'#' | b'!' | b'?'))
+            .count();
+        let marked = &text[..text.len() - marks];
         let core = marked.strip_suffix("e.p.").unwrap_or(marked).trim_end();
         match core {
             "O-O" | "0-0" => return Ok(SanPattern::castling(true)),
@@ -408,6 +471,20 @@ fn origins(position: &Chess, role: Role, to: Square) -> Bitboard {
         Role::Rook => attacks::rook(to, occupied),
         Role::Queen => attacks::bishop(to, occupied) | attacks::rook(to, occupied),
         Role::King => attacks::king(to),
+    }
+}
+
+/// The second and seventh ranks, where pawns start.
+const RANK_2: Bitboard = 0xff << 8;
+const RANK_7: Bitboard = 0xff << 48;
+
+/// What a pawn's move to the pattern's square is: a promotion to the piece it names on the
+/// last rank, a plain move elsewhere; `None` for a promotion to any piece.
+fn pawn_kind(pattern: &SanPattern) -> Option<MoveKind> {
+    match (rank_of(pattern.to), pattern.promotion) {
+        (0 | 7, Some(Some(role))) => Some(MoveKind::Promotion(role)),
+        (0 | 7, _) => None,
+        _ => Some(MoveKind::Normal),
     }
 }
 
