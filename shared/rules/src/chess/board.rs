@@ -468,6 +468,7 @@ impl Chess {
     }
 
     /// Plays a legal move.
+    #[inline]
     pub fn play_move(&mut self, mv: Move) {
         let us = self.turn;
         let them = us.other();

@@ -104,6 +104,7 @@ impl Position for Chess {
         self.outcome()
     }
 
+    #[inline]
     fn play(&mut self, mv: Move) {
         self.play_move(mv);
     }
