@@ -2,11 +2,14 @@
 //! generated file in the same run: the `pgn-reader` crate with shakmaty (every SAN read and
 //! played on a shakmaty position), and python-chess's PGN reader. Our import is measured as
 //! `missive archive` runs it (pipelined: one thread reads and splits the text into games,
-//! the other replays every move through the rules) and on one thread, like the peers.
-//! Prints a table; run once: `cargo bench -p missive-archive --bench import`
-//! (`MISSIVE_PYTHON` names the interpreter, `MISSIVE_BENCH_GAMES` the number of games, 10,000
-//! by default). Each Rust reader's time is the best of three runs. Under `cargo test` (no
-//! `--bench` argument) it runs on 20 games so the harness itself stays tested.
+//! the other replays every move through the rules) and on one thread, like the peers. Two
+//! more rows take the reading away: the games' SAN lists, read beforehand, replayed by our
+//! rules (a `Game` deciding each game's end, repetitions tracked) and by shakmaty.
+//! Prints one table; run once: `cargo bench -p missive-archive --bench import`
+//! (`MISSIVE_PYTHON` names the interpreter, `none` leaves python-chess out;
+//! `MISSIVE_BENCH_GAMES` the number of games, 10,000 by default). Each Rust row's time is the
+//! best of three runs. Under `cargo test` (no `--bench` argument) it runs on 20 games so the
+//! harness itself stays tested.
 
 use std::fs::File;
 use std::io::BufReader;
@@ -16,6 +19,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use missive_archive::{ExportOptions, Reader, Registry, export, sample::random_record};
+use missive_rules::{AnyGame, Game, Options};
 use pgn_reader::{SanPlus, Skip, Visitor};
 use shakmaty::{Chess, Position};
 
@@ -63,7 +67,9 @@ fn ours_pipelined(path: &Path) -> Run {
     count_ours(Reader::pipelined(BufReader::new(file), &Registry), start)
 }
 
-/// Our import of `path` on the caller's thread.
+/// Our import of `path` on the caller's thread (never inlined, so that a profiler can
+/// single it out: `valgrind --tool=callgrind --toggle-collect=import::ours_inline`).
+#[inline(never)]
 fn ours_inline(path: &Path) -> Run {
     let start = Instant::now();
     let file = File::open(path).expect("opens the bench file");
@@ -145,9 +151,13 @@ fn pgn_reader(path: &Path) -> Run {
     }
 }
 
-/// python-chess over `path`, in a subprocess timing itself.
-fn python_chess(path: &Path) -> Run {
+/// python-chess over `path`, in a subprocess timing itself; `None` when `MISSIVE_PYTHON` is
+/// `none`.
+fn python_chess(path: &Path) -> Option<Run> {
     let python = std::env::var("MISSIVE_PYTHON").unwrap_or_else(|_| "python3".into());
+    if python == "none" {
+        return None;
+    }
     let output = Command::new(&python)
         .args(["-c", PYTHON_READER])
         .arg(path)
@@ -160,10 +170,89 @@ fn python_chess(path: &Path) -> Run {
     );
     let reply = String::from_utf8_lossy(&output.stdout);
     let fields: Vec<&str> = reply.split_whitespace().collect();
-    Run {
+    Some(Run {
         games: fields[0].parse().expect("game count"),
         plies: fields[1].parse().expect("move count"),
         seconds: fields[2].parse().expect("seconds"),
+    })
+}
+
+/// The SAN list of every game of `path`, as pgn-reader reads them.
+fn san_lists(path: &Path) -> Vec<Vec<String>> {
+    struct Collect;
+    impl Visitor for Collect {
+        type Tags = ();
+        type Movetext = Vec<String>;
+        type Output = Vec<String>;
+
+        fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+            ControlFlow::Continue(())
+        }
+
+        fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<Self::Output, Self::Movetext> {
+            ControlFlow::Continue(Vec::new())
+        }
+
+        fn san(&mut self, sans: &mut Vec<String>, san_plus: SanPlus) -> ControlFlow<Vec<String>> {
+            sans.push(san_plus.san.to_string());
+            ControlFlow::Continue(())
+        }
+
+        fn begin_variation(&mut self, _: &mut Vec<String>) -> ControlFlow<Vec<String>, Skip> {
+            ControlFlow::Continue(Skip(true))
+        }
+
+        fn end_game(&mut self, sans: Vec<String>) -> Vec<String> {
+            sans
+        }
+    }
+    let mut reader = pgn_reader::Reader::new(File::open(path).expect("opens the bench file"));
+    std::iter::from_fn(|| reader.read_game(&mut Collect).expect("reads")).collect()
+}
+
+/// The games' SAN lists replayed by our rules: each move read, checked legal and played,
+/// repetitions tracked, each game's end decided after its last move (never inlined, for a
+/// profiler: `--toggle-collect=import::rules_replay`).
+#[inline(never)]
+fn rules_replay(games: &[Vec<String>]) -> Run {
+    let start = Instant::now();
+    let mut plies = 0;
+    for sans in games {
+        let mut game = Game::new(missive_rules::chess::Chess::start(), Options::default());
+        AnyGame::reserve(&mut game, sans.len());
+        for san in sans {
+            game.play_text(san).expect("a legal move");
+        }
+        std::hint::black_box(game.outcome());
+        plies += sans.len() as u64;
+    }
+    Run {
+        games: games.len() as u64,
+        plies,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// The games' SAN lists replayed by shakmaty: each move read, checked legal and played.
+fn shakmaty_replay(games: &[Vec<String>]) -> Run {
+    let start = Instant::now();
+    let mut plies = 0;
+    for sans in games {
+        let mut position = Chess::default();
+        for san in sans {
+            let mv = shakmaty::san::San::from_ascii(san.as_bytes())
+                .expect("SAN")
+                .to_move(&position)
+                .expect("a legal move");
+            position.play_unchecked(mv);
+        }
+        std::hint::black_box(position.outcome());
+        plies += sans.len() as u64;
+    }
+    Run {
+        games: games.len() as u64,
+        plies,
+        seconds: start.elapsed().as_secs_f64(),
     }
 }
 
@@ -184,51 +273,60 @@ fn main() {
     std::fs::write(&path, &text).expect("writes the bench file");
     let megabytes = text.len() as f64 / 1e6;
 
+    let sans = san_lists(&path);
     let runs = [
         (
             "missive-archive, pipelined",
-            best_of_three(|| ours_pipelined(&path)),
+            Some(best_of_three(|| ours_pipelined(&path))),
         ),
         (
             "missive-archive, 1 thread",
-            best_of_three(|| ours_inline(&path)),
+            Some(best_of_three(|| ours_inline(&path))),
         ),
-        ("pgn-reader + shakmaty", best_of_three(|| pgn_reader(&path))),
+        (
+            "pgn-reader + shakmaty",
+            Some(best_of_three(|| pgn_reader(&path))),
+        ),
+        (
+            "missive-rules, replay only",
+            Some(best_of_three(|| rules_replay(&sans))),
+        ),
+        (
+            "shakmaty, replay only",
+            Some(best_of_three(|| shakmaty_replay(&sans))),
+        ),
         ("python-chess", python_chess(&path)),
     ];
-    let (first, pipelined) = (runs[0].1, runs[0].1.seconds);
+    let first = runs[0].1.expect("ours ran");
     for (name, run) in &runs {
-        assert_eq!(
-            (run.games, run.plies),
-            (first.games, first.plies),
-            "{name} sees the same games"
-        );
+        if let Some(run) = run {
+            assert_eq!(
+                (run.games, run.plies),
+                (first.games, first.plies),
+                "{name} sees the same games"
+            );
+        }
     }
+    let peer = runs[2].1.expect("pgn-reader ran").seconds;
     println!(
         "file: {} games, {} plies, {megabytes:.1} MB",
         first.games, first.plies
     );
     println!(
-        "{:<28} {:>10} {:>12} {:>10}",
-        "reader", "seconds", "games/s", "MB/s"
+        "{:<28} {:>10} {:>12} {:>10} {:>18}",
+        "reader", "seconds", "games/s", "MB/s", "pgn-reader's time"
     );
     for (name, run) in &runs {
-        println!(
-            "{name:<28} {:>10.3} {:>12.0} {:>10.2}",
-            run.seconds,
-            run.games as f64 / run.seconds,
-            megabytes / run.seconds
-        );
+        match run {
+            Some(run) => println!(
+                "{name:<28} {:>10.3} {:>12.0} {:>10.2} {:>17.2}x",
+                run.seconds,
+                run.games as f64 / run.seconds,
+                megabytes / run.seconds,
+                peer / run.seconds
+            ),
+            None => println!("{name:<28} {:>10}", "-"),
+        }
     }
-    let (inline, peer, python) = (runs[1].1.seconds, runs[2].1.seconds, runs[3].1.seconds);
-    println!(
-        "pgn-reader time / ours: {:.2} pipelined, {:.2} on 1 thread",
-        peer / pipelined,
-        peer / inline
-    );
-    println!(
-        "python-chess time / ours (pipelined): {:.1}x",
-        python / pipelined
-    );
     let _ = std::fs::remove_file(&path);
 }

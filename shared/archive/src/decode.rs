@@ -1,20 +1,18 @@
 //! The text of archive bytes: UTF-8, or Windows-1252 for text that is not UTF-8, and the
 //! warning that tells a reader's caller the fallback was taken.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use encoding_rs::WINDOWS_1252;
 
 /// `bytes` as text, and whether they had to be read as Windows-1252: UTF-8 when they are
-/// valid UTF-8; otherwise Windows-1252, the encoding of older PGN files from Windows tools,
-/// in which every byte is a character, so nothing is dropped or replaced.
-pub fn decode(bytes: Vec<u8>) -> (String, bool) {
-    match String::from_utf8(bytes) {
-        Ok(text) => (text, false),
-        Err(error) => {
-            let (text, _) = WINDOWS_1252.decode_without_bom_handling(error.as_bytes());
-            (text.into_owned(), true)
-        }
+/// valid UTF-8 (borrowed); otherwise Windows-1252, the encoding of older PGN files from
+/// Windows tools, in which every byte is a character, so nothing is dropped or replaced.
+pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (Cow::Borrowed(text), false),
+        Err(_) => (WINDOWS_1252.decode_without_bom_handling(bytes).0, true),
     }
 }
 
@@ -64,14 +62,8 @@ mod tests {
 
     #[test]
     fn utf8_stays_and_anything_else_is_windows_1252() {
-        assert_eq!(decode("Čapek €".into()), ("Čapek €".to_string(), false));
-        assert_eq!(
-            decode(b"Ju\xe1rez \x80 \x9c".to_vec()),
-            ("Juárez € œ".to_string(), true)
-        );
-        assert_eq!(
-            decode(b"\x81\x8d".to_vec()),
-            ("\u{81}\u{8d}".to_string(), true)
-        );
+        assert_eq!(decode("Čapek €".as_bytes()), ("Čapek €".into(), false));
+        assert_eq!(decode(b"Ju\xe1rez \x80 \x9c"), ("Juárez € œ".into(), true));
+        assert_eq!(decode(b"\x81\x8d"), ("\u{81}\u{8d}".into(), true));
     }
 }

@@ -1,29 +1,44 @@
-//! Splits archive text into tokens, streaming from a reader with a fixed-size buffer.
+//! Splits archive text into tokens, streaming from a reader through one fixed-size buffer.
 //!
 //! Handles what PGN files in the wild contain: a byte order mark, LF, CRLF and CR line ends,
 //! `%` escape lines, `;` rest-of-line comments, brace comments over several lines, NAGs,
 //! variations, text that is not UTF-8 (read as Windows-1252, the token says so). Every token
-//! carries its line and column (1-based, columns in characters). No token keeps more than
-//! [`MAX_TEXT`] bytes, so memory stays bounded on any input.
+//! carries its line and column (1-based, columns in characters).
+//!
+//! Tokens borrow the buffer: a token's text is copied only when it must change (a tag value
+//! with escapes, text read as Windows-1252). The lexer finds a token's end first and then
+//! counts its lines and columns in one step (a run with no line end and only ASCII moves
+//! the column by its length). No token keeps more than [`MAX_TEXT`] bytes: a longer one is
+//! read past without being kept, so memory stays bounded on any input.
 
+use std::borrow::Cow;
 use std::io::{self, Read};
+
+use memchr::{memchr, memchr2};
 
 use crate::decode::decode;
 
 /// The longest tag value, comment or symbol kept, in bytes.
 pub const MAX_TEXT: usize = 64 * 1024;
 
-const CHUNK: usize = 64 * 1024;
+/// The buffer's size: any token of at most [`MAX_TEXT`] bytes of text fits in it, escapes
+/// and all, with room to spare for the tokens around it.
+const CAPACITY: usize = 4 * MAX_TEXT;
 
 /// What a token is.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TokenKind {
+pub enum TokenKind<'a> {
     /// `[Name "value"]`, the value unescaped.
-    Tag { name: String, value: String },
+    Tag {
+        /// The tag name.
+        name: &'a str,
+        /// The value, unescaped.
+        value: Cow<'a, str>,
+    },
     /// The text between `{` and `}`.
-    Comment(String),
+    Comment(Cow<'a, str>),
     /// A move, a move number or a result, as written.
-    Symbol(String),
+    Symbol(Cow<'a, str>),
     /// `$n`.
     Nag,
     /// `(`: a variation begins.
@@ -36,9 +51,9 @@ pub enum TokenKind {
 
 /// A token and where it starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Token {
+pub struct Token<'a> {
     /// What it is.
-    pub kind: TokenKind,
+    pub kind: TokenKind<'a>,
     /// Line of its first character.
     pub line: usize,
     /// Column of its first character.
@@ -80,6 +95,28 @@ impl Cursor {
             _ => self.column += 1,
         }
     }
+
+    /// Moves past `bytes`: a run without line ends moves the column by its characters (its
+    /// length when it is ASCII); any other run byte by byte.
+    #[inline]
+    fn advance_over(&mut self, bytes: &[u8]) {
+        if bytes.len() < SHORT_RUN || memchr2(b'\n', b'\r', bytes).is_some() {
+            bytes.iter().for_each(|byte| self.advance(*byte));
+        } else if bytes.is_ascii() {
+            self.column += bytes.len();
+        } else {
+            self.column += bytes.iter().filter(|b| !is_continuation(**b)).count();
+        }
+    }
+}
+
+/// Runs shorter than this are counted byte by byte: looking for a line end first would cost
+/// more.
+const SHORT_RUN: usize = 16;
+
+/// True for UTF-8 continuation bytes, which do not start a character.
+fn is_continuation(byte: u8) -> bool {
+    byte & 0xC0 == 0x80
 }
 
 /// True for the bytes that end a line: LF and CR.
@@ -87,9 +124,43 @@ fn is_line_end(byte: u8) -> bool {
     byte == b'\n' || byte == b'\r'
 }
 
-/// True for UTF-8 continuation bytes, which do not start a character.
-fn is_continuation(byte: u8) -> bool {
-    byte & 0xC0 == 0x80
+/// True for white space between tokens.
+fn is_blank(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C)
+}
+
+/// A token found at the start of the unread bytes: how many bytes it takes, and what it is.
+struct Scanned {
+    length: usize,
+    shape: Shape,
+}
+
+/// What a scanned token is, its texts as ranges of the bytes it takes.
+enum Shape {
+    Tag {
+        name: std::ops::Range<usize>,
+        value: std::ops::Range<usize>,
+        /// True when the value holds escapes to take out.
+        escaped: bool,
+    },
+    Comment,
+    Symbol,
+    Nag,
+    Open,
+    Close,
+    /// Not a token: the reason, and whether the rest of the line goes with it.
+    Error {
+        reason: String,
+        skip_line: bool,
+    },
+}
+
+/// What scanning the unread bytes found.
+enum Scan {
+    /// A whole token.
+    Token(Scanned),
+    /// The bytes end before the token does: more must be read first.
+    More,
 }
 
 /// The tokens of a byte stream.
@@ -103,49 +174,35 @@ pub struct Lexer<R> {
     /// The number of bytes consumed so far.
     offset: u64,
     io_error: Option<io::Error>,
-    /// A buffer handed back by [`Lexer::recycle`], reused for the next text.
-    spare: Vec<u8>,
-    /// True when the token being read has text that is not UTF-8.
-    not_utf8: bool,
+    /// Where the last token began, to read it again ([`Lexer::unread`]).
+    last: (usize, Cursor, u64),
 }
 
 impl<R: Read> Lexer<R> {
     /// A lexer over `input`.
     pub fn new(input: R) -> Lexer<R> {
+        let cursor = Cursor {
+            line: 1,
+            column: 1,
+            line_start: true,
+            cr_line: 0,
+        };
         Lexer {
             input,
-            buffer: vec![0; CHUNK].into_boxed_slice(),
+            buffer: vec![0; CAPACITY].into_boxed_slice(),
             start: 0,
             end: 0,
             eof: false,
-            cursor: Cursor {
-                line: 1,
-                column: 1,
-                line_start: true,
-                cr_line: 0,
-            },
+            cursor,
             offset: 0,
             io_error: None,
-            spare: Vec::new(),
-            not_utf8: false,
+            last: (0, cursor, 0),
         }
     }
 
     /// The read error that ended the stream, if one did.
     pub fn take_io_error(&mut self) -> Option<io::Error> {
         self.io_error.take()
-    }
-
-    /// Takes back the text of a token that is no longer needed, to hold a later one.
-    pub fn recycle(&mut self, text: String) {
-        self.spare = text.into_bytes();
-    }
-
-    /// An empty buffer, reusing a recycled one.
-    fn buffer(&mut self) -> Vec<u8> {
-        let mut buffer = std::mem::take(&mut self.spare);
-        buffer.clear();
-        buffer
     }
 
     /// Bytes consumed so far (for progress reports).
@@ -158,92 +215,101 @@ impl<R: Read> Lexer<R> {
         self.cursor.line
     }
 
-    /// Makes at least `n` bytes available unless the input ends first; true if they are.
-    fn fill(&mut self, n: usize) -> bool {
-        while self.end - self.start < n && !self.eof {
-            if self.start > 0 {
-                self.buffer.copy_within(self.start..self.end, 0);
-                self.end -= self.start;
-                self.start = 0;
-            }
+    /// Reads more input after the unread bytes, moving them to the front of the buffer
+    /// first; false when nothing more came (the input ended or the buffer is full).
+    fn fill(&mut self) -> bool {
+        if self.eof {
+            return false;
+        }
+        if self.start > 0 {
+            self.buffer.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        while self.end < self.buffer.len() {
             match self.input.read(&mut self.buffer[self.end..]) {
-                Ok(0) => self.eof = true,
-                Ok(read) => self.end += read,
+                Ok(0) => {
+                    self.eof = true;
+                    return false;
+                }
+                Ok(read) => {
+                    self.end += read;
+                    return true;
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     self.io_error = Some(e);
                     self.eof = true;
+                    return false;
                 }
             }
         }
-        self.end - self.start >= n
+        false
     }
 
-    fn peek_at(&mut self, k: usize) -> Option<u8> {
-        self.fill(k + 1).then(|| self.buffer[self.start + k])
+    /// The unread bytes.
+    fn unread_bytes(&self) -> &[u8] {
+        &self.buffer[self.start..self.end]
     }
 
+    /// Consumes `n` unread bytes.
+    #[inline]
+    fn consume(&mut self, n: usize) {
+        let bytes = &self.buffer[self.start..self.start + n];
+        self.cursor.advance_over(bytes);
+        self.start += n;
+        self.offset += n as u64;
+    }
+
+    /// Consumes bytes while `keep` holds for them, reading on as needed; true when it
+    /// stopped at a byte `keep` refused (false at the end of the input).
+    fn consume_while(&mut self, keep: impl Fn(u8) -> bool) -> bool {
+        loop {
+            let bytes = self.unread_bytes();
+            let n = bytes.iter().position(|b| !keep(*b));
+            self.consume(n.unwrap_or(bytes.len()));
+            if n.is_some() {
+                return true;
+            }
+            if !self.fill() {
+                return false;
+            }
+        }
+    }
+
+    /// Consumes bytes up to and with the first `byte`, reading on as needed; false when the
+    /// input ended first.
+    fn consume_through(&mut self, byte: u8) -> bool {
+        loop {
+            let bytes = self.unread_bytes();
+            let found = memchr(byte, bytes);
+            self.consume(found.map_or(bytes.len(), |at| at + 1));
+            if found.is_some() {
+                return true;
+            }
+            if !self.fill() {
+                return false;
+            }
+        }
+    }
+
+    /// The next unread byte, reading on as needed.
     fn peek(&mut self) -> Option<u8> {
-        if self.start < self.end {
-            Some(self.buffer[self.start])
-        } else {
-            self.peek_at(0)
+        if self.start == self.end && !self.fill() {
+            return None;
         }
-    }
-
-    /// Consumes the bytes that satisfy `keep`, appending them to `out` (if given) while it
-    /// holds fewer than [`MAX_TEXT`] bytes; true when some had to be dropped for that limit.
-    fn consume_while(&mut self, mut out: Option<&mut Vec<u8>>, keep: impl Fn(u8) -> bool) -> bool {
-        let mut dropped = false;
-        while self.fill(1) {
-            let available = &self.buffer[self.start..self.end];
-            let cursor = &mut self.cursor;
-            let n = available
-                .iter()
-                .position(|b| {
-                    let stop = !keep(*b);
-                    if !stop {
-                        cursor.advance(*b);
-                    }
-                    stop
-                })
-                .unwrap_or(available.len());
-            let run = &available[..n];
-            if let Some(out) = out.as_deref_mut() {
-                let room = MAX_TEXT.saturating_sub(out.len());
-                dropped |= run.len() > room;
-                out.extend_from_slice(&run[..run.len().min(room)]);
-            }
-            self.start += n;
-            self.offset += n as u64;
-            if n < available.len() {
-                break;
-            }
-        }
-        dropped
-    }
-
-    fn bump(&mut self) -> Option<u8> {
-        let byte = self.peek()?;
-        self.start += 1;
-        self.offset += 1;
-        self.cursor.advance(byte);
-        Some(byte)
+        Some(self.buffer[self.start])
     }
 
     /// Skips white space, byte order marks, escape lines and `;` comments.
     fn skip_blank(&mut self) {
         while let Some(byte) = self.peek() {
             match byte {
-                b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C => {
-                    self.consume_while(None, |b| {
-                        matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C)
-                    });
+                _ if is_blank(byte) => {
+                    self.consume_while(is_blank);
                 }
-                0xEF if self.peek_at(1) == Some(0xBB) && self.peek_at(2) == Some(0xBF) => {
-                    self.bump();
-                    self.bump();
-                    self.bump();
+                0xEF if self.starts_with(b"\xEF\xBB\xBF") => {
+                    self.consume(3);
                     // A byte order mark takes no column.
                     self.cursor.column -= 1;
                 }
@@ -254,154 +320,316 @@ impl<R: Read> Lexer<R> {
         }
     }
 
+    /// True when the unread bytes begin with `prefix` (reading on as needed).
+    fn starts_with(&mut self, prefix: &[u8]) -> bool {
+        while self.end - self.start < prefix.len() && self.fill() {}
+        self.unread_bytes().starts_with(prefix)
+    }
+
     /// Skips the rest of the line and its line end (a CRLF's LF is then white space).
     fn skip_line(&mut self) {
-        self.consume_while(None, |b| !is_line_end(b));
-        self.bump();
+        if self.consume_while(|b| !is_line_end(b)) {
+            self.consume(1);
+        }
     }
 
-    fn tag(&mut self) -> TokenKind {
-        self.bump();
-        self.skip_spaces();
-        let mut name = Vec::new();
-        while let Some(byte) = self.peek() {
-            if byte.is_ascii_alphanumeric() || byte == b'_' {
-                name.push(byte);
-                self.bump();
-                if name.len() > 255 {
-                    return TokenKind::Error("tag name longer than 255 characters".into());
+    /// Reads the next token again: the last one given was not taken.
+    pub fn unread(&mut self) {
+        (self.start, self.cursor, self.offset) = self.last;
+    }
+
+    /// The next token, or `None` at the end of the input.
+    pub fn next_token(&mut self) -> Option<Token<'_>> {
+        self.skip_blank();
+        self.peek()?;
+        let before = self.cursor;
+        let scanned = loop {
+            match scan(self.unread_bytes(), self.eof) {
+                Scan::Token(scanned) => break scanned,
+                Scan::More if self.fill() => {}
+                Scan::More if self.eof => {}
+                Scan::More => break self.overlong(),
+            }
+        };
+        Some(self.take(scanned, before))
+    }
+
+    /// What a token longer than the buffer is, read past to its end without keeping it.
+    fn overlong(&mut self) -> Scanned {
+        let reason = match self.buffer[self.start] {
+            b'{' => {
+                if self.consume_through(b'}') {
+                    format!("comment longer than {MAX_TEXT} bytes")
+                } else {
+                    "unterminated comment: `}` missing".into()
                 }
-            } else {
-                break;
             }
-        }
-        if name.is_empty() {
-            return self.broken_tag("expected a tag name after `[`");
-        }
-        self.skip_spaces();
-        if self.peek() != Some(b'"') {
-            return self.broken_tag("expected `\"` before the tag value");
-        }
-        self.bump();
-        let mut value = Vec::new();
-        loop {
-            let too_long = self.consume_while(Some(&mut value), |b| {
-                !matches!(b, b'"' | b'\\' | b'\n' | b'\r')
-            });
-            if too_long {
-                return self.broken_tag("tag value too long");
+            b'[' => {
+                self.skip_line();
+                "tag value too long".into()
             }
-            match self.bump() {
-                None | Some(b'\n' | b'\r') => {
-                    return TokenKind::Error("unterminated tag value".into());
+            b'$' => {
+                self.consume(1);
+                self.consume_while(|b| b.is_ascii_digit());
+                return Scanned {
+                    length: 0,
+                    shape: Shape::Nag,
+                };
+            }
+            _ => {
+                self.consume_while(|b| !is_delimiter(b));
+                format!("symbol longer than {MAX_TEXT} bytes")
+            }
+        };
+        Scanned {
+            length: 0,
+            shape: Shape::Error {
+                reason,
+                skip_line: false,
+            },
+        }
+    }
+
+    /// Consumes a scanned token, which began where the cursor was `before`, and gives it,
+    /// its texts borrowed from the buffer.
+    fn take(&mut self, scanned: Scanned, before: Cursor) -> Token<'_> {
+        self.last = (self.start, before, self.offset);
+        let at = self.start;
+        self.consume(scanned.length);
+        let token = |kind, not_utf8| Token {
+            kind,
+            line: before.line,
+            column: before.column,
+            line_start: before.line_start,
+            not_utf8,
+        };
+        let shape = match scanned.shape {
+            Shape::Error { reason, skip_line } => {
+                if skip_line {
+                    self.skip_line();
                 }
-                // A quote ends the value only before `]`: python-chess writes quotes
-                // inside values without escaping them.
-                Some(b'"') if self.closes_tag() => break,
-                Some(b'\\') if matches!(self.peek(), Some(b'"' | b'\\')) => {
-                    value.push(self.bump().unwrap_or(b'\\'));
-                }
-                Some(byte) => value.push(byte),
+                self.cursor.line_start = self.cursor.column == 1;
+                return token(TokenKind::Error(reason), false);
             }
-            if value.len() > MAX_TEXT {
-                return self.broken_tag("tag value too long");
+            shape => shape,
+        };
+        // A token that ended by consuming a line end leaves the lexer at a line start.
+        self.cursor.line_start = self.cursor.column == 1;
+        let bytes = &self.buffer[at..at + scanned.length];
+        let mut not_utf8 = false;
+        let mut text = |range: std::ops::Range<usize>| {
+            let (text, fallback) = decode(&bytes[range]);
+            not_utf8 |= fallback;
+            text
+        };
+        let kind = match shape {
+            Shape::Tag {
+                name,
+                value,
+                escaped,
+            } => TokenKind::Tag {
+                name: std::str::from_utf8(&bytes[name]).unwrap_or_default(),
+                value: match escaped {
+                    true => Cow::Owned(unescaped(&bytes[value], &mut not_utf8)),
+                    false => text(value),
+                },
+            },
+            Shape::Comment => TokenKind::Comment(text(1..scanned.length - 1)),
+            Shape::Symbol => TokenKind::Symbol(text(0..scanned.length)),
+            Shape::Nag => TokenKind::Nag,
+            Shape::Open => TokenKind::Open,
+            Shape::Close => TokenKind::Close,
+            Shape::Error { .. } => unreachable!("errors are given above"),
+        };
+        token(kind, not_utf8)
+    }
+}
+
+/// Scans the token at the start of `bytes` (which begin with a token's first byte); `ended`
+/// says the input ends with them.
+fn scan(bytes: &[u8], ended: bool) -> Scan {
+    let token = |length, shape| Scan::Token(Scanned { length, shape });
+    let error = |length, reason: String| {
+        token(
+            length,
+            Shape::Error {
+                reason,
+                skip_line: false,
+            },
+        )
+    };
+    match bytes[0] {
+        b'[' => scan_tag(bytes, ended),
+        b'{' => match memchr(b'}', bytes) {
+            Some(close) if close - 1 > MAX_TEXT => {
+                error(close + 1, format!("comment longer than {MAX_TEXT} bytes"))
+            }
+            Some(close) => token(close + 1, Shape::Comment),
+            None if ended => error(bytes.len(), "unterminated comment: `}` missing".into()),
+            None => Scan::More,
+        },
+        b'$' => {
+            let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            match (digits, 1 + digits == bytes.len() && !ended) {
+                (_, true) => Scan::More,
+                (0, false) => error(1, "expected digits after `$`".into()),
+                (_, false) => token(1 + digits, Shape::Nag),
             }
         }
-        self.skip_spaces();
-        if self.peek() != Some(b']') {
-            return self.broken_tag("expected `]` after the tag value");
-        }
-        self.bump();
-        TokenKind::Tag {
-            name: self.text(name),
-            value: self.text(value),
-        }
-    }
-
-    /// True when only spaces stand between the next byte and a `]`.
-    fn closes_tag(&mut self) -> bool {
-        let mut k = 0;
-        while matches!(self.peek_at(k), Some(b' ' | b'\t')) {
-            k += 1;
-        }
-        self.peek_at(k) == Some(b']')
-    }
-
-    /// An error inside a tag pair: the rest of its line is skipped.
-    fn broken_tag(&mut self, reason: &str) -> TokenKind {
-        self.skip_line();
-        TokenKind::Error(reason.into())
-    }
-
-    fn skip_spaces(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t')) {
-            self.bump();
-        }
-    }
-
-    fn comment(&mut self) -> TokenKind {
-        self.bump();
-        let mut text = self.buffer();
-        let too_long = self.consume_while(Some(&mut text), |b| b != b'}');
-        if self.bump().is_none() {
-            return TokenKind::Error("unterminated comment: `}` missing".into());
-        }
-        if too_long {
-            return TokenKind::Error(format!("comment longer than {MAX_TEXT} bytes"));
-        }
-        TokenKind::Comment(self.text(text))
-    }
-
-    fn nag(&mut self) -> TokenKind {
-        self.bump();
-        let mut digits = 0;
-        while matches!(self.peek(), Some(b'0'..=b'9')) {
-            self.bump();
-            digits += 1;
-        }
-        if digits == 0 {
-            TokenKind::Error("expected digits after `$`".into())
-        } else {
-            TokenKind::Nag
-        }
-    }
-
-    fn symbol(&mut self) -> TokenKind {
-        let mut text = self.buffer();
-        loop {
-            if self.consume_while(Some(&mut text), |b| !is_delimiter(b)) {
-                return TokenKind::Error(format!("symbol longer than {MAX_TEXT} bytes"));
+        b'(' => token(1, Shape::Open),
+        b')' => token(1, Shape::Close),
+        byte @ (b'}' | b']' | b'"') => error(1, format!("unexpected `{}`", byte as char)),
+        _ => match symbol_length(bytes, ended) {
+            None => Scan::More,
+            Some(length) if length > MAX_TEXT => {
+                error(length, format!("symbol longer than {MAX_TEXT} bytes"))
             }
-            if self.peek() == Some(b'(') && self.parenthesised_digits() {
-                // A level in a square such as `b1(2)`: part of the symbol.
-                while let Some(byte) = self.bump() {
-                    text.push(byte);
-                    if byte == b')' {
-                        break;
+            Some(length) => token(length, Shape::Symbol),
+        },
+    }
+}
+
+/// The length of the symbol at the start of `bytes`, levels in squares (`b1(2)`) included;
+/// `None` when the bytes may end before it does.
+fn symbol_length(bytes: &[u8], ended: bool) -> Option<usize> {
+    let mut at = 0;
+    loop {
+        at += bytes[at..]
+            .iter()
+            .take_while(|b| !is_delimiter(**b))
+            .count();
+        match bytes.get(at) {
+            None if ended => return Some(at),
+            None => return None,
+            Some(b'(') => match level_length(&bytes[at..]) {
+                Level::Length(length) => at += length,
+                Level::More if !ended => return None,
+                Level::More | Level::None => return Some(at),
+            },
+            Some(_) => return Some(at),
+        }
+    }
+}
+
+/// Whether `(`, one to four digits and `)` begin some bytes.
+enum Level {
+    /// They do, in this many bytes.
+    Length(usize),
+    /// They do not.
+    None,
+    /// The bytes end too soon to tell.
+    More,
+}
+
+/// Whether a level such as `(2)` begins `bytes` (which begin with `(`).
+fn level_length(bytes: &[u8]) -> Level {
+    let digits = bytes[1..]
+        .iter()
+        .take(4)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    match bytes.get(1 + digits) {
+        None => Level::More,
+        Some(b')') if digits > 0 => Level::Length(digits + 2),
+        Some(_) => Level::None,
+    }
+}
+
+/// Scans a tag pair `[Name "value"]` at the start of `bytes`.
+fn scan_tag(bytes: &[u8], ended: bool) -> Scan {
+    let more = || if ended { None } else { Some(Scan::More) };
+    let broken = |at: usize, reason: &str, skip_line: bool| {
+        Scan::Token(Scanned {
+            length: at,
+            shape: Shape::Error {
+                reason: reason.into(),
+                skip_line,
+            },
+        })
+    };
+    let spaces = |from: usize| {
+        from + bytes[from..]
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count()
+    };
+    let name_start = spaces(1);
+    let name_length = bytes[name_start..]
+        .iter()
+        .take(256)
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let name_end = name_start + name_length;
+    if name_length > 255 {
+        return broken(name_end, "tag name longer than 255 characters", false);
+    }
+    let quote = spaces(name_end);
+    if quote == bytes.len()
+        && let Some(more) = more()
+    {
+        return more;
+    }
+    if name_length == 0 {
+        return broken(quote, "expected a tag name after `[`", true);
+    }
+    if bytes.get(quote) != Some(&b'"') {
+        return broken(quote, "expected `\"` before the tag value", true);
+    }
+    let value_start = quote + 1;
+    let mut at = value_start;
+    let mut kept = 0;
+    let mut escaped = false;
+    loop {
+        match bytes.get(at) {
+            None => {
+                return more().unwrap_or_else(|| broken(at, "unterminated tag value", false));
+            }
+            Some(b'\n' | b'\r') => return broken(at + 1, "unterminated tag value", false),
+            Some(b'"') => {
+                let close = spaces(at + 1);
+                match bytes.get(close) {
+                    None if !ended => return Scan::More,
+                    Some(b']') => {
+                        return Scan::Token(Scanned {
+                            length: close + 1,
+                            shape: Shape::Tag {
+                                name: name_start..name_end,
+                                value: value_start..at,
+                                escaped,
+                            },
+                        });
                     }
+                    _ => at += 1,
                 }
-            } else {
-                break;
             }
+            Some(b'\\') if matches!(bytes.get(at + 1), Some(b'"' | b'\\')) => {
+                escaped = true;
+                at += 2;
+            }
+            Some(b'\\') if at + 1 == bytes.len() && !ended => return Scan::More,
+            Some(_) => at += 1,
         }
-        TokenKind::Symbol(self.text(text))
-    }
-
-    /// The text of a token's `bytes` (see [`decode`]), noting when it is not UTF-8.
-    fn text(&mut self, bytes: Vec<u8>) -> String {
-        let (text, not_utf8) = decode(bytes);
-        self.not_utf8 |= not_utf8;
-        text
-    }
-
-    /// True when the input continues with `(`, one to three digits and `)`.
-    fn parenthesised_digits(&mut self) -> bool {
-        let mut k = 1;
-        while k <= 4 && matches!(self.peek_at(k), Some(b'0'..=b'9')) {
-            k += 1;
+        kept += 1;
+        if kept > MAX_TEXT {
+            return broken(at, "tag value too long", true);
         }
-        k > 1 && self.peek_at(k) == Some(b')')
     }
+}
+
+/// A tag value's text with `\"` and `\\` taken for the character they escape (noting in
+/// `not_utf8` when it is not UTF-8).
+fn unescaped(raw: &[u8], not_utf8: &mut bool) -> String {
+    let mut value = Vec::with_capacity(raw.len());
+    let mut bytes = raw.iter().copied();
+    while let Some(byte) = bytes.next() {
+        match byte {
+            b'\\' => value.push(bytes.next().unwrap_or(b'\\')),
+            _ => value.push(byte),
+        }
+    }
+    let (text, fallback) = decode(&value);
+    *not_utf8 |= fallback;
+    text.into_owned()
 }
 
 /// Bytes that end a symbol: white space and `{ } ( ) [ ] ; " $`.
@@ -420,56 +648,52 @@ const DELIMITERS: [bool; 256] = {
     table
 };
 
-impl<R: Read> Iterator for Lexer<R> {
-    type Item = Token;
-
-    fn next(&mut self) -> Option<Token> {
-        self.skip_blank();
-        let byte = self.peek()?;
-        let (line, column, line_start) =
-            (self.cursor.line, self.cursor.column, self.cursor.line_start);
-        let kind = match byte {
-            b'[' => self.tag(),
-            b'{' => self.comment(),
-            b'$' => self.nag(),
-            b'(' => {
-                self.bump();
-                TokenKind::Open
-            }
-            b')' => {
-                self.bump();
-                TokenKind::Close
-            }
-            b'}' | b']' | b'"' => {
-                self.bump();
-                TokenKind::Error(format!("unexpected `{}`", byte as char))
-            }
-            _ => self.symbol(),
-        };
-        // A token that ended by consuming a line end leaves the lexer at a line start.
-        self.cursor.line_start = self.cursor.column == 1;
-        Some(Token {
-            kind,
-            line,
-            column,
-            line_start,
-            not_utf8: std::mem::take(&mut self.not_utf8),
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn kinds(text: &str) -> Vec<(TokenKind, usize, usize)> {
-        Lexer::new(text.as_bytes())
-            .map(|t| (t.kind, t.line, t.column))
+    /// The kind of each token, owned, with its line and column.
+    fn kinds(text: &str) -> Vec<(TokenKind<'static>, usize, usize)> {
+        tokens(text.as_bytes())
+            .into_iter()
+            .map(|(kind, line, column, _)| (kind, line, column))
             .collect()
     }
 
-    fn symbol(text: &str) -> TokenKind {
-        TokenKind::Symbol(text.into())
+    fn tokens(bytes: &[u8]) -> Vec<(TokenKind<'static>, usize, usize, bool)> {
+        let mut lexer = Lexer::new(bytes);
+        let mut found = Vec::new();
+        while let Some(token) = lexer.next_token() {
+            found.push((owned(token.kind), token.line, token.column, token.not_utf8));
+        }
+        found
+    }
+
+    fn owned(kind: TokenKind<'_>) -> TokenKind<'static> {
+        let own = |text: Cow<'_, str>| Cow::Owned(text.into_owned());
+        match kind {
+            TokenKind::Tag { name, value } => TokenKind::Tag {
+                name: name.to_string().leak(),
+                value: own(value),
+            },
+            TokenKind::Comment(text) => TokenKind::Comment(own(text)),
+            TokenKind::Symbol(text) => TokenKind::Symbol(own(text)),
+            TokenKind::Nag => TokenKind::Nag,
+            TokenKind::Open => TokenKind::Open,
+            TokenKind::Close => TokenKind::Close,
+            TokenKind::Error(reason) => TokenKind::Error(reason),
+        }
+    }
+
+    fn symbol(text: &str) -> TokenKind<'static> {
+        TokenKind::Symbol(Cow::Owned(text.into()))
+    }
+
+    fn tag(name: &'static str, value: &str) -> TokenKind<'static> {
+        TokenKind::Tag {
+            name,
+            value: Cow::Owned(value.into()),
+        }
     }
 
     #[test]
@@ -506,16 +730,9 @@ mod tests {
             assert_eq!(
                 kinds(&text),
                 [
-                    (
-                        TokenKind::Tag {
-                            name: "A".into(),
-                            value: "x".into()
-                        },
-                        1,
-                        1
-                    ),
+                    (tag("A", "x"), 1, 1),
                     (symbol("e4"), 3, 1),
-                    (symbol("e5"), 6, 1),
+                    (symbol("e5"), 6, 1)
                 ],
                 "{end:?}"
             );
@@ -530,20 +747,15 @@ mod tests {
 
     #[test]
     fn text_that_is_not_utf8_is_read_as_windows_1252_and_marked() {
-        let tokens: Vec<(TokenKind, bool)> = Lexer::new(&b"[White \"Ju\xe1rez\"] {caf\xe9} e4"[..])
-            .map(|t| (t.kind, t.not_utf8))
+        let found: Vec<(TokenKind, bool)> = tokens(b"[White \"Ju\xe1rez\"] {caf\xe9} e4")
+            .into_iter()
+            .map(|(kind, _, _, not_utf8)| (kind, not_utf8))
             .collect();
         assert_eq!(
-            tokens,
+            found,
             [
-                (
-                    TokenKind::Tag {
-                        name: "White".into(),
-                        value: "Juárez".into()
-                    },
-                    true
-                ),
-                (TokenKind::Comment("café".into()), true),
+                (tag("White", "Juárez"), true),
+                (TokenKind::Comment(Cow::Owned("café".into())), true),
                 (symbol("e4"), false),
             ]
         );
@@ -554,15 +766,8 @@ mod tests {
         assert_eq!(
             kinds("[White \"Čapek\"] {é} $3"),
             [
-                (
-                    TokenKind::Tag {
-                        name: "White".into(),
-                        value: "Čapek".into()
-                    },
-                    1,
-                    1
-                ),
-                (TokenKind::Comment("é".into()), 1, 17),
+                (tag("White", "Čapek"), 1, 1),
+                (TokenKind::Comment(Cow::Owned("é".into())), 1, 17),
                 (TokenKind::Nag, 1, 21),
             ]
         );
@@ -570,11 +775,55 @@ mod tests {
 
     #[test]
     fn tag_values_unescape_and_tolerate_bare_quotes() {
-        let tag = |text: &str| match &kinds(text)[0].0 {
-            TokenKind::Tag { value, .. } => value.clone(),
+        let value = |text: &str| match &kinds(text)[0].0 {
+            TokenKind::Tag { value, .. } => value.to_string(),
             other => panic!("{other:?}"),
         };
-        assert_eq!(tag(r#"[A "x \"y\" \\ z"]"#), r#"x "y" \ z"#);
-        assert_eq!(tag(r#"[A "Bo "B" Lee" ]"#), r#"Bo "B" Lee"#);
+        assert_eq!(value(r#"[A "x \"y\" \\ z"]"#), r#"x "y" \ z"#);
+        assert_eq!(value(r#"[A "Bo "B" Lee" ]"#), r#"Bo "B" Lee"#);
+    }
+
+    /// A reader that gives one byte at a time: every token crosses a buffer's end.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+            let Some((first, rest)) = self.0.split_first() else {
+                return Ok(0);
+            };
+            buffer[0] = *first;
+            self.0 = rest;
+            Ok(1)
+        }
+    }
+
+    #[test]
+    fn tokens_read_alike_however_the_input_arrives() {
+        let text = "\u{feff}[Event \"a \\\"b\\\"\"]\r\n[Site \"x\" ]\r\n% esc\n1. e4 {[%ccsnt \
+                    2026.11.02,09:00:12]} $12 (1... e5) b1(2)-c3(2) e4(d4) 1-0 {never";
+        let mut trickled = Lexer::new(Trickle(text.as_bytes()));
+        let mut found = Vec::new();
+        while let Some(token) = trickled.next_token() {
+            found.push((owned(token.kind), token.line, token.column, token.not_utf8));
+        }
+        assert_eq!(found, tokens(text.as_bytes()));
+    }
+
+    #[test]
+    fn a_token_read_again_is_the_same() {
+        let mut lexer = Lexer::new(&b"e4 [A \"x\"] e5"[..]);
+        let first = lexer
+            .next_token()
+            .map(|t| (owned(t.kind), t.line, t.column));
+        assert_eq!(first, Some((symbol("e4"), 1, 1)));
+        let tag_pair = lexer
+            .next_token()
+            .map(|t| (owned(t.kind), t.line, t.column));
+        lexer.unread();
+        let again = lexer
+            .next_token()
+            .map(|t| (owned(t.kind), t.line, t.column));
+        assert_eq!(tag_pair, again);
+        assert_eq!(lexer.next_token().map(|t| t.column), Some(12));
     }
 }

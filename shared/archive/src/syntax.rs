@@ -2,10 +2,12 @@
 //! events, and the termination marker. Variations, NAGs, move numbers and free comment text
 //! are read and dropped. Nothing here knows the rules.
 
+use std::borrow::Cow;
 use std::io::Read;
 use std::ops::Range;
 
 use chrono::{DateTime, Utc};
+use memchr::memchr;
 
 use crate::error::{ImportError, Reason};
 use crate::lexer::{Lexer, Token, TokenKind};
@@ -122,11 +124,15 @@ enum State {
 /// Games as written, one at a time, from a stream of bytes.
 pub struct Games<R> {
     lexer: Lexer<R>,
+    split: Split,
+}
+
+/// What the splitting of tokens into games knows: the game being read and where it is.
+struct Split {
     state: State,
     game: RawGame,
     error: Option<ImportError>,
     depth: usize,
-    held: Option<Token>,
     count: usize,
     done: bool,
     /// True once the current game has a token that is not a tag pair.
@@ -138,14 +144,15 @@ impl<R: Read> Games<R> {
     pub fn new(input: R) -> Games<R> {
         Games {
             lexer: Lexer::new(input),
-            state: State::Between,
-            game: RawGame::default(),
-            error: None,
-            depth: 0,
-            held: None,
-            count: 0,
-            done: false,
-            movetext_seen: false,
+            split: Split {
+                state: State::Between,
+                game: RawGame::default(),
+                error: None,
+                depth: 0,
+                count: 0,
+                done: false,
+                movetext_seen: false,
+            },
         }
     }
 
@@ -153,7 +160,9 @@ impl<R: Read> Games<R> {
     pub fn offset(&self) -> u64 {
         self.lexer.offset()
     }
+}
 
+impl Split {
     fn begin(&mut self, at: Place) {
         self.count += 1;
         self.game = RawGame {
@@ -189,8 +198,17 @@ impl<R: Read> Games<R> {
         self.state = State::Skip;
     }
 
+    /// True when `token` begins the next game: a tag pair at the start of a line after
+    /// some movetext (also when the current game is broken: that is where reading resumes).
+    fn starts_game(&self, token: &Token<'_>) -> bool {
+        matches!(token.kind, TokenKind::Tag { .. })
+            && token.line_start
+            && self.state != State::Between
+            && self.movetext_seen
+    }
+
     /// Takes one token of the current game; true when the game ends with it.
-    fn take(&mut self, token: Token) -> bool {
+    fn take(&mut self, token: Token<'_>) -> bool {
         let at = place(&token);
         if token.not_utf8 && self.game.not_utf8.is_none() {
             self.game.not_utf8 = Some(at);
@@ -227,29 +245,23 @@ impl<R: Read> Games<R> {
                 if self.depth == 0 {
                     self.take_comment(&text, at);
                 }
-                self.lexer.recycle(text);
                 false
             }
             TokenKind::Symbol(text) => {
                 self.state = State::Moves;
-                if self.depth == 0 {
-                    self.take_symbol(text, at)
-                } else {
-                    self.lexer.recycle(text);
-                    false
-                }
+                self.depth == 0 && self.take_move(&text, at)
             }
         }
     }
 
-    fn take_tag(&mut self, name: String, value: String, at: Place) -> bool {
+    fn take_tag(&mut self, name: &str, value: Cow<'_, str>, at: Place) -> bool {
         if self.state == State::Tags {
             if self.game.tags.len() >= MAX_TAGS {
                 self.fail(at, Reason::TooLarge(format!("more than {MAX_TAGS} tags")));
             } else {
                 self.game.tags.push(RawTag {
-                    name,
-                    value,
+                    name: name.to_string(),
+                    value: value.into_owned(),
                     place: at,
                 });
             }
@@ -257,12 +269,6 @@ impl<R: Read> Games<R> {
             self.fail(at, Reason::Syntax("tag pair inside the movetext".into()));
         }
         false
-    }
-
-    fn take_symbol(&mut self, text: String, at: Place) -> bool {
-        let ends = self.take_move(&text, at);
-        self.lexer.recycle(text);
-        ends
     }
 
     /// Takes a main-line symbol: a move (after any move number), or the termination marker
@@ -311,7 +317,6 @@ impl<R: Read> Games<R> {
     /// read.
     fn take_comment(&mut self, text: &str, at: Place) {
         for (name, arguments, rest) in commands(text) {
-            let organiser = OrganiserAct::NAMES.contains(&name);
             let outcome = match name {
                 "ccsnt" => self.take_time(arguments),
                 CONDITIONAL => self.take_conditional(arguments),
@@ -319,7 +324,7 @@ impl<R: Read> Games<R> {
                     let arguments: Vec<&str> = arguments.split_whitespace().collect();
                     take_event(name, &arguments, at).map(|item| self.push(item, at))
                 }
-                _ if organiser => {
+                _ if OrganiserAct::NAMES.contains(&name) => {
                     let arguments: Vec<&str> = arguments.split_whitespace().collect();
                     take_organiser(name, &arguments, rest, at).map(|item| self.push(item, at))
                 }
@@ -416,19 +421,47 @@ fn split_time<'a, 'w>(words: &'a [&'w str]) -> (Option<DateTime<Utc>>, &'a [&'w 
 }
 
 /// The `[%name arguments]` commands in a comment, as name, argument text and the comment's
-/// text after the command. Comments are short: plain byte scans find the brackets faster
-/// than a searcher could be set up.
+/// text after the command.
 fn commands(text: &str) -> impl Iterator<Item = (&str, &str, &str)> {
     let mut rest = text;
     std::iter::from_fn(move || {
-        let start = rest.as_bytes().windows(2).position(|pair| pair == b"[%")?;
+        let start = command_start(rest.as_bytes())?;
         let body = &rest[start + 2..];
-        let end = body.bytes().position(|b| b == b']')?;
+        let end = memchr(b']', body.as_bytes())?;
         rest = &body[end + 1..];
         let command = body[..end].trim_start();
-        let split = command.find(char::is_whitespace).unwrap_or(command.len());
+        let split = name_length(command);
         Some((&command[..split], &command[split..], rest))
     })
+}
+
+/// Where the first `[%` of `text` is.
+fn command_start(text: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(found) = memchr(b'[', &text[from..]) {
+        let at = from + found;
+        if text.get(at + 1) == Some(&b'%') {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// The length of a command's name: up to its first white space character.
+fn name_length(command: &str) -> usize {
+    match command
+        .bytes()
+        .position(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C) || !b.is_ascii())
+    {
+        Some(at) if !command.as_bytes()[at].is_ascii() => {
+            at + command[at..]
+                .find(char::is_whitespace)
+                .unwrap_or(command.len() - at)
+        }
+        Some(at) => at,
+        None => command.len(),
+    }
 }
 
 /// The symbol without a leading move number (`12.`, `12...`); `None` when it is only one.
@@ -444,7 +477,7 @@ fn strip_move_number(text: &str) -> Option<&str> {
     }
 }
 
-fn place(token: &Token) -> Place {
+fn place(token: &Token<'_>) -> Place {
     Place {
         line: token.line,
         column: token.column,
@@ -455,39 +488,34 @@ impl<R: Read> Iterator for Games<R> {
     type Item = Result<RawGame, ImportError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
+        let split = &mut self.split;
+        if split.done {
             return None;
         }
         loop {
-            let Some(token) = self.held.take().or_else(|| self.lexer.next()) else {
-                self.done = true;
+            let Some(token) = self.lexer.next_token() else {
+                split.done = true;
                 if let Some(error) = self.lexer.take_io_error() {
                     let at = Place {
                         line: self.lexer.line(),
                         column: 1,
                     };
-                    if self.state == State::Between {
-                        self.begin(at);
+                    if split.state == State::Between {
+                        split.begin(at);
                     }
-                    self.fail(at, Reason::Io(error.to_string()));
+                    split.fail(at, Reason::Io(error.to_string()));
                 }
-                return (self.state != State::Between).then(|| self.finish());
+                return (split.state != State::Between).then(|| split.finish());
             };
-            // A tag pair at the start of a line after some movetext begins the next game,
-            // also when the current one is broken (that is where reading resumes).
-            let starts_game = matches!(token.kind, TokenKind::Tag { .. })
-                && token.line_start
-                && self.state != State::Between
-                && self.movetext_seen;
-            if starts_game {
-                self.held = Some(token);
-                return Some(self.finish());
+            if split.starts_game(&token) {
+                self.lexer.unread();
+                return Some(split.finish());
             }
-            if self.state == State::Between {
-                self.begin(place(&token));
+            if split.state == State::Between {
+                split.begin(place(&token));
             }
-            if self.take(token) {
-                return Some(self.finish());
+            if split.take(token) {
+                return Some(split.finish());
             }
         }
     }

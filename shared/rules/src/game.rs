@@ -42,6 +42,11 @@ pub struct Window {
 ///
 /// A game taken up from a [`Window`] starts at the window's position instead: it knows the
 /// plies before it only by number.
+///
+/// The end of the game is decided when it is first asked for (by [`Game::outcome`], the
+/// legal moves, the seat to move, a claim): a replay of many moves decides it once, after
+/// the last, where the variant can tell a game over from a move it reads (see
+/// [`Position::outcome_with_a_move`]).
 #[derive(Clone, Debug)]
 pub struct Game<P: Position> {
     options: Options,
@@ -52,8 +57,10 @@ pub struct Game<P: Position> {
     /// The legal moves of the current position (whether or not the game is over), listed
     /// when first needed unless deciding the outcome listed them already.
     legal: OnceLock<Vec<P::Move>>,
-    /// The end the rules decided for the current position, kept up to date by every move.
-    outcome: Option<Outcome>,
+    /// The end the rules decided for the current position, once asked for.
+    outcome: OnceLock<Option<Outcome>>,
+    /// The list of an earlier position's legal moves, kept to hold the next one's.
+    spare: Vec<P::Move>,
 }
 
 impl<P: Position> Game<P> {
@@ -65,16 +72,15 @@ impl<P: Position> Game<P> {
     /// A game taken up at `position`, reached after `first_ply` plies, under `options`: the
     /// positions before it are not known, so it must be a window's start (see [`Window`]).
     pub fn resumed(position: P, options: Options, first_ply: usize) -> Game<P> {
-        let mut game = Game {
+        Game {
             options,
             first_ply,
             history: vec![position],
             moves: Vec::new(),
             legal: OnceLock::new(),
-            outcome: None,
-        };
-        game.settle();
-        game
+            outcome: OnceLock::new(),
+            spare: Vec::new(),
+        }
     }
 
     /// A game taken up at `position`, reached after `first_ply` plies, through `moves` (any
@@ -88,23 +94,15 @@ impl<P: Position> Game<P> {
         first_ply: usize,
         moves: &[String],
     ) -> Result<Game<P>, (usize, MoveError)> {
-        let mut game = Game {
-            options,
-            first_ply,
-            history: Vec::with_capacity(moves.len() + 1),
-            moves: Vec::with_capacity(moves.len()),
-            legal: OnceLock::new(),
-            outcome: None,
-        };
-        game.history.push(position);
+        let mut game = Game::resumed(position, options, first_ply);
+        game.reserve_plies(moves.len());
         for (index, text) in moves.iter().enumerate() {
             let mv = game
                 .position()
                 .parse_move(text)
                 .map_err(|error| (index, error))?;
-            game.push_move(mv);
+            game.play_move(mv);
         }
-        game.settle();
         Ok(game)
     }
 
@@ -126,20 +124,39 @@ impl<P: Position> Game<P> {
     /// The end of the game, if the rules have ended it: by the position alone or by the
     /// history (e.g. fivefold repetition). Claims are not included.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
+        self.settled().cloned()
     }
 
-    /// Decides whether the game is over, keeping the legal moves if that listed them.
-    fn settle(&mut self) {
-        let position = self.history.last().expect("a game always has a position");
-        let mut legal = self.legal.take().unwrap_or_default();
+    /// The end of the game, decided now if it was not yet.
+    fn settled(&self) -> Option<&Outcome> {
+        self.outcome
+            .get_or_init(|| self.decide(Vec::new()))
+            .as_ref()
+    }
+
+    /// The end of the game, decided now if it was not yet, listing the legal moves (if
+    /// deciding lists them) into the list kept from an earlier position.
+    fn settle(&mut self) -> Option<&Outcome> {
+        if self.outcome.get().is_none() {
+            let spare = std::mem::take(&mut self.spare);
+            let _ = self.outcome.set(self.decide(spare));
+        }
+        self.settled()
+    }
+
+    /// Decides the end of the current position: an end the position decides (listing its
+    /// legal moves into `legal` on the way if that is how the variant decides, and keeping
+    /// them), else one the history decides.
+    fn decide(&self, mut legal: Vec<P::Move>) -> Option<Outcome> {
         legal.clear();
-        self.outcome = position
+        let outcome = self
+            .position()
             .outcome_listing(&mut legal)
             .or_else(|| P::history_outcome(self.relevant_history()));
         if !legal.is_empty() {
-            self.legal = OnceLock::from(legal);
+            let _ = self.legal.set(legal);
         }
+        outcome
     }
 
     /// The current position's legal moves, whether or not the game is over.
@@ -153,37 +170,61 @@ impl<P: Position> Game<P> {
 
     /// Plays a legal move of the current position.
     pub fn play_move(&mut self, mv: P::Move) {
-        self.push_move(mv);
-        self.settle();
-    }
-
-    /// Plays a legal move of the current position without deciding whether it ends the game.
-    fn push_move(&mut self, mv: P::Move) {
         let mut next = self.position().clone();
         next.play(mv);
         self.history.push(next);
         self.moves.push(mv);
+        self.outcome = OnceLock::new();
+        if let Some(legal) = self.legal.take() {
+            self.spare = legal;
+        }
+    }
+
+    /// Makes room for `plies` more moves.
+    fn reserve_plies(&mut self, plies: usize) {
+        self.history.reserve(plies);
+        self.moves.reserve(plies);
     }
 
     /// Reads a move in either notation and plays it; an error leaves the game unchanged.
+    /// A game over refuses every move ([`MoveError::GameOver`]). Where the variant can tell
+    /// the end from a legal move ([`Position::outcome_with_a_move`]), the text is read first
+    /// and the end decided in full only when no legal move fits it.
     pub fn play_text(&mut self, text: &str) -> Result<P::Move, MoveError> {
-        if let Some(outcome) = &self.outcome {
-            return Err(MoveError::GameOver {
-                rule: outcome.rule.to_string(),
-            });
-        }
-        let position = self.position();
-        let mv = match self.legal.get() {
-            Some(legal) => position.parse_move_among(text, legal)?,
-            None => position.parse_move(text)?,
-        };
+        let mv = self.read_move(text)?;
         self.play_move(mv);
         Ok(mv)
     }
 
+    /// The legal move `text` means in the current position, or why it cannot be played.
+    fn read_move(&mut self, text: &str) -> Result<P::Move, MoveError> {
+        if self.outcome.get().is_none()
+            && let Some(ends) = self.position().outcome_with_a_move()
+        {
+            return match self.position().parse_move(text) {
+                Ok(mv) => match ends.or_else(|| P::history_outcome(self.relevant_history())) {
+                    Some(outcome) => Err(game_over(&outcome)),
+                    None => Ok(mv),
+                },
+                Err(error) => match self.settle() {
+                    Some(outcome) => Err(game_over(outcome)),
+                    None => Err(error),
+                },
+            };
+        }
+        if let Some(outcome) = self.settle() {
+            return Err(game_over(outcome));
+        }
+        let position = self.position();
+        match self.legal.get() {
+            Some(legal) => position.parse_move_among(text, legal),
+            None => position.parse_move(text),
+        }
+    }
+
     /// The legal moves now, empty when the game is over.
     pub fn legal_moves(&self) -> &[P::Move] {
-        if self.outcome.is_none() {
+        if self.settled().is_none() {
             self.all_legal()
         } else {
             &[]
@@ -329,7 +370,7 @@ impl<P: Position> AnyGame for Game<P> {
     }
 
     fn to_move(&self) -> Option<Seat> {
-        self.outcome.is_none().then(|| self.position().to_move())
+        self.settled().is_none().then(|| self.position().to_move())
     }
 
     fn legal_moves(&self, notation: Notation) -> Vec<String> {
@@ -369,8 +410,7 @@ impl<P: Position> AnyGame for Game<P> {
     }
 
     fn reserve(&mut self, plies: usize) {
-        self.history.reserve(plies);
-        self.moves.reserve(plies);
+        self.reserve_plies(plies);
     }
 
     fn played(&self) -> Vec<PlayedMove> {
@@ -455,6 +495,13 @@ impl<P: Position> AnyGame for Game<P> {
 
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+}
+
+/// The refusal of a move once the game ended by `outcome`.
+fn game_over(outcome: &Outcome) -> MoveError {
+    MoveError::GameOver {
+        rule: outcome.rule.to_string(),
     }
 }
 

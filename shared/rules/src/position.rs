@@ -83,6 +83,16 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
         self.outcome_among(legal)
     }
 
+    /// What [`Position::outcome`] gives when the side to move is known to have a legal move
+    /// (so the game cannot be ending by checkmate or stalemate): `Some` of that when the
+    /// variant can tell without listing its moves, `None` when it cannot. A game asks this
+    /// after each move it reads and finds legal, and decides the end in full only when it
+    /// is asked for it (see [`crate::Game::play_text`]); by default it decides in full
+    /// after every move.
+    fn outcome_with_a_move(&self) -> Option<Option<Outcome>> {
+        None
+    }
+
     /// The repetition identity of this position.
     fn key(&self) -> Self::Key;
 

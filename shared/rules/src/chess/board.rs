@@ -1,8 +1,8 @@
 //! The chess position: pieces, side to move, rights and counters; move generation and
 //! making moves.
 
-use super::attacks;
 use super::types::{Bitboard, Color, Move, MoveKind, Role, Square, bit, file_of, rank_of, squares};
+use super::{attacks, zobrist};
 
 const RANK_1: Bitboard = 0xff;
 const RANK_8: Bitboard = 0xff << 56;
@@ -19,6 +19,9 @@ pub struct Chess {
     pub(super) ep: Option<Square>,
     pub(super) halfmoves: u32,
     pub(super) fullmoves: u32,
+    /// The Zobrist key of the pieces, the side to move and the castling rights (see
+    /// [`zobrist`]), kept up to date by every change of them.
+    pub(super) zobrist: u64,
 }
 
 /// Which legal moves [`Chess::generate_in`] lists: those of the pieces on `from` to the
@@ -90,7 +93,30 @@ impl Chess {
             ep: None,
             halfmoves: 0,
             fullmoves: 1,
+            zobrist: 0,
         }
+    }
+
+    /// The Zobrist key of the pieces, the side to move and the castling rights: equal for
+    /// positions that may be the same for repetition, different for any two that are not
+    /// (but for the en passant right, which [`Chess::key`] tells apart).
+    #[inline]
+    pub fn zobrist(&self) -> u64 {
+        self.zobrist
+    }
+
+    /// Sets the side to move, keeping the Zobrist key.
+    pub(super) fn set_turn(&mut self, turn: Color) {
+        if turn != self.turn {
+            self.zobrist ^= zobrist::BLACK_TO_MOVE;
+        }
+        self.turn = turn;
+    }
+
+    /// Sets the rooks that keep their castling right, keeping the Zobrist key.
+    pub(super) fn set_castling(&mut self, rooks: Bitboard) {
+        self.zobrist ^= zobrist::castling(self.castling ^ rooks);
+        self.castling = rooks;
     }
 
     /// The side to move.
@@ -135,9 +161,9 @@ impl Chess {
             .map(|r| (color, r))
     }
 
+    /// Puts a piece on an empty square.
     pub(super) fn put(&mut self, square: Square, color: Color, role: Role) {
-        self.roles[role.index()] |= bit(square);
-        self.colors[color.index()] |= bit(square);
+        self.flip(color, role, square);
     }
 
     /// The king of `color` (the lowest one if a malformed set-up had several).
@@ -177,6 +203,17 @@ impl Chess {
     /// True when the side to move is in check.
     pub fn is_check(&self) -> bool {
         self.checkers() != 0
+    }
+
+    /// True when `mv`, a plain move (no castling, en passant or promotion) of a piece of
+    /// the side to move, whose king is on `king`, does not leave that king attacked.
+    pub(super) fn keeps_king_safe(&self, mv: Move, king: Square) -> bool {
+        let them = self.turn.other();
+        if mv.from == king {
+            return self.attackers(mv.to, them, self.occupied() ^ bit(king)) == 0;
+        }
+        let occupied = self.occupied() ^ bit(mv.from) | bit(mv.to);
+        self.attackers(king, them, occupied) & !bit(mv.to) == 0
     }
 
     /// The side to move's pieces pinned to their king.
@@ -413,61 +450,83 @@ impl Chess {
             .expect("an occupied square")
     }
 
-    /// Toggles a piece of `color` and `role` on the squares of `mask`.
+    /// Puts a piece of `color` and `role` on `square`, or takes it off.
     #[inline]
-    fn toggle(&mut self, color: Color, role: Role, mask: Bitboard) {
-        self.roles[role.index()] ^= mask;
-        self.colors[color.index()] ^= mask;
+    fn flip(&mut self, color: Color, role: Role, square: Square) {
+        self.roles[role.index()] ^= bit(square);
+        self.colors[color.index()] ^= bit(square);
+        self.zobrist ^= zobrist::piece(color, role, square);
+    }
+
+    /// Moves a piece of `color` and `role` from `from` to another square, `to`.
+    #[inline]
+    fn shift(&mut self, color: Color, role: Role, from: Square, to: Square) {
+        let squares = bit(from) | bit(to);
+        self.roles[role.index()] ^= squares;
+        self.colors[color.index()] ^= squares;
+        self.zobrist ^= zobrist::piece(color, role, from) ^ zobrist::piece(color, role, to);
     }
 
     /// Plays a legal move.
+    #[inline]
     pub fn play_move(&mut self, mv: Move) {
         let us = self.turn;
         let them = us.other();
-        let (from, to) = (bit(mv.from), bit(mv.to));
         let role = self.role_on(mv.from);
-        let capture = mv.kind != MoveKind::Castle && self.colors[them.index()] & to != 0;
+        let capture = mv.kind != MoveKind::Castle && self.colors[them.index()] & bit(mv.to) != 0;
         if capture {
             let captured = self.role_on(mv.to);
-            self.toggle(them, captured, to);
+            self.flip(them, captured, mv.to);
         }
         self.halfmoves = if role == Role::Pawn || capture {
             0
         } else {
             self.halfmoves + 1
         };
-        if us == Color::Black {
-            self.fullmoves += 1;
-        }
+        self.fullmoves += us.index() as u32;
         let ep = self.ep.take();
-        match mv.kind {
-            MoveKind::Normal => {
-                self.toggle(us, role, from | to);
-                if role == Role::Pawn && mv.to.abs_diff(mv.from) == 16 {
-                    self.ep = Some((mv.from + mv.to) / 2);
-                }
+        if mv.kind == MoveKind::Normal {
+            self.shift(us, role, mv.from, mv.to);
+            if role == Role::Pawn && mv.to.abs_diff(mv.from) == 16 {
+                self.ep = Some((mv.from + mv.to) / 2);
             }
+        } else {
+            self.play_special(mv, ep);
+        }
+        let mut touched = bit(mv.from) | bit(mv.to);
+        if role == Role::King {
+            touched |= if us == Color::White { RANK_1 } else { RANK_8 };
+        }
+        if self.castling & touched != 0 {
+            self.set_castling(self.castling & !touched);
+        }
+        self.turn = them;
+        self.zobrist ^= zobrist::BLACK_TO_MOVE;
+    }
+
+    /// Moves the pieces of a promotion, an en passant capture (`ep` the square the pawn
+    /// skipped) or a castling move: kept apart from the plain moves, which are most.
+    #[inline(never)]
+    fn play_special(&mut self, mv: Move, ep: Option<Square>) {
+        let us = self.turn;
+        match mv.kind {
+            MoveKind::Normal => self.shift(us, self.role_on(mv.from), mv.from, mv.to),
             MoveKind::Promotion(promoted) => {
-                self.toggle(us, Role::Pawn, from);
-                self.toggle(us, promoted, to);
+                self.flip(us, Role::Pawn, mv.from);
+                self.flip(us, promoted, mv.to);
             }
             MoveKind::EnPassant => {
                 let victim = self.ep_victim(ep.expect("en passant needs a target"));
-                self.toggle(them, Role::Pawn, bit(victim));
-                self.toggle(us, Role::Pawn, from | to);
+                self.flip(us.other(), Role::Pawn, victim);
+                self.shift(us, Role::Pawn, mv.from, mv.to);
             }
             MoveKind::Castle => {
                 let rook = self.castling_rook(mv);
                 let (king_to, rook_to) = castling_squares(mv.from, rook);
-                self.toggle(us, Role::King, from | bit(king_to));
-                self.toggle(us, Role::Rook, bit(rook) | bit(rook_to));
+                self.shift(us, Role::King, mv.from, king_to);
+                self.shift(us, Role::Rook, rook, rook_to);
             }
         }
-        self.castling &= !from & !to;
-        if role == Role::King {
-            self.castling &= !(if us == Color::White { RANK_1 } else { RANK_8 });
-        }
-        self.turn = them;
     }
 
     /// The rook a castling move moves: the one on the side of the king's destination.

@@ -27,8 +27,9 @@ impl Chess {
         }
         let mut position = Chess::empty();
         read_placement(fields[0], |sq, color, role| position.put(sq, color, role))?;
-        position.turn = read_turn(fields[1])?;
-        position.castling = read_castling(&position, fields[2])?;
+        position.set_turn(read_turn(fields[1])?);
+        let castling = read_castling(&position, fields[2])?;
+        position.set_castling(castling);
         position.ep = read_ep(&position, fields[3])?;
         (position.halfmoves, position.fullmoves) = read_counters(&fields)?;
         validate(&position)?;

@@ -9,20 +9,37 @@ pub(crate) mod diagram;
 pub(crate) mod fen;
 mod notation;
 pub(crate) mod types;
+mod zobrist;
 
 pub use attacks::{KING_STEPS, KNIGHT_STEPS};
 pub use board::{Chess, ChessKey};
 pub use fen::START_FEN;
 pub use types::{Color, Move, MoveKind, Role, Square, parse_square, square_name};
 
+use std::sync::LazyLock;
+
 use crate::classical::{self, Facts, SEVENTY_FIVE_MOVES};
 use crate::position::occurrences;
 use crate::{Claim, Diagram, MoveError, Notation, Options, Outcome, Position, PositionError, Seat};
 
 impl Chess {
+    /// What the end rules shared with chess need to know of this position, given whether
+    /// the side to move has a legal move and is in check.
+    fn facts(&self, has_moves: bool, in_check: bool) -> Facts {
+        Facts {
+            to_move: Chess::seat_of(self.turn),
+            has_moves,
+            in_check,
+            dead: self.is_insufficient_material(),
+            halfmoves: self.halfmoves,
+        }
+    }
+
     /// The standard start position.
     pub fn start() -> Chess {
-        Chess::from_fen(START_FEN).expect("the start FEN is valid")
+        static START: LazyLock<Chess> =
+            LazyLock::new(|| Chess::from_fen(START_FEN).expect("the start FEN is valid"));
+        START.clone()
     }
 
     /// True when the side to move is checkmated.
@@ -47,11 +64,10 @@ impl Chess {
 }
 
 /// How many times the last position of `history` occurred in it (itself included): the
-/// placement is compared first, the full key (with its legal en passant) only when it matches.
+/// Zobrist keys are compared first, the full key (with its legal en passant) only when they
+/// match.
 pub fn repetitions(history: &[Chess]) -> usize {
-    occurrences(history, |p, current| {
-        p.occupied() == current.occupied() && p.colors == current.colors && p.roles == current.roles
-    })
+    occurrences(history, |p, current| p.zobrist == current.zobrist)
 }
 
 impl Position for Chess {
@@ -88,18 +104,18 @@ impl Position for Chess {
         self.outcome()
     }
 
+    #[inline]
     fn play(&mut self, mv: Move) {
         self.play_move(mv);
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        classical::outcome(Facts {
-            to_move: Chess::seat_of(self.turn),
-            has_moves: self.has_legal_moves(),
-            in_check: self.is_check(),
-            dead: self.is_insufficient_material(),
-            halfmoves: self.halfmoves,
-        })
+        classical::outcome(self.facts(self.has_legal_moves(), self.is_check()))
+    }
+
+    /// Material and the move counter: checkmate and stalemate need no legal move.
+    fn outcome_with_a_move(&self) -> Option<Option<Outcome>> {
+        Some(classical::outcome(self.facts(true, false)))
     }
 
     fn key(&self) -> ChessKey {

@@ -1,9 +1,11 @@
 //! Move notation: UCI (the long form) and SAN (the short form), written exactly and read
 //! tolerantly, but never by guessing between several legal moves.
 
+use super::attacks;
 use super::board::{Chess, MoveSink, Scope};
 use super::types::{
-    Move, MoveKind, Role, Square, bit, file_of, parse_square, rank_of, square_name,
+    Bitboard, Color, Move, MoveKind, Role, Square, bit, file_of, rank_of, square_at, square_name,
+    squares,
 };
 use crate::{MoveError, choose_move};
 
@@ -102,6 +104,9 @@ impl Chess {
     /// unless the text turns out ambiguous or illegal.
     pub fn parse_move_direct(&self, text: &str) -> Result<Move, MoveError> {
         let pattern = read_pattern(text)?;
+        if let Some(mv) = self.piece_move(&pattern) {
+            return Ok(mv);
+        }
         let mut matches = Matches::new(&pattern, self);
         self.generate_in(&mut matches, pattern.scope(self));
         if let Some(mv) = matches.single() {
@@ -110,6 +115,60 @@ impl Chess {
         let mut legal = Vec::with_capacity(64);
         self.generate(&mut legal);
         self.choose_move(text, &pattern, &legal)
+    }
+
+    /// The one legal move a SAN text means, found by trying only the pieces of the kind it
+    /// names that reach its square, each on whether it leaves its king safe; `None` for
+    /// castling, en passant and a promotion to any piece, and when not exactly one move
+    /// fits (the full search then decides and explains).
+    fn piece_move(&self, pattern: &SanPattern) -> Option<Move> {
+        if pattern.exact || pattern.castle.is_some() {
+            return None;
+        }
+        let (role, to) = (pattern.role?, pattern.to);
+        let us = self.turn();
+        if self.colors[us.index()] & bit(to) != 0 {
+            return None;
+        }
+        let (from, kind) = match role {
+            Role::Pawn => (self.pawn_origins(to), pawn_kind(pattern)?),
+            _ => (
+                self.pieces(us, role) & origins(self, role, to),
+                MoveKind::Normal,
+            ),
+        };
+        let king = self.king_of(us);
+        let mut found = None;
+        for from in squares(from) {
+            let mv = Move { from, to, kind };
+            if pattern.matches(self, mv) && self.keeps_king_safe(mv, king) {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(mv);
+            }
+        }
+        found
+    }
+
+    /// The squares of the side to move's pawns that can capture on `to` (an opponent's
+    /// piece there) or step to it (empty), pins and checks aside; none for en passant.
+    fn pawn_origins(&self, to: Square) -> Bitboard {
+        let us = self.turn();
+        let pawns = self.pieces(us, Role::Pawn);
+        let target = bit(to);
+        if self.colors[us.other().index()] & target != 0 {
+            return attacks::pawn(us.other(), to) & pawns;
+        }
+        let occupied = self.occupied();
+        let (one, two, start) = match us {
+            Color::White => (target >> 8, target >> 16, RANK_2),
+            Color::Black => (target << 8, target << 16, RANK_7),
+        };
+        match one & occupied {
+            0 => two & pawns & start,
+            _ => one & pawns,
+        }
     }
 
     /// Reads a move in UCI or SAN and finds the one move of `legal` (this position's legal
@@ -175,7 +234,7 @@ fn read_pattern(text: &str) -> Result<SanPattern, MoveError> {
     if trimmed.is_empty() {
         return Err(unreadable(text, "empty move"));
     }
-    match UciPattern::read(trimmed) {
+    match UciPattern::read(trimmed.as_bytes()) {
         Some(uci) => Ok(uci.into()),
         None => SanPattern::read(trimmed).map_err(|reason| unreadable(text, reason)),
     }
@@ -200,23 +259,43 @@ struct UciPattern {
 }
 
 impl UciPattern {
-    fn read(text: &str) -> Option<UciPattern> {
-        if !(4..=5).contains(&text.len()) || !text.is_ascii() {
-            return None;
-        }
-        let from = parse_square(&text[0..2])?;
-        let to = parse_square(&text[2..4])?;
-        let promotion = match text[4..].chars().next() {
-            None => None,
-            Some(c) if "qrbn".contains(c) => Role::from_letter(c),
-            Some(_) => return None,
+    fn read(text: &[u8]) -> Option<UciPattern> {
+        let (squares, promotion) = match text {
+            [squares @ .., letter @ (b'q' | b'r' | b'b' | b'n')] if text.len() == 5 => {
+                (squares, Some(role_of_letter(*letter)?))
+            }
+            squares => (squares, None),
         };
-        Some(UciPattern {
-            from,
-            to,
-            promotion,
-        })
+        match squares {
+            [from @ .., _, _] if squares.len() == 4 => Some(UciPattern {
+                from: square_of(from)?,
+                to: square_of(&squares[2..])?,
+                promotion,
+            }),
+            _ => None,
+        }
     }
+}
+
+/// The square named by two bytes such as `e4`.
+fn square_of(name: &[u8]) -> Option<Square> {
+    match name {
+        [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => Some(square_at(file - b'a', rank - b'1')),
+        _ => None,
+    }
+}
+
+/// The role of a piece letter in either case (`p` for a pawn too).
+fn role_of_letter(letter: u8) -> Option<Role> {
+    Some(match letter.to_ascii_uppercase() {
+        b'P' => Role::Pawn,
+        b'N' => Role::Knight,
+        b'B' => Role::Bishop,
+        b'R' => Role::Rook,
+        b'Q' => Role::Queen,
+        b'K' => Role::King,
+        _ => return None,
+    })
 }
 
 /// What a move text says about the move: every field left `None` is unconstrained.
@@ -252,7 +331,12 @@ impl SanPattern {
     /// Reads SAN tolerantly: `0-0` for `O-O`, `e8Q` or `e8=Q`, superfluous `x`, `-`, `+`,
     /// `#`, `!`, `?` and `e.p.`.
     fn read(text: &str) -> Result<SanPattern, String> {
-        let marked = text.trim_end_matches(['+', '#', '!', '?']);
+        let marks = text
+            .bytes()
+            .rev()
+            .take_while(|b| matches!(b, b'+' | b'#' | b'!' | b'?'))
+            .count();
+        let marked = &text[..text.len() - marks];
         let core = marked.strip_suffix("e.p.").unwrap_or(marked).trim_end();
         match core {
             "O-O" | "0-0" => return Ok(SanPattern::castling(true)),
@@ -264,45 +348,25 @@ impl SanPattern {
                 "unexpected characters; expected SAN (e.g. `Nf3`) or UCI (e.g. `g1f3`)".into(),
             );
         }
-        let mut rest = core;
-        let mut promotion = None;
-        if let Some(last) = rest.chars().last().filter(|c| "QRBNqrbn".contains(*c)) {
-            let before = &rest[..rest.len() - 1];
-            if before.ends_with('=') || before.ends_with(|c: char| c.is_ascii_digit()) {
-                promotion = Some(Role::from_letter(last));
-                rest = before.trim_end_matches('=');
-            }
-        }
-        let role = match rest.chars().next() {
-            Some(c @ ('K' | 'Q' | 'R' | 'B' | 'N')) => {
-                rest = &rest[1..];
-                Role::from_letter(c)
-            }
-            Some('P') => {
-                rest = &rest[1..];
-                Some(Role::Pawn)
-            }
-            _ => Some(Role::Pawn),
+        let (rest, promotion) = split_promotion(core.as_bytes());
+        let (role, rest) = match rest {
+            [
+                letter @ (b'K' | b'Q' | b'R' | b'B' | b'N' | b'P'),
+                rest @ ..,
+            ] => (role_of_letter(*letter), rest),
+            _ => (Some(Role::Pawn), rest),
         };
-        if rest.len() < 2 {
+        let [origin @ .., file, rank] = rest else {
             return Err("no destination square".into());
-        }
-        let to = parse_square(&rest[rest.len() - 2..])
-            .ok_or_else(|| format!("`{}` is not a square", &rest[rest.len() - 2..]))?;
-        let mut from_file = None;
-        let mut from_rank = None;
-        for c in rest[..rest.len() - 2]
-            .chars()
-            .filter(|c| *c != 'x' && *c != '-' && *c != ':')
-        {
-            match c {
-                'a'..='h' if from_file.is_none() && from_rank.is_none() => {
-                    from_file = Some(c as u8 - b'a')
-                }
-                '1'..='8' if from_rank.is_none() => from_rank = Some(c as u8 - b'1'),
-                _ => return Err(format!("unexpected `{c}`")),
-            }
-        }
+        };
+        let to = square_of(&[*file, *rank]).ok_or_else(|| {
+            format!(
+                "`{}{}` is not a square",
+                char::from(*file),
+                char::from(*rank)
+            )
+        })?;
+        let (from_file, from_rank) = read_origin(origin)?;
         Ok(SanPattern {
             castle: None,
             role,
@@ -326,16 +390,21 @@ impl SanPattern {
         }
     }
 
-    /// The legal moves that can fit: those of the named piece kind to the named square.
+    /// The legal moves that can fit: those of the named piece kind, from the squares it
+    /// could reach the named square from, to that square; a UCI text's one move.
     fn scope(&self, position: &Chess) -> Scope {
         let us = position.turn();
-        match (self.castle, self.role) {
-            (Some(_), _) => Scope {
+        match (self.castle, self.role, self.from_file, self.from_rank) {
+            (Some(_), ..) => Scope {
                 from: position.pieces(us, Role::King),
                 ..Scope::ALL
             },
-            (None, Some(role)) if !self.exact => Scope {
-                from: position.pieces(us, role),
+            (None, _, Some(file), Some(rank)) if self.exact => Scope {
+                from: bit(square_at(file, rank)),
+                to: bit(self.to),
+            },
+            (None, Some(role), ..) => Scope {
+                from: position.pieces(us, role) & origins(position, role, self.to),
                 to: bit(self.to),
             },
             _ => Scope {
@@ -368,7 +437,11 @@ impl SanPattern {
         {
             return false;
         }
-        if !self.exact && self.role.is_some_and(|r| r != position.role_at(mv.from)) {
+        if !self.exact
+            && self
+                .role
+                .is_some_and(|r| position.pieces(position.turn(), r) & bit(mv.from) == 0)
+        {
             return false;
         }
         match (self.promotion, mv.kind) {
@@ -379,6 +452,74 @@ impl SanPattern {
             (None, _) => true,
         }
     }
+}
+
+/// The squares a piece of `role` of the side to move could come to `to` from, pins and
+/// checks aside: every legal move of that role to `to` starts on one of them.
+fn origins(position: &Chess, role: Role, to: Square) -> Bitboard {
+    let occupied = position.occupied();
+    match role {
+        Role::Pawn => {
+            let pushes = match position.turn() {
+                Color::White => bit(to) >> 8 | bit(to) >> 16,
+                Color::Black => bit(to) << 8 | bit(to) << 16,
+            };
+            attacks::pawn(position.turn().other(), to) | pushes
+        }
+        Role::Knight => attacks::knight(to),
+        Role::Bishop => attacks::bishop(to, occupied),
+        Role::Rook => attacks::rook(to, occupied),
+        Role::Queen => attacks::bishop(to, occupied) | attacks::rook(to, occupied),
+        Role::King => attacks::king(to),
+    }
+}
+
+/// The second and seventh ranks, where pawns start.
+const RANK_2: Bitboard = 0xff << 8;
+const RANK_7: Bitboard = 0xff << 48;
+
+/// What a pawn's move to the pattern's square is: a promotion to the piece it names on the
+/// last rank, a plain move elsewhere; `None` for a promotion to any piece.
+fn pawn_kind(pattern: &SanPattern) -> Option<MoveKind> {
+    match (rank_of(pattern.to), pattern.promotion) {
+        (0 | 7, Some(Some(role))) => Some(MoveKind::Promotion(role)),
+        (0 | 7, _) => None,
+        _ => Some(MoveKind::Normal),
+    }
+}
+
+/// A SAN text without its promotion (`=Q`, or `Q` right after the rank), and the promotion:
+/// `None` when none is written.
+fn split_promotion(text: &[u8]) -> (&[u8], Option<Option<Role>>) {
+    match text {
+        [
+            before @ ..,
+            b'=' | b'0'..=b'9',
+            letter @ (b'Q' | b'R' | b'B' | b'N' | b'q' | b'r' | b'b' | b'n'),
+        ] => {
+            let kept = text.len() - 1 - usize::from(text[before.len()] == b'=');
+            let mut rest = &text[..kept];
+            while let [start @ .., b'='] = rest {
+                rest = start;
+            }
+            (rest, Some(role_of_letter(*letter)))
+        }
+        _ => (text, None),
+    }
+}
+
+/// The file and rank a SAN names its moving piece's origin by, read past `x`, `-` and `:`.
+fn read_origin(text: &[u8]) -> Result<(Option<u8>, Option<u8>), String> {
+    let mut file = None;
+    let mut rank = None;
+    for &c in text.iter().filter(|c| !matches!(c, b'x' | b'-' | b':')) {
+        match c {
+            b'a'..=b'h' if file.is_none() && rank.is_none() => file = Some(c - b'a'),
+            b'1'..=b'8' if rank.is_none() => rank = Some(c - b'1'),
+            _ => return Err(format!("unexpected `{}`", char::from(c))),
+        }
+    }
+    Ok((file, rank))
 }
 
 /// The moves a pattern fits, as they are found: the first, and how many.

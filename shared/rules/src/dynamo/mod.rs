@@ -152,6 +152,18 @@ pub struct DynamoKey {
 }
 
 impl Dynamo {
+    /// What the end rules shared with chess need to know of this position, given whether
+    /// the side to move has a legal move and is in check.
+    fn facts(&self, has_moves: bool, in_check: bool) -> Facts {
+        Facts {
+            to_move: Dynamo::seat_of(self.turn),
+            has_moves,
+            in_check,
+            dead: self.has_bare_king(Color::White) && self.has_bare_king(Color::Black),
+            halfmoves: self.halfmoves,
+        }
+    }
+
     /// The standard start position under `rules`.
     pub fn start(rules: Rules) -> Dynamo {
         Dynamo::from_fen(START_FEN, rules).expect("the start FEN is valid")
@@ -347,13 +359,12 @@ impl Position for Dynamo {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        classical::outcome(Facts {
-            to_move: Dynamo::seat_of(self.turn),
-            has_moves: self.has_legal_moves(),
-            in_check: self.is_check(),
-            dead: self.has_bare_king(Color::White) && self.has_bare_king(Color::Black),
-            halfmoves: self.halfmoves,
-        })
+        classical::outcome(self.facts(self.has_legal_moves(), self.is_check()))
+    }
+
+    /// Bare kings and the move counter: checkmate and stalemate need no legal move.
+    fn outcome_with_a_move(&self) -> Option<Option<Outcome>> {
+        Some(classical::outcome(self.facts(true, false)))
     }
 
     fn key(&self) -> DynamoKey {

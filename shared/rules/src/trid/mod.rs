@@ -145,6 +145,18 @@ impl<R: RuleSet> Position for TriD<R> {
         Some(Outcome::draw(draw, 2))
     }
 
+    /// Bare kings and the move counter: checkmate and stalemate need no legal move.
+    fn outcome_with_a_move(&self) -> Option<Option<Outcome>> {
+        let draw = if self.is_bare_kings() {
+            EndRule::InsufficientMaterial
+        } else if self.halfmoves >= SEVENTY_FIVE_MOVES {
+            EndRule::SeventyFiveMoves
+        } else {
+            return Some(None);
+        };
+        Some(Some(Outcome::draw(draw, 2)))
+    }
+
     fn key(&self) -> TriDKey {
         TriDKey {
             layout: self.layout.clone(),

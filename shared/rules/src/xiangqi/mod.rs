@@ -114,6 +114,11 @@ impl Position for Xiangqi {
         (self.halfmoves() >= MOVE_LIMIT).then(|| Outcome::draw(EndRule::MoveLimit, 2))
     }
 
+    /// The move limit alone: a legal move rules out mate and the loss without one.
+    fn outcome_with_a_move(&self) -> Option<Option<Outcome>> {
+        Some((self.halfmoves() >= MOVE_LIMIT).then(|| Outcome::draw(EndRule::MoveLimit, 2)))
+    }
+
     fn key(&self) -> XiangqiKey {
         Xiangqi::key(self)
     }
