@@ -17,20 +17,29 @@ use serde_json::{Value, json};
 /// The narrowest phone the pages are made for, in CSS pixels.
 const NARROW: u32 = 390;
 
-/// The link (the whole address) after `marker` in the text of the newest mail to `email`.
-fn mailed_link(server: &Server, email: &str, marker: &str) -> String {
-    let raw = server.newest_mail(email);
-    let message = mail_parser::MessageParser::default()
-        .parse(raw.as_bytes())
-        .expect("a MIME message");
-    let text = message.body_text(0).expect("a text part").to_string();
-    let start = text
-        .find(&format!("{}{marker}", server.app.public_url))
-        .unwrap_or_else(|| panic!("no {marker} link in {text}"));
-    let end = text[start..]
-        .find(char::is_whitespace)
-        .map_or(text.len(), |length| start + length);
-    text[start..end].to_string()
+/// The link (the whole address) after `marker` in the text of the newest mail to `email`
+/// that has one, waiting for it as long as none has (other mails, such as a turn mail the
+/// notifier sends meanwhile, may be newer).
+async fn mailed_link(server: &Server, email: &str, marker: &str) -> String {
+    let wanted = format!("{}{marker}", server.app.public_url);
+    for _ in 0..600 {
+        let found = server.mails_to(email).iter().rev().find_map(|raw| {
+            let message = mail_parser::MessageParser::default()
+                .parse(raw.as_bytes())
+                .expect("a MIME message");
+            let text = message.body_text(0).expect("a text part").to_string();
+            let start = text.find(&wanted)?;
+            let end = text[start..]
+                .find(char::is_whitespace)
+                .map_or(text.len(), |length| start + length);
+            Some(text[start..end].to_string())
+        });
+        if let Some(link) = found {
+            return link;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("no mail to {email} with a {marker} link within a minute");
 }
 
 /// The page's title.
@@ -70,7 +79,7 @@ async fn fill_and_press(browser: &Browser<'_>, fields: &[(&str, &str)], button: 
 async fn ask_for_link(browser: &Browser<'_>, server: &Server, email: &str) -> String {
     fill_and_press(browser, &[("input#email", email)], "button#ask").await;
     browser.find("[data-code=\"done\"]").await;
-    mailed_link(server, email, "/sign-in?")
+    mailed_link(server, email, "/sign-in?").await
 }
 
 /// Opens a sign-in (or confirmation) link and presses its button: the address of the page
@@ -113,7 +122,11 @@ async fn a_mailbox_is_enough() {
     )
     .await;
     browser.find("[data-code=\"done\"]").await;
-    let ann_home = sign_in_through(&browser, &mailed_link(&server, ann_email, "/sign-in?")).await;
+    let ann_home = sign_in_through(
+        &browser,
+        &mailed_link(&server, ann_email, "/sign-in?").await,
+    )
+    .await;
     assert!(title(&browser).await.starts_with("Your games"), "ann home");
 
     let bob = server.player("bob").await;
@@ -161,7 +174,7 @@ async fn a_mailbox_is_enough() {
     });
     let (status, body) = cyd.post("/v1/tournaments", tournament).await;
     assert_eq!(status, reqwest::StatusCode::CREATED, "{body}");
-    let page = mailed_link(&server, "bob@example.org", "/tournaments/");
+    let page = mailed_link(&server, "bob@example.org", "/tournaments/").await;
     browser.visit(&page).await;
     browser
         .click(&browser.find("a#sign-in-to-join").await)
