@@ -49,6 +49,8 @@ pub struct Reader<'r, R> {
     source: Source<R>,
     rules: &'r dyn Rules,
     warning: Option<EncodingWarning>,
+    /// Whether each record's move entries hold the moves' long notation.
+    texts: bool,
 }
 
 /// Where a reader's raw games come from.
@@ -85,6 +87,7 @@ impl<'r, R: BufRead> Reader<'r, R> {
             source: Source::Inline(Box::new(syntax::Games::new(input))),
             rules,
             warning: None,
+            texts: true,
         }
     }
 
@@ -98,6 +101,15 @@ impl<'r, R: BufRead> Reader<'r, R> {
 }
 
 impl<R> Reader<'_, R> {
+    /// Leaves the moves' texts out of the records: each [`MoveEntry::text`] is empty, and
+    /// the game replayed ([`Imported::game`]) writes a move's notation when asked (as
+    /// [`Imported::canonical`] does). For a caller that takes the moves from the replay, as
+    /// the game store's import does: no text is written for a move nobody reads.
+    pub fn without_move_texts(mut self) -> Self {
+        self.texts = false;
+        self
+    }
+
     /// Whether the games given so far held text that is not UTF-8 (read as Windows-1252):
     /// where the first was and how many games held some. A caller tells the user once the
     /// games are read. Games refused before their moves were replayed are not counted.
@@ -162,6 +174,7 @@ impl<'r, R: BufRead + Send + 'static> Reader<'r, R> {
             },
             rules,
             warning: None,
+            texts: true,
         }
     }
 }
@@ -182,10 +195,16 @@ impl<R: BufRead> Iterator for Reader<'_, R> {
                 }
             },
         };
-        if let Ok(game) = &raw {
-            self.note_encoding(game);
+        let raw = match raw {
+            Ok(raw) => raw,
+            Err(error) => return Some(Err(error)),
+        };
+        self.note_encoding(&raw);
+        let imported = replay::import(&raw, self.rules, self.texts);
+        if let Source::Inline(games) = &mut self.source {
+            games.recycle(raw);
         }
-        Some(raw.and_then(|raw| replay::import(raw, self.rules)))
+        Some(imported)
     }
 }
 
@@ -198,7 +217,7 @@ pub fn read<R: BufRead>(input: R) -> Reader<'static, R> {
 /// its `Signature` must be that key's over the content. Gives every failure found, none
 /// when the game is intact.
 pub fn verify(game: &Imported, key: Option<&PublicKey>) -> Vec<VerifyError> {
-    let content = Canonical::of(&game.record);
+    let content = game.canonical();
     let mut failures = Vec::new();
     match &game.digest {
         None => failures.push(VerifyError::NoDigest),
@@ -240,7 +259,7 @@ pub enum Sealed {
 /// names none of `keys`).
 /// A game with neither is accepted as [`Sealed::Unsealed`].
 pub fn check_seal(game: &Imported, keys: &[PublicKey]) -> Result<Sealed, ImportError> {
-    let content = Canonical::of(&game.record);
+    let content = game.canonical();
     let refuse = |place: Place, reason: String| ImportError {
         game: game.number,
         line: place.line,
