@@ -580,12 +580,21 @@ impl<R: Read> Iterator for Games<R> {
     type Item = Result<RawGame, ImportError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        self.next_game(true)
+    }
+}
+
+impl<R: Read> Games<R> {
+    /// The next game; with `plain`, its plain shapes read straight from the bytes, else all
+    /// of it token by token (the same game either way: the tests hold the two readings side
+    /// by side).
+    fn next_game(&mut self, plain: bool) -> Option<Result<RawGame, ImportError>> {
         let split = &mut self.split;
         if split.done {
             return None;
         }
         loop {
-            if split.reads_plain() && split.read_plain(&mut self.lexer) {
+            if plain && split.reads_plain() && split.read_plain(&mut self.lexer) {
                 return Some(split.finish());
             }
             let Some(token) = self.lexer.next_token() else {
@@ -612,6 +621,106 @@ impl<R: Read> Iterator for Games<R> {
             if split.take(token) {
                 return Some(split.finish());
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::lexer::MAX_TEXT;
+
+    /// The games of `bytes` read with the plain shapes or token by token.
+    fn games(bytes: &[u8], plain: bool) -> Vec<Result<RawGame, ImportError>> {
+        let mut games = Games::new(bytes);
+        std::iter::from_fn(|| games.next_game(plain)).collect()
+    }
+
+    /// Every PGN file of the collection of real games, and the archive's documentation.
+    fn samples() -> Vec<Vec<u8>> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut found = vec![std::fs::read(root.join("../../docs/archive.md")).expect("reads")];
+        let mut folders = vec![root.join("tests/data/real")];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).expect("reads the collection") {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if path.extension().is_some_and(|e| e == "pgn") {
+                    found.push(std::fs::read(path).expect("reads"));
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn the_plain_shapes_read_as_the_tokens_do() {
+        for bytes in samples() {
+            assert_eq!(games(&bytes, true), games(&bytes, false));
+        }
+    }
+
+    /// A reader that gives a few bytes at a time.
+    struct Chunks<'a>(&'a [u8]);
+
+    impl Read for Chunks<'_> {
+        fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.len().min(buffer.len()).min(7);
+            buffer[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn games_across_the_ends_of_the_bytes_at_hand_read_alike() {
+        let mut bytes = samples().concat();
+        for length in [20_000, MAX_TEXT, 70_000] {
+            let comment = format!("1. e4 {{{}}} e5 ", "x".repeat(length));
+            bytes.extend_from_slice(comment.as_bytes());
+            bytes.extend_from_slice(GAME.as_bytes());
+        }
+        let read = |plain: bool| {
+            let mut games = Games::new(Chunks(&bytes));
+            std::iter::from_fn(|| games.next_game(plain)).collect::<Vec<_>>()
+        };
+        assert_eq!(read(true), read(false));
+    }
+
+    /// A short archive of the shapes the plain reading takes and those around them.
+    const GAME: &str = "[Event \"Cup\"]\n[White \"Čapek\"]\n[Result \"1-0\"]\n\n\
+        {[%draw-offer white 2026.11.02,09:00:12]} 1. e4 {[%ccsnt 2026.11.02,09:00:12]} 1... e5\n\
+        {[%ccsnt 2026.11.02,18:41:03] [%conditional]} 2. Nf3 $1 (2. f4 exf4) 2... Nc6!? \
+        {a note} 3.Bb5 {[%ccsnt 2026.11.03,10:00:00]} 1-0\n\n[Event \"Next\"]\n1. d4 *\n";
+
+    proptest! {
+        #[test]
+        fn any_text_reads_as_the_tokens_do(
+            edits in prop::collection::vec(
+                (
+                    0usize..400,
+                    prop::sample::select(&b" \n\r\t{}[]()\"$;%.-*019eNx+#\\\xc4\xe9"[..]),
+                    any::<bool>(),
+                ),
+                0..8,
+            ),
+            cut in 0usize..400,
+        ) {
+            let mut bytes = GAME.as_bytes().to_vec();
+            for (at, byte, replace) in edits {
+                let at = at % bytes.len();
+                match replace {
+                    true => bytes[at] = byte,
+                    false => bytes.insert(at, byte),
+                }
+            }
+            bytes.truncate(bytes.len().min(cut.max(200)));
+            prop_assert_eq!(games(&bytes, true), games(&bytes, false));
         }
     }
 }

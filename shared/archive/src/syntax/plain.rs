@@ -116,8 +116,8 @@ impl Split {
     }
 
     /// Reads a tag pair at `at` whose value holds no escape, no quote and no line end, and
-    /// is UTF-8, in a game's tags or beginning a game. A tag pair at the start of a line
-    /// after some movetext ends the game instead, unread.
+    /// is UTF-8, in a game's tags or beginning a game. Such a tag pair at the start of a
+    /// line after some movetext ends the game instead, unread.
     fn read_tag(
         &mut self,
         bytes: &[u8],
@@ -125,12 +125,6 @@ impl Split {
         at: &mut usize,
         cursor: &mut Cursor,
     ) -> Result<(), Stop> {
-        if cursor.line_start && self.state != State::Between && self.movetext_seen {
-            return Err(Stop::Ended);
-        }
-        if self.state == State::Moves {
-            return Err(Stop::Token);
-        }
         let more = || if ended { Stop::Token } else { Stop::More };
         let start = *at;
         let tag = &bytes[start..];
@@ -172,6 +166,12 @@ impl Split {
         ) else {
             return Err(Stop::Token);
         };
+        if cursor.line_start && self.state != State::Between && self.movetext_seen {
+            return Err(Stop::Ended);
+        }
+        if self.state == State::Moves {
+            return Err(Stop::Token);
+        }
         let place = place(cursor);
         if self.state == State::Between {
             self.begin(place);
