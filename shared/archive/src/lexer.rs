@@ -658,8 +658,8 @@ fn unescaped(raw: &[u8], not_utf8: &mut bool) -> String {
 }
 
 /// Bytes that end a symbol: white space and `{ } ( ) [ ] ; " $`.
-pub fn is_delimiter(byte: u8) -> bool {
-    DELIMITERS[usize::from(byte)]
+pub const fn is_delimiter(byte: u8) -> bool {
+    DELIMITERS[byte as usize]
 }
 
 const DELIMITERS: [bool; 256] = {

@@ -243,7 +243,7 @@ fn playing_seats(game: &dyn AnyGame, seats: usize) -> Vec<Seat> {
 
 /// The latest time once `entry` is read after entries whose latest time is `latest`;
 /// refused when the entry's time is earlier (a vacation's time, its start, may lie ahead and
-/// is not counted).
+/// is not counted). The times read are whole seconds, as the archive writes them.
 fn in_order(latest: Option<DateTime<Utc>>, entry: &Entry) -> Result<Option<DateTime<Utc>>, Reason> {
     let time = match entry {
         Entry::Move(mv) => mv.received,
@@ -253,7 +253,7 @@ fn in_order(latest: Option<DateTime<Utc>>, entry: &Entry) -> Result<Option<DateT
         Entry::Organiser(organiser) => organiser.at,
     };
     match (latest, time) {
-        (Some(before), Some(now)) if whole(now) < whole(before) => Err(Reason::Order(format!(
+        (Some(before), Some(now)) if now < before => Err(Reason::Order(format!(
             "{} comes after {}",
             ccsnt_text(now),
             ccsnt_text(before)
@@ -261,11 +261,6 @@ fn in_order(latest: Option<DateTime<Utc>>, entry: &Entry) -> Result<Option<DateT
         (_, Some(now)) => Ok(Some(now)),
         (before, None) => Ok(before),
     }
-}
-
-/// A time to the second, as the archive keeps it.
-fn whole(time: DateTime<Utc>) -> i64 {
-    time.timestamp()
 }
 
 impl SealPlaces {

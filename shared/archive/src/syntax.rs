@@ -343,9 +343,13 @@ impl Split {
     /// Takes a main-line symbol: a move (after any move number), or the termination marker
     /// that ends the game (then true).
     fn take_move(&mut self, text: &[u8], at: Place) -> bool {
-        let Some(mv) = strip_move_number(text) else {
-            return false;
-        };
+        strip_move_number(text).is_some_and(|mv| self.take_move_text(mv, at))
+    }
+
+    /// Takes a main-line symbol without its move number: a move, or the termination marker
+    /// that ends the game (then true).
+    #[inline]
+    fn take_move_text(&mut self, mv: &[u8], at: Place) -> bool {
         if is_result_token(mv) {
             self.game.termination = Some((String::from_utf8_lossy(mv).into_owned(), at));
             return true;

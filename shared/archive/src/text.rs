@@ -84,24 +84,27 @@ fn push_padded(text: &mut String, value: u32, width: u32) {
 #[inline]
 pub fn parse_ccsnt(text: &(impl AsRef<[u8]> + ?Sized)) -> Option<DateTime<Utc>> {
     let bytes = text.as_ref();
-    const SEPARATORS: [(usize, u8); 5] = [(4, b'.'), (7, b'.'), (10, b','), (13, b':'), (16, b':')];
-    if !(bytes.len() == 16 || bytes.len() == 19)
-        || SEPARATORS
-            .iter()
-            .any(|(at, byte)| *at < bytes.len() && bytes[*at] != *byte)
-    {
+    let (fields, second) = match bytes {
+        [fields @ .., b':', s1, s2] if bytes.len() == 19 => (fields, digits(&[*s1, *s2])?),
+        fields => (fields, 0),
+    };
+    let fields: &[u8; 16] = fields.try_into().ok()?;
+    if [fields[4], fields[7], fields[10], fields[13]] != *b"..,:" {
         return None;
     }
-    let field = |at: usize, width: usize| -> Option<u32> {
-        bytes[at..at + width].iter().try_fold(0, |value, byte| {
-            let digit = byte.wrapping_sub(b'0');
-            (digit < 10).then_some(value * 10 + u32::from(digit))
-        })
-    };
-    let second = if bytes.len() == 19 { field(17, 2)? } else { 0 };
+    let field = |at: usize, width: usize| digits(&fields[at..at + width]);
     calendar_date(field(0, 4)?, field(5, 2)?, field(8, 2)?)?
         .and_hms_opt(field(11, 2)?, field(14, 2)?, second)
         .map(|naive| naive.and_utc())
+}
+
+/// The number ASCII `digits` write, if they are all digits.
+#[inline]
+fn digits(digits: &[u8]) -> Option<u32> {
+    digits.iter().try_fold(0, |value, digit| {
+        let digit = digit.wrapping_sub(b'0');
+        (digit < 10).then_some(value * 10 + u32::from(digit))
+    })
 }
 
 /// The date of `year` (0 to 9999), `month` and `day`, if there is one: what

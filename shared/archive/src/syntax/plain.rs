@@ -9,7 +9,9 @@ use std::io::Read;
 
 use memchr::{memchr, memchr3};
 
-use super::{MAX_TAGS, Place, RawItem, Split, State};
+use chrono::{DateTime, Utc};
+
+use super::{MAX_TAGS, Place, RawItem, Split, State, strip_move_number};
 use crate::decode::decode;
 use crate::error::Reason;
 use crate::lexer::{Cursor, Lexer, MAX_TEXT, is_delimiter};
@@ -37,17 +39,64 @@ enum Stop {
     More,
 }
 
+/// The bytes at hand, and how far the reading went through them.
+struct Bytes<'b> {
+    bytes: &'b [u8],
+    /// True when the input ends with them.
+    ended: bool,
+    /// The next byte to read.
+    at: usize,
+    /// Where that byte is.
+    cursor: Cursor,
+}
+
+impl Bytes<'_> {
+    /// Reads past white space: the next byte, if there is one at hand.
+    #[inline]
+    fn skip_blanks(&mut self) -> Option<u8> {
+        loop {
+            let byte = *self.bytes.get(self.at)?;
+            match byte {
+                b' ' => self.cursor.column += 1,
+                b'\t' | b'\n' | b'\r' => self.cursor.advance(byte),
+                _ => return Some(byte),
+            }
+            self.at += 1;
+        }
+    }
+
+    /// What stops a token that runs to the end of the bytes at hand: the lexer reads it
+    /// when the input ends there, else more must be read.
+    fn cut(&self) -> Stop {
+        if self.ended { Stop::Token } else { Stop::More }
+    }
+
+    /// Moves past `length` bytes of ASCII without line ends, a token.
+    #[inline]
+    fn pass_ascii(&mut self, length: usize) {
+        self.at += length;
+        self.cursor.column += length;
+        self.cursor.line_start = false;
+    }
+}
+
 impl Split {
     /// Reads the plain shapes of the input from `lexer`, as far as they go; true when the
     /// current game ended (its termination marker read, or a tag pair beginning the next).
     pub(super) fn read_plain<R: Read>(&mut self, lexer: &mut Lexer<R>) -> bool {
         let mut want = WINDOW;
         loop {
-            let mut cursor = lexer.cursor();
+            let cursor = lexer.cursor();
             let (bytes, ended) = lexer.window(want);
             let available = bytes.len();
-            let mut at = 0;
-            let stop = self.read_shapes(bytes, ended, &mut at, &mut cursor);
+            let mut read = Bytes {
+                bytes,
+                ended,
+                at: 0,
+                cursor,
+            };
+            let stop = self.read_shapes(&mut read);
+            let (at, cursor) = (read.at, read.cursor);
             lexer.skip_read(at, cursor);
             match stop {
                 Stop::Ended => return true,
@@ -69,42 +118,32 @@ impl Split {
         self.state != State::Skip && self.depth == 0
     }
 
-    /// Reads plain shapes from `bytes` (the input ends with them when `ended`), from `at`
-    /// with `cursor` where `at` is, moving both past what it read.
-    fn read_shapes(
-        &mut self,
-        bytes: &[u8],
-        ended: bool,
-        at: &mut usize,
-        cursor: &mut Cursor,
-    ) -> Stop {
-        while self.reads_plain() {
-            let Some(&byte) = bytes.get(*at) else {
-                return if ended { Stop::Token } else { Stop::More };
+    /// Reads plain shapes from the bytes at hand, as long as they are plain and the game
+    /// is not broken.
+    fn read_shapes(&mut self, read: &mut Bytes) -> Stop {
+        loop {
+            let Some(byte) = read.skip_blanks() else {
+                return read.cut();
             };
-            let read = match byte {
-                b' ' | b'\t' | b'\n' | b'\r' => {
-                    cursor.advance(byte);
-                    *at += 1;
-                    continue;
-                }
-                b'[' => self.read_tag(bytes, ended, at, cursor).map(|()| false),
-                b'{' => self.read_comment(bytes, ended, at, cursor).map(|()| false),
-                b'%' if cursor.line_start => return Stop::Token,
-                _ if byte >= 0x80 || is_delimiter(byte) => return Stop::Token,
-                _ => self.read_symbol(bytes, ended, at, cursor),
+            let outcome = match byte {
+                b'[' => self.read_tag(read).map(|()| false),
+                b'{' => self.read_comment(read).map(|()| false),
+                b'%' if read.cursor.line_start => return Stop::Token,
+                _ if !continues_symbol(byte) => return Stop::Token,
+                _ => self.read_symbol(read),
             };
-            match read {
+            match outcome {
                 Ok(true) => return Stop::Ended,
-                Ok(false) => {}
+                Ok(false) if self.reads_plain() => {}
+                Ok(false) => return Stop::Token,
                 Err(stop) => return stop,
             }
         }
-        Stop::Token
     }
 
     /// The place of a token of the movetext at `cursor`, beginning a game there if none
     /// is under way.
+    #[inline]
     fn movetext_place(&mut self, cursor: &Cursor) -> Place {
         let place = place(cursor);
         if self.state == State::Between {
@@ -115,19 +154,11 @@ impl Split {
         place
     }
 
-    /// Reads a tag pair at `at` whose value holds no escape, no quote and no line end, and
-    /// is UTF-8, in a game's tags or beginning a game. Such a tag pair at the start of a
-    /// line after some movetext ends the game instead, unread.
-    fn read_tag(
-        &mut self,
-        bytes: &[u8],
-        ended: bool,
-        at: &mut usize,
-        cursor: &mut Cursor,
-    ) -> Result<(), Stop> {
-        let more = || if ended { Stop::Token } else { Stop::More };
-        let start = *at;
-        let tag = &bytes[start..];
+    /// Reads a tag pair whose value holds no escape, no quote and no line end, and is
+    /// UTF-8, in a game's tags or beginning a game. Such a tag pair at the start of a line
+    /// after some movetext ends the game instead, unread.
+    fn read_tag(&mut self, read: &mut Bytes) -> Result<(), Stop> {
+        let tag = &read.bytes[read.at..];
         let name_end = 1 + tag[1..]
             .iter()
             .take(MAX_NAME + 1)
@@ -135,7 +166,7 @@ impl Split {
             .count();
         if !(2..=MAX_NAME + 1).contains(&name_end) {
             return Err(if name_end == tag.len() {
-                more()
+                read.cut()
             } else {
                 Stop::Token
             });
@@ -144,10 +175,10 @@ impl Split {
         match tag.get(quote) {
             Some(b'"') => {}
             Some(_) => return Err(Stop::Token),
-            None => return Err(more()),
+            None => return Err(read.cut()),
         }
         let Some(length) = memchr(b'"', &tag[quote + 1..]) else {
-            return Err(more());
+            return Err(read.cut());
         };
         let value = &tag[quote + 1..quote + 1 + length];
         let close = quote + 2 + length;
@@ -155,7 +186,7 @@ impl Split {
         match tag.get(end) {
             Some(b']') => {}
             Some(_) => return Err(Stop::Token),
-            None => return Err(more()),
+            None => return Err(read.cut()),
         }
         if value.len() > MAX_TEXT || memchr3(b'\\', b'\n', b'\r', value).is_some() {
             return Err(Stop::Token);
@@ -166,13 +197,13 @@ impl Split {
         ) else {
             return Err(Stop::Token);
         };
-        if cursor.line_start && self.state != State::Between && self.movetext_seen {
+        if read.cursor.line_start && self.state != State::Between && self.movetext_seen {
             return Err(Stop::Ended);
         }
         if self.state == State::Moves {
             return Err(Stop::Token);
         }
-        let place = place(cursor);
+        let place = place(&read.cursor);
         if self.state == State::Between {
             self.begin(place);
         }
@@ -184,95 +215,80 @@ impl Split {
         } else {
             self.push_tag(name, value, place);
         }
-        cursor.advance_over(&tag[..=end]);
-        cursor.line_start = false;
-        *at = start + end + 1;
+        read.cursor.advance_over(&tag[..=end]);
+        read.cursor.line_start = false;
+        read.at += end + 1;
         Ok(())
     }
 
-    /// Reads the symbol at `at`: a move number, a move or the termination marker (then
-    /// true). Only ASCII symbols that no level follows (`b1(2)`) are plain.
-    fn read_symbol(
-        &mut self,
-        bytes: &[u8],
-        ended: bool,
-        at: &mut usize,
-        cursor: &mut Cursor,
-    ) -> Result<bool, Stop> {
-        let start = *at;
-        let end = match bytes[start..]
-            .iter()
-            .position(|b| *b >= 0x80 || is_delimiter(*b))
-        {
-            Some(length) => start + length,
-            None if ended => bytes.len(),
+    /// Reads a symbol: a move number, a move or the termination marker (then true). Only
+    /// ASCII symbols that no level follows (`b1(2)`) are plain.
+    #[inline]
+    fn read_symbol(&mut self, read: &mut Bytes) -> Result<bool, Stop> {
+        let rest = &read.bytes[read.at..];
+        let length = match rest.iter().position(|b| !continues_symbol(*b)) {
+            Some(length) if rest[length] >= 0x80 || rest[length] == b'(' => {
+                return Err(Stop::Token);
+            }
+            Some(length) => length,
+            None if read.ended => rest.len(),
             None => return Err(Stop::More),
         };
-        if bytes.get(end).is_some_and(|b| *b >= 0x80 || *b == b'(') || end - start > MAX_TEXT {
+        if length > MAX_TEXT {
             return Err(Stop::Token);
         }
-        let place = self.movetext_place(cursor);
-        cursor.column += end - start;
-        cursor.line_start = false;
-        *at = end;
-        Ok(self.take_move(&bytes[start..end], place))
+        let place = self.movetext_place(&read.cursor);
+        read.pass_ascii(length);
+        Ok(match strip_move_number(&rest[..length]) {
+            Some(text) => self.take_move_text(text, place),
+            None => false,
+        })
     }
 
-    /// Reads the comment at `at`: a move's time (and conditional mark) straight from its
-    /// bytes, any other comment as the lexer would give it.
-    fn read_comment(
-        &mut self,
-        bytes: &[u8],
-        ended: bool,
-        at: &mut usize,
-        cursor: &mut Cursor,
-    ) -> Result<(), Stop> {
-        let start = *at;
-        let Some(close) = memchr(b'}', &bytes[start + 1..]).map(|found| start + 1 + found) else {
-            return Err(if ended { Stop::Token } else { Stop::More });
+    /// Reads a comment: a move's time (and conditional mark) straight from its bytes, any
+    /// other comment as the lexer would give it.
+    fn read_comment(&mut self, read: &mut Bytes) -> Result<(), Stop> {
+        let start = read.at;
+        let text = &read.bytes[start + 1..];
+        if let Some((length, time, marked)) = move_time(text) {
+            let place = self.movetext_place(&read.cursor);
+            if !self.take_move_time(time, marked) {
+                self.read_any_comment(read, place, length);
+            } else {
+                read.pass_ascii(length + 2);
+            }
+            return Ok(());
+        }
+        let Some(length) = memchr(b'}', text) else {
+            return Err(read.cut());
         };
-        let text = &bytes[start + 1..close];
-        if text.len() > MAX_TEXT {
+        if length > MAX_TEXT {
             return Err(Stop::Token);
         }
-        let place = self.movetext_place(cursor);
-        if self.take_move_time(text) {
-            cursor.column += close + 1 - start;
-        } else {
-            cursor.advance_over(&bytes[start..=close]);
-            let (text, not_utf8) = decode(text);
-            if not_utf8 && self.game.not_utf8.is_none() {
-                self.game.not_utf8 = Some(place);
-            }
-            self.take_comment(&text, place);
-        }
-        cursor.line_start = cursor.column == 1;
-        *at = close + 1;
+        let place = self.movetext_place(&read.cursor);
+        self.read_any_comment(read, place, length);
         Ok(())
     }
 
-    /// Takes a comment that holds only a time with seconds, and perhaps the conditional
-    /// mark, for the move before it when that move has neither yet: true when it did (any
-    /// other comment, and any such comment out of place, is read in full).
-    fn take_move_time(&mut self, text: &[u8]) -> bool {
-        let (command, marked) = match text.len() {
-            length if length == TIME_COMMAND.len() + TIME + 1 => (text, false),
-            length if length == TIME_COMMAND.len() + TIME + 1 + CONDITIONAL_MARK.len() => {
-                let (command, mark) = text.split_at(TIME_COMMAND.len() + TIME + 1);
-                if mark != CONDITIONAL_MARK {
-                    return false;
-                }
-                (command, true)
-            }
-            _ => return false,
-        };
-        let Some(time) = command
-            .strip_prefix(TIME_COMMAND)
-            .and_then(|rest| rest.strip_suffix(b"]"))
-            .and_then(parse_ccsnt)
-        else {
-            return false;
-        };
+    /// Reads the comment at `place` whose text is `length` bytes long as the lexer would
+    /// give it, its commands taken.
+    fn read_any_comment(&mut self, read: &mut Bytes, place: Place, length: usize) {
+        let start = read.at;
+        let close = start + 1 + length;
+        read.cursor.advance_over(&read.bytes[start..=close]);
+        read.cursor.line_start = read.cursor.column == 1;
+        read.at = close + 1;
+        let (text, not_utf8) = decode(&read.bytes[start + 1..close]);
+        if not_utf8 && self.game.not_utf8.is_none() {
+            self.game.not_utf8 = Some(place);
+        }
+        self.take_comment(&text, place);
+    }
+
+    /// Gives the move before a comment holding its time `time` (and its conditional mark
+    /// when `marked`) that time, when that move has neither yet: true when it did (a time
+    /// out of place is read in full, to be refused as such).
+    fn take_move_time(&mut self, time: DateTime<Utc>, marked: bool) -> bool {
         match self.game.items.last_mut() {
             Some(RawItem::Move {
                 received: received @ None,
@@ -287,6 +303,46 @@ impl Split {
         }
     }
 }
+
+/// A comment's text (after its `{`) holding only a time with seconds and perhaps the
+/// conditional mark: the text's length, the time and whether the mark is there.
+#[inline]
+fn move_time(text: &[u8]) -> Option<(usize, DateTime<Utc>, bool)> {
+    let time = text.strip_prefix(TIME_COMMAND)?.get(..TIME + 1)?;
+    let end = TIME_COMMAND.len() + TIME + 1;
+    let marked = match text.get(end)? {
+        b'}' => false,
+        _ if text[end..].starts_with(CONDITIONAL_MARK)
+            && text.get(end + CONDITIONAL_MARK.len()) == Some(&b'}') =>
+        {
+            true
+        }
+        _ => return None,
+    };
+    let time = parse_ccsnt(time.strip_suffix(b"]")?)?;
+    Some((
+        end + usize::from(marked) * CONDITIONAL_MARK.len(),
+        time,
+        marked,
+    ))
+}
+
+/// True for the bytes an ASCII symbol goes on with: any but white space, delimiters and
+/// bytes above ASCII.
+#[inline]
+fn continues_symbol(byte: u8) -> bool {
+    SYMBOL[usize::from(byte)]
+}
+
+const SYMBOL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 0x80 {
+        table[byte] = !is_delimiter(byte as u8);
+        byte += 1;
+    }
+    table
+};
 
 /// The spaces and tabs at the start of `bytes`, which may stand around a tag's name and
 /// value.
