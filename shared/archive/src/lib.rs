@@ -26,7 +26,7 @@ mod writer;
 use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, TrySendError, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, TrySendError, channel, sync_channel};
 
 pub use decode::EncodingWarning;
 pub use error::{ExportError, ImportError, Reason, VerifyError};
@@ -63,6 +63,9 @@ enum Source<R> {
         batches: Receiver<Batch>,
         /// The games of the batch being replayed.
         current: std::vec::IntoIter<RawResult>,
+        /// Games replayed, handed back for the reading thread to read the next ones into
+        /// their buffers.
+        spent: Sender<syntax::RawGame>,
         offset: Arc<AtomicU64>,
     },
 }
@@ -139,15 +142,21 @@ impl<'r, R: BufRead + Send + 'static> Reader<'r, R> {
     /// Reads `input` with the variants of `rules` on two threads: one reads the text and
     /// splits it into games, the caller's replays them through the rules. The same games and
     /// errors in the same order as [`Reader::new`]; memory stays bounded (a fixed number of
-    /// games in flight).
+    /// games in flight, each game replayed handed back to the reading thread, which reads
+    /// the next into its buffers).
     pub fn pipelined(input: R, rules: &'r dyn Rules) -> Reader<'r, R> {
         let (sender, batches) = sync_channel(BATCHES_IN_FLIGHT);
+        let (spent, recycled) = channel();
         let offset = Arc::new(AtomicU64::new(0));
         let progress = Arc::clone(&offset);
         std::thread::spawn(move || {
             let mut raw = syntax::Games::new(input);
             let mut batch = Vec::with_capacity(BATCH);
-            while let Some(game) = raw.next() {
+            loop {
+                if let Ok(spare) = recycled.try_recv() {
+                    raw.recycle(spare);
+                }
+                let Some(game) = raw.next() else { break };
                 progress.store(raw.offset(), Ordering::Relaxed);
                 batch.push(game);
                 // A replay waiting for games gets them at once; a busy one gets them by
@@ -170,6 +179,7 @@ impl<'r, R: BufRead + Send + 'static> Reader<'r, R> {
             source: Source::Thread {
                 batches,
                 current: Vec::new().into_iter(),
+                spent,
                 offset,
             },
             rules,
@@ -201,8 +211,12 @@ impl<R: BufRead> Iterator for Reader<'_, R> {
         };
         self.note_encoding(&raw);
         let imported = replay::import(&raw, self.rules, self.texts);
-        if let Source::Inline(games) = &mut self.source {
-            games.recycle(raw);
+        match &mut self.source {
+            Source::Inline(games) => games.recycle(raw),
+            // The reading thread may have ended: the game is then dropped.
+            Source::Thread { spent, .. } => {
+                let _ = spent.send(raw);
+            }
         }
         Some(imported)
     }

@@ -383,15 +383,23 @@ impl Split {
         self.game.tags.push(RawTag { name, value, place });
     }
 
+    /// Appends an item to the game's main line, or fails the game at `at` when it has as
+    /// many as a game may hold.
+    #[inline]
     fn push(&mut self, item: RawItem, at: Place) {
-        if self.game.items.len() >= MAX_ENTRIES {
-            self.fail(
-                at,
-                Reason::TooLarge(format!("more than {MAX_ENTRIES} moves and events")),
-            );
-        } else {
+        if self.game.items.len() < MAX_ENTRIES {
             self.game.items.push(item);
+        } else {
+            self.fail_too_many(at);
         }
+    }
+
+    #[cold]
+    fn fail_too_many(&mut self, at: Place) {
+        self.fail(
+            at,
+            Reason::TooLarge(format!("more than {MAX_ENTRIES} moves and events")),
+        );
     }
 
     /// Reads the commands of a main-line comment: `[%ccsnt]` gives the previous move its
