@@ -135,7 +135,7 @@ fn convert(args: &ConvertArgs) -> Result<(), String> {
         .map(|path| KeyPair::from_text(&read_text(path)?).map_err(|e| e.to_string()))
         .transpose()?;
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let summary = each_game(&args.file, |game| {
+    let summary = each_game(&args.file, true, |game| {
         let mut record = game.record;
         if let Some(key) = &key {
             sign(&mut record, key, &Registry).map_err(|e| e.to_string())?;
@@ -160,7 +160,7 @@ fn verify_file(args: &VerifyArgs) -> Result<(), String> {
             PublicKey::from_text(&text).map_err(|e| e.to_string())
         })
         .transpose()?;
-    let summary = each_game(&args.file, |game| {
+    let summary = each_game(&args.file, true, |game| {
         let failures = verify(&game, key.as_ref());
         if failures.is_empty() {
             println!("{}: ok", describe(&game));
@@ -189,7 +189,7 @@ fn import(args: &ImportArgs) -> Result<(), String> {
             }
         }
     };
-    let read = each_game(&args.file, |game| {
+    let read = each_game(&args.file, false, |game| {
         report(runtime.block_on(batches.push(Ok(game))));
         Ok(())
     })?;
@@ -282,9 +282,11 @@ impl Summary {
 
 /// Streams the games of `path` through `handle`, reporting every rejected game on stderr,
 /// with a progress line when stderr is a terminal and the file is large, and the reader's
-/// warning (text that is not UTF-8, read as Windows-1252) at the end.
+/// warning (text that is not UTF-8, read as Windows-1252) at the end. Each record's moves
+/// carry their long notation when `texts` says so (else [`Reader::without_move_texts`]).
 fn each_game(
     path: &Path,
+    texts: bool,
     mut handle: impl FnMut(Imported) -> Result<(), String>,
 ) -> Result<Summary, String> {
     let (input, size): (Box<dyn io::BufRead + Send>, u64) = if path == Path::new("-") {
@@ -296,6 +298,9 @@ fn each_game(
     };
     let progress = io::stderr().is_terminal() && size > PROGRESS_FROM;
     let mut reader = Reader::pipelined(input, &Registry);
+    if !texts {
+        reader = reader.without_move_texts();
+    }
     let mut summary = Summary { done: 0, failed: 0 };
     while let Some(game) = reader.next() {
         let outcome = game.map_err(|e| e.to_string()).and_then(&mut handle);

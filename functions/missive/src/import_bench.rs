@@ -63,7 +63,7 @@ pub fn run(args: &ImportBenchArgs) -> Result<(), String> {
         done: 0,
         refused: 0,
     };
-    let mut reader = Reader::pipelined(Cursor::new(text.clone()), &Registry);
+    let mut reader = Reader::pipelined(Cursor::new(text.clone()), &Registry).without_move_texts();
     let mut pipeline = ImportPipeline::new(&service, None);
     let mut count = |outcomes: Vec<ImportOutcome>| {
         for outcome in outcomes {
@@ -120,7 +120,7 @@ fn generated(count: usize, plies: usize) -> Result<(Vec<u8>, usize), String> {
 fn read_only(text: &[u8]) -> Pass {
     let started = Instant::now();
     let (mut done, mut refused) = (0, 0);
-    for game in Reader::pipelined(Cursor::new(text.to_vec()), &Registry) {
+    for game in Reader::pipelined(Cursor::new(text.to_vec()), &Registry).without_move_texts() {
         match game {
             Ok(_) => done += 1,
             Err(_) => refused += 1,

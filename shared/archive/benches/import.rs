@@ -64,7 +64,8 @@ fn best_of_three(read: impl Fn() -> Run) -> Run {
 fn ours_pipelined(path: &Path) -> Run {
     let start = Instant::now();
     let file = File::open(path).expect("opens the bench file");
-    count_ours(Reader::pipelined(BufReader::new(file), &Registry), start)
+    let reader = Reader::pipelined(BufReader::new(file), &Registry).without_move_texts();
+    count_ours(reader, start)
 }
 
 /// Our import of `path` on the caller's thread (never inlined, so that a profiler can
@@ -73,7 +74,8 @@ fn ours_pipelined(path: &Path) -> Run {
 fn ours_inline(path: &Path) -> Run {
     let start = Instant::now();
     let file = File::open(path).expect("opens the bench file");
-    count_ours(Reader::new(BufReader::new(file), &Registry), start)
+    let reader = Reader::new(BufReader::new(file), &Registry).without_move_texts();
+    count_ours(reader, start)
 }
 
 fn count_ours<R: std::io::BufRead>(reader: Reader<'_, R>, start: Instant) -> Run {
@@ -134,7 +136,9 @@ impl Visitor for Validator {
     }
 }
 
-/// The pgn-reader peer over `path`.
+/// The pgn-reader peer over `path` (never inlined, for a profiler:
+/// `--toggle-collect=import::pgn_reader`).
+#[inline(never)]
 fn pgn_reader(path: &Path) -> Run {
     let start = Instant::now();
     let file = File::open(path).expect("opens the bench file");
@@ -233,7 +237,9 @@ fn rules_replay(games: &[Vec<String>]) -> Run {
     }
 }
 
-/// The games' SAN lists replayed by shakmaty: each move read, checked legal and played.
+/// The games' SAN lists replayed by shakmaty: each move read, checked legal and played
+/// (never inlined, for a profiler: `--toggle-collect=import::shakmaty_replay`).
+#[inline(never)]
 fn shakmaty_replay(games: &[Vec<String>]) -> Run {
     let start = Instant::now();
     let mut plies = 0;

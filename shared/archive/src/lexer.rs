@@ -68,10 +68,13 @@ pub struct Token<'a> {
 /// it on its line, and the line a CR began (an LF right after that CR, at its column 1, ends
 /// no further line).
 #[derive(Clone, Copy, Debug)]
-struct Cursor {
-    line: usize,
-    column: usize,
-    line_start: bool,
+pub struct Cursor {
+    /// Line of the next byte, from 1.
+    pub line: usize,
+    /// Column of the next byte, from 1, in characters.
+    pub column: usize,
+    /// True when only white space precedes the next byte on its line.
+    pub line_start: bool,
     cr_line: usize,
 }
 
@@ -79,7 +82,7 @@ impl Cursor {
     /// Moves past `byte`. LF, CR and CRLF each end a line. Bytes above CR, which are never
     /// line ends, take one comparison and a branch-free column step.
     #[inline]
-    fn advance(&mut self, byte: u8) {
+    pub fn advance(&mut self, byte: u8) {
         if byte > b'\r' {
             self.column += usize::from(!is_continuation(byte));
             return;
@@ -99,7 +102,7 @@ impl Cursor {
     /// Moves past `bytes`: a run without line ends moves the column by its characters (its
     /// length when it is ASCII); any other run byte by byte.
     #[inline]
-    fn advance_over(&mut self, bytes: &[u8]) {
+    pub fn advance_over(&mut self, bytes: &[u8]) {
         if bytes.len() < SHORT_RUN || memchr2(b'\n', b'\r', bytes).is_some() {
             bytes.iter().for_each(|byte| self.advance(*byte));
         } else if bytes.is_ascii() {
@@ -213,6 +216,28 @@ impl<R: Read> Lexer<R> {
     /// The line the lexer has reached.
     pub fn line(&self) -> usize {
         self.cursor.line
+    }
+
+    /// Where the lexer is: the line and column of the next unread byte.
+    pub fn cursor(&self) -> Cursor {
+        self.cursor
+    }
+
+    /// The unread bytes, at least `want` of them when the input and the buffer hold that
+    /// many (reading on as needed), and whether the input ends with them: for a reader that
+    /// goes through the bytes itself and then tells the lexer how far
+    /// ([`Lexer::skip_read`]).
+    pub fn window(&mut self, want: usize) -> (&[u8], bool) {
+        while self.end - self.start < want && self.fill() {}
+        (&self.buffer[self.start..self.end], self.eof)
+    }
+
+    /// Consumes the first `n` unread bytes, which a reader of [`Lexer::window`] went
+    /// through, leaving the lexer where that reader's cursor went.
+    pub fn skip_read(&mut self, n: usize, cursor: Cursor) {
+        self.start += n;
+        self.offset += n as u64;
+        self.cursor = cursor;
     }
 
     /// Reads more input after the unread bytes, moving them to the front of the buffer
@@ -633,8 +658,8 @@ fn unescaped(raw: &[u8], not_utf8: &mut bool) -> String {
 }
 
 /// Bytes that end a symbol: white space and `{ } ( ) [ ] ; " $`.
-fn is_delimiter(byte: u8) -> bool {
-    DELIMITERS[usize::from(byte)]
+pub const fn is_delimiter(byte: u8) -> bool {
+    DELIMITERS[byte as usize]
 }
 
 const DELIMITERS: [bool; 256] = {

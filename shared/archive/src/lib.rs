@@ -26,7 +26,7 @@ mod writer;
 use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, TrySendError, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, TrySendError, channel, sync_channel};
 
 pub use decode::EncodingWarning;
 pub use error::{ExportError, ImportError, Reason, VerifyError};
@@ -49,6 +49,8 @@ pub struct Reader<'r, R> {
     source: Source<R>,
     rules: &'r dyn Rules,
     warning: Option<EncodingWarning>,
+    /// Whether each record's move entries hold the moves' long notation.
+    texts: bool,
 }
 
 /// Where a reader's raw games come from.
@@ -61,6 +63,9 @@ enum Source<R> {
         batches: Receiver<Batch>,
         /// The games of the batch being replayed.
         current: std::vec::IntoIter<RawResult>,
+        /// Games replayed, handed back for the reading thread to read the next ones into
+        /// their buffers.
+        spent: Sender<syntax::RawGame>,
         offset: Arc<AtomicU64>,
     },
 }
@@ -85,6 +90,7 @@ impl<'r, R: BufRead> Reader<'r, R> {
             source: Source::Inline(Box::new(syntax::Games::new(input))),
             rules,
             warning: None,
+            texts: true,
         }
     }
 
@@ -98,6 +104,15 @@ impl<'r, R: BufRead> Reader<'r, R> {
 }
 
 impl<R> Reader<'_, R> {
+    /// Leaves the moves' texts out of the records: each [`MoveEntry::text`] is empty, and
+    /// the game replayed ([`Imported::game`]) writes a move's notation when asked (as
+    /// [`Imported::canonical`] does). For a caller that takes the moves from the replay, as
+    /// the game store's import does: no text is written for a move nobody reads.
+    pub fn without_move_texts(mut self) -> Self {
+        self.texts = false;
+        self
+    }
+
     /// Whether the games given so far held text that is not UTF-8 (read as Windows-1252):
     /// where the first was and how many games held some. A caller tells the user once the
     /// games are read. Games refused before their moves were replayed are not counted.
@@ -127,15 +142,21 @@ impl<'r, R: BufRead + Send + 'static> Reader<'r, R> {
     /// Reads `input` with the variants of `rules` on two threads: one reads the text and
     /// splits it into games, the caller's replays them through the rules. The same games and
     /// errors in the same order as [`Reader::new`]; memory stays bounded (a fixed number of
-    /// games in flight).
+    /// games in flight, each game replayed handed back to the reading thread, which reads
+    /// the next into its buffers).
     pub fn pipelined(input: R, rules: &'r dyn Rules) -> Reader<'r, R> {
         let (sender, batches) = sync_channel(BATCHES_IN_FLIGHT);
+        let (spent, recycled) = channel();
         let offset = Arc::new(AtomicU64::new(0));
         let progress = Arc::clone(&offset);
         std::thread::spawn(move || {
             let mut raw = syntax::Games::new(input);
             let mut batch = Vec::with_capacity(BATCH);
-            while let Some(game) = raw.next() {
+            loop {
+                if let Ok(spare) = recycled.try_recv() {
+                    raw.recycle(spare);
+                }
+                let Some(game) = raw.next() else { break };
                 progress.store(raw.offset(), Ordering::Relaxed);
                 batch.push(game);
                 // A replay waiting for games gets them at once; a busy one gets them by
@@ -158,10 +179,12 @@ impl<'r, R: BufRead + Send + 'static> Reader<'r, R> {
             source: Source::Thread {
                 batches,
                 current: Vec::new().into_iter(),
+                spent,
                 offset,
             },
             rules,
             warning: None,
+            texts: true,
         }
     }
 }
@@ -182,10 +205,20 @@ impl<R: BufRead> Iterator for Reader<'_, R> {
                 }
             },
         };
-        if let Ok(game) = &raw {
-            self.note_encoding(game);
+        let raw = match raw {
+            Ok(raw) => raw,
+            Err(error) => return Some(Err(error)),
+        };
+        self.note_encoding(&raw);
+        let imported = replay::import(&raw, self.rules, self.texts);
+        match &mut self.source {
+            Source::Inline(games) => games.recycle(raw),
+            // The reading thread may have ended: the game is then dropped.
+            Source::Thread { spent, .. } => {
+                let _ = spent.send(raw);
+            }
         }
-        Some(raw.and_then(|raw| replay::import(raw, self.rules)))
+        Some(imported)
     }
 }
 
@@ -198,7 +231,7 @@ pub fn read<R: BufRead>(input: R) -> Reader<'static, R> {
 /// its `Signature` must be that key's over the content. Gives every failure found, none
 /// when the game is intact.
 pub fn verify(game: &Imported, key: Option<&PublicKey>) -> Vec<VerifyError> {
-    let content = Canonical::of(&game.record);
+    let content = game.canonical();
     let mut failures = Vec::new();
     match &game.digest {
         None => failures.push(VerifyError::NoDigest),
@@ -240,7 +273,7 @@ pub enum Sealed {
 /// names none of `keys`).
 /// A game with neither is accepted as [`Sealed::Unsealed`].
 pub fn check_seal(game: &Imported, keys: &[PublicKey]) -> Result<Sealed, ImportError> {
-    let content = Canonical::of(&game.record);
+    let content = game.canonical();
     let refuse = |place: Place, reason: String| ImportError {
         game: game.number,
         line: place.line,

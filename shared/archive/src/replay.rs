@@ -7,7 +7,8 @@ use missive_rules::{AnyGame, Claim, EndRule, Outcome, Seat, SeatResult};
 use crate::error::{ImportError, Reason};
 use crate::record::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry, is_rule_name};
 use crate::rules::{Rules, new_game, start_text, variant_id};
-use crate::syntax::{Place, RawGame, RawItem, RawTag};
+use crate::seal::Canonical;
+use crate::syntax::{Place, RawEvent, RawGame, RawItem, Tag};
 use crate::text::{ccsnt_text, is_result_token, seat_tag};
 
 /// A game read from an archive: its record, and the seal tags it carried.
@@ -73,17 +74,18 @@ pub const DERIVED_TAGS: &[&str] = &[
     "Signature",
 ];
 
-/// Replays `raw` through `rules` into a record.
-pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> {
+/// Replays `raw` through `rules` into a record, each move's long notation in its entry when
+/// `texts` says so (else its text is empty, and [`Imported::game`] writes it when asked).
+pub fn import(raw: &RawGame, rules: &dyn Rules, texts: bool) -> Result<Imported, ImportError> {
     let fail = |place: Place, reason: Reason| raw.error(place, reason);
-    let value = |name: &str| raw.tag(name).map(|tag| tag.value.as_str());
-    let (mut game, start) = setup(&raw, rules)?;
-    let (entries, eliminations) = replay_items(&raw, game.as_mut())?;
+    let value = |name: &str| raw.tag(name).map(|tag| tag.value);
+    let (mut game, start) = setup(raw, rules)?;
+    let (entries, eliminations) = replay_items(raw, game.as_mut(), texts)?;
     let result_place = raw
         .termination
         .as_ref()
         .map_or(raw.tag_place("Result"), |(_, place)| *place);
-    let result = read_result(&raw, game.as_ref(), &entries)
+    let result = read_result(raw, game.as_ref(), &entries)
         .map_err(|e| fail(result_place, Reason::Result(e)))?;
     let places = SealPlaces {
         setup: raw.place,
@@ -101,7 +103,7 @@ pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> 
         options: game.options(),
         players,
         start,
-        tags: kept_tags(&raw.tags, &seat_tags),
+        tags: kept_tags(raw.tags(), &seat_tags),
         entries,
         result,
         signature: value("Signature").map(str::to_string),
@@ -115,6 +117,15 @@ pub fn import(raw: RawGame, rules: &dyn Rules) -> Result<Imported, ImportError> 
         game: ReplayedGame(game),
         eliminations,
     })
+}
+
+impl Imported {
+    /// The canonical content of the game read ([`Canonical::of`] its record), each move the
+    /// reader left without its text ([`crate::Reader::without_move_texts`]) written in long
+    /// notation from the replay: what its seal covers.
+    pub fn canonical(&self) -> Canonical {
+        Canonical::written(&self.record, Some(self.game.0.as_ref()))
+    }
 }
 
 impl RawGame {
@@ -140,7 +151,7 @@ fn setup(
     raw: &RawGame,
     rules: &dyn Rules,
 ) -> Result<(Box<dyn AnyGame>, Option<String>), ImportError> {
-    let value = |name: &str| raw.tag(name).map(|tag| tag.value.as_str());
+    let value = |name: &str| raw.tag(name).map(|tag| tag.value);
     let variant = variant_id(value("Variant"));
     let fen = value("FEN")
         .filter(|_| value("SetUp") != Some("0"))
@@ -160,8 +171,13 @@ fn setup(
 type Replayed = (Vec<Entry>, Vec<(usize, Seat)>);
 
 /// Plays the moves and reads the events of the main line, whose times must not go back;
-/// with the seats each move put out of a game of more than two seats.
-fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Replayed, ImportError> {
+/// with the seats each move put out of a game of more than two seats. Each move entry holds
+/// the move's long notation when `texts` says so.
+fn replay_items(
+    raw: &RawGame,
+    game: &mut dyn AnyGame,
+    texts: bool,
+) -> Result<Replayed, ImportError> {
     let mut entries = Vec::with_capacity(raw.items.len());
     let mut eliminations = Vec::new();
     let seats = game.seat_names().len();
@@ -178,9 +194,12 @@ fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Replayed, Impor
             } => {
                 ply += 1;
                 let playing = playing_seats(game, seats);
-                let long = game
-                    .play_long(raw.move_text(text))
-                    .map_err(|error| raw.error(*place, Reason::Move { ply, error }))?;
+                let text = raw.move_text(text);
+                let long = match texts {
+                    true => game.play_long(text),
+                    false => game.replay(text).map(|()| String::new()),
+                }
+                .map_err(|error| raw.error(*place, Reason::Move { ply, error }))?;
                 let out = playing.into_iter().filter(|seat| !game.is_playing(*seat));
                 eliminations.extend(out.map(|seat| (ply - 1, seat)));
                 Entry::Move(MoveEntry {
@@ -189,17 +208,20 @@ fn replay_items(raw: &RawGame, game: &mut dyn AnyGame) -> Result<Replayed, Impor
                     conditional: *conditional,
                 })
             }
-            RawItem::Event {
-                name,
-                seat,
-                argument,
-                at,
-                place,
-            } => Entry::Event(
-                read_event(game, name, seat, argument.as_deref(), *at)
-                    .map_err(|reason| raw.error(*place, Reason::Event(reason)))?,
-            ),
-            RawItem::Organiser { entry, .. } => Entry::Organiser(entry.clone()),
+            RawItem::Event(event) => {
+                let RawEvent {
+                    name,
+                    seat,
+                    argument,
+                    at,
+                    place,
+                } = event.as_ref();
+                Entry::Event(
+                    read_event(game, name, seat, argument.as_deref(), *at)
+                        .map_err(|reason| raw.error(*place, Reason::Event(reason)))?,
+                )
+            }
+            RawItem::Organiser(act) => Entry::Organiser(act.entry.clone()),
         };
         latest = in_order(latest, &entry).map_err(|reason| raw.error(item.place(), reason))?;
         entries.push(entry);
@@ -221,7 +243,7 @@ fn playing_seats(game: &dyn AnyGame, seats: usize) -> Vec<Seat> {
 
 /// The latest time once `entry` is read after entries whose latest time is `latest`;
 /// refused when the entry's time is earlier (a vacation's time, its start, may lie ahead and
-/// is not counted).
+/// is not counted). The times read are whole seconds, as the archive writes them.
 fn in_order(latest: Option<DateTime<Utc>>, entry: &Entry) -> Result<Option<DateTime<Utc>>, Reason> {
     let time = match entry {
         Entry::Move(mv) => mv.received,
@@ -231,7 +253,7 @@ fn in_order(latest: Option<DateTime<Utc>>, entry: &Entry) -> Result<Option<DateT
         Entry::Organiser(organiser) => organiser.at,
     };
     match (latest, time) {
-        (Some(before), Some(now)) if whole(now) < whole(before) => Err(Reason::Order(format!(
+        (Some(before), Some(now)) if now < before => Err(Reason::Order(format!(
             "{} comes after {}",
             ccsnt_text(now),
             ccsnt_text(before)
@@ -239,11 +261,6 @@ fn in_order(latest: Option<DateTime<Utc>>, entry: &Entry) -> Result<Option<DateT
         (_, Some(now)) => Ok(Some(now)),
         (before, None) => Ok(before),
     }
-}
-
-/// A time to the second, as the archive keeps it.
-fn whole(time: DateTime<Utc>) -> i64 {
-    time.timestamp()
 }
 
 impl SealPlaces {
@@ -261,9 +278,9 @@ impl RawItem {
     /// Where the item is.
     fn place(&self) -> Place {
         match self {
-            RawItem::Move { place, .. }
-            | RawItem::Event { place, .. }
-            | RawItem::Organiser { place, .. } => *place,
+            RawItem::Move { place, .. } => *place,
+            RawItem::Event(event) => event.place,
+            RawItem::Organiser(act) => act.place,
         }
     }
 }
@@ -308,10 +325,12 @@ fn check_elimination(game: &dyn AnyGame, seat: Seat, heir: Seat) -> Result<(), S
 }
 
 /// The tags a record keeps: all but the derived ones and the seat tags.
-fn kept_tags(tags: &[RawTag], seat_tags: &[String]) -> Vec<(String, String)> {
-    tags.iter()
-        .filter(|tag| !is_derived_tag(&tag.name, seat_tags))
-        .map(|RawTag { name, value, .. }| (name.clone(), value.clone()))
+fn kept_tags<'g>(
+    tags: impl Iterator<Item = Tag<'g>>,
+    seat_tags: &[String],
+) -> Vec<(String, String)> {
+    tags.filter(|tag| !is_derived_tag(tag.name, seat_tags))
+        .map(|Tag { name, value, .. }| (name.to_string(), value.to_string()))
         .collect()
 }
 
@@ -508,8 +527,9 @@ pub fn check_result(
 /// The rules' `outcome` as a result, when `result` says the same: the same rule and the same
 /// score.
 fn agreeing(outcome: &Outcome, result: &GameResult) -> Option<GameResult> {
-    let ruled = GameResult::from(outcome);
-    (ruled.rule == result.rule && ruled.score_text() == result.score_text()).then_some(ruled)
+    let same_score =
+        || outcome.results == result.results || outcome.score_text() == result.score_text();
+    (outcome.rule.as_str() == result.rule && same_score()).then(|| GameResult::from(outcome))
 }
 
 /// The seat of the last event of the kind `matches` selects.

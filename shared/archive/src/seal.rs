@@ -19,8 +19,10 @@ use ed25519_dalek::{Signature, Signer as _, SigningKey, Verifier as _, Verifying
 use rand::RngCore as _;
 use sha2::{Digest as _, Sha256};
 
+use missive_rules::{AnyGame, Notation};
+
 use crate::record::{Entry, GameRecord};
-use crate::text::{clean, escape_free_text};
+use crate::text::{clean, escape_free_text, push_time_fields};
 
 /// The three sections of a game's canonical content.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,6 +63,13 @@ impl Canonical {
     /// The canonical content of `record`, whose move texts must be in the variant's long
     /// notation (as import gives them; export normalises before sealing).
     pub fn of(record: &GameRecord) -> Canonical {
+        Canonical::written(record, None)
+    }
+
+    /// The canonical content of `record`, each move without a text (as a reader that leaves
+    /// them out gives it) written in long notation by `replay`, the game the record's moves
+    /// were played in.
+    pub(crate) fn written(record: &GameRecord, replay: Option<&dyn AnyGame>) -> Canonical {
         let mut setup = String::from("missive-archive 1\n");
         let _ = writeln!(setup, "variant {}", record.variant);
         let _ = writeln!(setup, "options {}", record.options);
@@ -68,26 +77,41 @@ impl Canonical {
         for (seat, player) in record.players.iter().enumerate() {
             let _ = writeln!(setup, "seat {seat} {}", clean(player));
         }
-        let mut play = String::new();
+        let mut play = String::with_capacity(PLAY_LINE * record.entries.len());
+        let mut moves = 0;
         for entry in &record.entries {
             match entry {
                 Entry::Move(mv) => {
-                    let _ = write!(play, "move {} {}", mv.text, time_text(mv.received));
-                    let _ = writeln!(play, "{}", if mv.conditional { " conditional" } else { "" });
+                    play.push_str("move ");
+                    match replay.filter(|_| mv.text.is_empty()) {
+                        Some(game) => game.push_played(moves, Notation::Long, &mut play),
+                        None => play.push_str(&mv.text),
+                    }
+                    moves += 1;
+                    play.push(' ');
+                    push_time(&mut play, mv.received);
+                    play.push_str(if mv.conditional {
+                        " conditional\n"
+                    } else {
+                        "\n"
+                    });
                 }
                 Entry::Event(event) => {
                     let _ = write!(play, "event {} {}", event.kind.name(), event.seat.0);
                     if let Some(argument) = event.kind.argument() {
                         let _ = write!(play, " {}", argument.canonical());
                     }
-                    let _ = writeln!(play, " {}", time_text(event.at));
+                    play.push(' ');
+                    push_time(&mut play, event.at);
+                    play.push('\n');
                 }
                 Entry::Organiser(organiser) => {
                     let _ = write!(play, "event {} -", organiser.act.name());
                     for argument in organiser.act.arguments() {
                         let _ = write!(play, " {argument}");
                     }
-                    let _ = write!(play, " {}", time_text(organiser.at));
+                    play.push(' ');
+                    push_time(&mut play, organiser.at);
                     let _ = match organiser.act.text() {
                         Some(text) => writeln!(play, " {}", escape_free_text(text)),
                         None => writeln!(play),
@@ -147,12 +171,16 @@ impl Canonical {
     }
 }
 
-/// Times in the canonical content: RFC 3339 in UTC to the second, `-` when unknown.
-fn time_text(time: Option<DateTime<Utc>>) -> String {
-    time.map_or_else(
-        || "-".to_string(),
-        |t| crate::text::time_fields(t, '-', 'T', Some('Z')),
-    )
+/// About the length of a move's line in the canonical content.
+const PLAY_LINE: usize = 36;
+
+/// Appends a time as the canonical content writes it: RFC 3339 in UTC to the second, `-`
+/// when unknown.
+fn push_time(text: &mut String, time: Option<DateTime<Utc>>) {
+    match time {
+        Some(time) => push_time_fields(text, time, '-', 'T', Some('Z')),
+        None => text.push('-'),
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {

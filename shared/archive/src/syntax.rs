@@ -14,6 +14,8 @@ use crate::lexer::{Lexer, Token, TokenKind};
 use crate::record::{EventKind, OrganiserAct, OrganiserEntry};
 use crate::text::{is_result_token, parse_ccsnt, unescape_free_text};
 
+mod plain;
+
 /// The most tags one game may have.
 pub const MAX_TAGS: usize = 1_000;
 /// The most moves and events one game may have.
@@ -28,13 +30,21 @@ pub struct Place {
     pub column: usize,
 }
 
-/// A tag pair as written.
+/// A tag pair as written: where its texts are in [`RawGame::texts`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RawTag {
+    name: Range<usize>,
+    value: Range<usize>,
+    place: Place,
+}
+
+/// A tag pair of a game as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tag<'g> {
     /// The tag name.
-    pub name: String,
+    pub name: &'g str,
     /// The value, unescaped.
-    pub value: String,
+    pub value: &'g str,
     /// Where the tag starts.
     pub place: Place,
 }
@@ -53,27 +63,35 @@ pub enum RawItem {
         /// Where the move is.
         place: Place,
     },
-    /// An event command `[%name seat argument time]`.
-    Event {
-        /// The event name.
-        name: String,
-        /// The seat as written.
-        seat: String,
-        /// The argument, if any.
-        argument: Option<String>,
-        /// The time, if given.
-        at: Option<DateTime<Utc>>,
-        /// Where the comment holding it starts.
-        place: Place,
-    },
+    /// An event command `[%name seat argument time]` (kept apart: moves are most items).
+    Event(Box<RawEvent>),
     /// An organiser's act `[%name arguments time]`, with the text after it for an
     /// adjudication's reason.
-    Organiser {
-        /// The act and its time.
-        entry: OrganiserEntry,
-        /// Where the comment holding it starts.
-        place: Place,
-    },
+    Organiser(Box<RawOrganiser>),
+}
+
+/// An event command as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawEvent {
+    /// The event name.
+    pub name: &'static str,
+    /// The seat as written.
+    pub seat: String,
+    /// The argument, if any.
+    pub argument: Option<String>,
+    /// The time, if given.
+    pub at: Option<DateTime<Utc>>,
+    /// Where the comment holding it starts.
+    pub place: Place,
+}
+
+/// An organiser's act as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawOrganiser {
+    /// The act and its time.
+    pub entry: OrganiserEntry,
+    /// Where the comment holding it starts.
+    pub place: Place,
 }
 
 /// One game as written, before the rules look at it.
@@ -84,12 +102,12 @@ pub struct RawGame {
     /// Where the game starts.
     pub place: Place,
     /// The tag pairs, in order.
-    pub tags: Vec<RawTag>,
+    tags: Vec<RawTag>,
     /// The main line.
     pub items: Vec<RawItem>,
-    /// The texts of the main line's moves, back to back: one buffer for the game rather
-    /// than one per move.
-    pub texts: String,
+    /// The texts of the tag pairs and of the main line's moves, back to back: one buffer
+    /// for the game rather than one per text.
+    texts: String,
     /// The termination marker at the end of the movetext, and where it is.
     pub termination: Option<(String, Place)>,
     /// Where the game's first text that is not UTF-8 (read as Windows-1252) is, if any.
@@ -97,15 +115,53 @@ pub struct RawGame {
 }
 
 impl RawGame {
+    /// The tag pairs, in order.
+    pub fn tags(&self) -> impl Iterator<Item = Tag<'_>> {
+        self.tags.iter().map(|tag| Tag {
+            name: &self.texts[tag.name.clone()],
+            value: &self.texts[tag.value.clone()],
+            place: tag.place,
+        })
+    }
+
     /// The first tag named `name`.
-    pub fn tag(&self, name: &str) -> Option<&RawTag> {
-        self.tags.iter().find(|tag| tag.name == name)
+    pub fn tag(&self, name: &str) -> Option<Tag<'_>> {
+        let bytes = self.texts.as_bytes();
+        let found = self
+            .tags
+            .iter()
+            .find(|tag| bytes.get(tag.name.clone()) == Some(name.as_bytes()))?;
+        Some(Tag {
+            name: &self.texts[found.name.clone()],
+            value: &self.texts[found.value.clone()],
+            place: found.place,
+        })
     }
 
     /// The text of a move, given where [`RawItem::Move`] says it is.
     pub fn move_text(&self, range: &Range<usize>) -> &str {
         &self.texts[range.clone()]
     }
+
+    /// Empties the game for the next, keeping its buffers but for its texts, which it gives.
+    fn clear(&mut self, number: usize, place: Place) -> Vec<u8> {
+        self.number = number;
+        self.place = place;
+        self.tags.clear();
+        self.items.clear();
+        self.termination = None;
+        self.not_utf8 = None;
+        let mut texts = std::mem::take(&mut self.texts).into_bytes();
+        texts.clear();
+        texts
+    }
+}
+
+/// Appends `text`, the UTF-8 of a text, to `texts`, giving where it is.
+fn push_range(texts: &mut Vec<u8>, text: &[u8]) -> Range<usize> {
+    let start = texts.len();
+    texts.extend_from_slice(text);
+    start..texts.len()
 }
 
 /// What the reader is doing with the current game.
@@ -137,6 +193,11 @@ struct Split {
     done: bool,
     /// True once the current game has a token that is not a tag pair.
     movetext_seen: bool,
+    /// A game given back ([`Games::recycle`]), whose buffers the next game takes.
+    spare: Option<RawGame>,
+    /// The texts of the game being read ([`RawGame::texts`]), each piece of them UTF-8: they
+    /// are checked as a whole once the game ends.
+    texts: Vec<u8>,
 }
 
 impl<R: Read> Games<R> {
@@ -152,6 +213,8 @@ impl<R: Read> Games<R> {
                 count: 0,
                 done: false,
                 movetext_seen: false,
+                spare: None,
+                texts: Vec::new(),
             },
         }
     }
@@ -162,14 +225,20 @@ impl<R: Read> Games<R> {
     }
 }
 
+impl<R> Games<R> {
+    /// Takes back a game this reader gave, once it is no longer needed: the next game is
+    /// read into its buffers.
+    pub fn recycle(&mut self, game: RawGame) {
+        self.split.spare = Some(game);
+    }
+}
+
 impl Split {
     fn begin(&mut self, at: Place) {
         self.count += 1;
-        self.game = RawGame {
-            number: self.count,
-            place: at,
-            ..RawGame::default()
-        };
+        let mut game = self.spare.take().unwrap_or_default();
+        self.texts = game.clear(self.count, at);
+        self.game = game;
         self.error = None;
         self.depth = 0;
         self.movetext_seen = false;
@@ -179,7 +248,11 @@ impl Split {
     /// Ends the current game, giving it or its first error.
     fn finish(&mut self) -> Result<RawGame, ImportError> {
         self.state = State::Between;
-        let game = std::mem::take(&mut self.game);
+        let mut game = std::mem::take(&mut self.game);
+        game.texts = match String::from_utf8(std::mem::take(&mut self.texts)) {
+            Ok(texts) => texts,
+            Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+        };
         match self.error.take() {
             Some(error) => Err(error),
             None => Ok(game),
@@ -218,7 +291,7 @@ impl Split {
             TokenKind::Tag { name, value } => self.take_tag(name, value, at),
             _ if self.state == State::Skip => {
                 if let TokenKind::Symbol(text) = &token.kind {
-                    return self.depth == 0 && is_result_token(text);
+                    return self.depth == 0 && is_result_token(text.as_bytes());
                 }
                 false
             }
@@ -249,7 +322,7 @@ impl Split {
             }
             TokenKind::Symbol(text) => {
                 self.state = State::Moves;
-                self.depth == 0 && self.take_move(&text, at)
+                self.depth == 0 && self.take_move(text.as_bytes(), at)
             }
         }
     }
@@ -259,11 +332,7 @@ impl Split {
             if self.game.tags.len() >= MAX_TAGS {
                 self.fail(at, Reason::TooLarge(format!("more than {MAX_TAGS} tags")));
             } else {
-                self.game.tags.push(RawTag {
-                    name: name.to_string(),
-                    value: value.into_owned(),
-                    place: at,
-                });
+                self.push_tag(name, &value, at);
             }
         } else if self.state != State::Skip {
             self.fail(at, Reason::Syntax("tag pair inside the movetext".into()));
@@ -273,23 +342,31 @@ impl Split {
 
     /// Takes a main-line symbol: a move (after any move number), or the termination marker
     /// that ends the game (then true).
-    fn take_move(&mut self, text: &str, at: Place) -> bool {
-        let Some(mv) = strip_move_number(text) else {
-            return false;
-        };
+    fn take_move(&mut self, text: &[u8], at: Place) -> bool {
+        strip_move_number(text).is_some_and(|mv| self.take_move_text(mv, at))
+    }
+
+    /// Takes a main-line symbol without its move number: a move, or the termination marker
+    /// that ends the game (then true).
+    #[inline]
+    fn take_move_text(&mut self, mv: &[u8], at: Place) -> bool {
         if is_result_token(mv) {
-            self.game.termination = Some((mv.to_string(), at));
+            self.game.termination = Some((String::from_utf8_lossy(mv).into_owned(), at));
             return true;
         }
-        let mv = mv.trim_end_matches(['!', '?']);
+        let marks = mv
+            .iter()
+            .rev()
+            .take_while(|byte| matches!(byte, b'!' | b'?'))
+            .count();
+        let mv = &mv[..mv.len() - marks];
         if mv.is_empty() {
             return false;
         }
-        let start = self.game.texts.len();
-        self.game.texts.push_str(mv);
+        let text = push_range(&mut self.texts, mv);
         self.push(
             RawItem::Move {
-                text: start..self.game.texts.len(),
+                text,
                 received: None,
                 conditional: false,
                 place: at,
@@ -299,15 +376,30 @@ impl Split {
         false
     }
 
+    /// Appends a tag pair to the game.
+    fn push_tag(&mut self, name: &str, value: &str, place: Place) {
+        let name = push_range(&mut self.texts, name.as_bytes());
+        let value = push_range(&mut self.texts, value.as_bytes());
+        self.game.tags.push(RawTag { name, value, place });
+    }
+
+    /// Appends an item to the game's main line, or fails the game at `at` when it has as
+    /// many as a game may hold.
+    #[inline]
     fn push(&mut self, item: RawItem, at: Place) {
-        if self.game.items.len() >= MAX_ENTRIES {
-            self.fail(
-                at,
-                Reason::TooLarge(format!("more than {MAX_ENTRIES} moves and events")),
-            );
-        } else {
+        if self.game.items.len() < MAX_ENTRIES {
             self.game.items.push(item);
+        } else {
+            self.fail_too_many(at);
         }
+    }
+
+    #[cold]
+    fn fail_too_many(&mut self, at: Place) {
+        self.fail(
+            at,
+            Reason::TooLarge(format!("more than {MAX_ENTRIES} moves and events")),
+        );
     }
 
     /// Reads the commands of a main-line comment: `[%ccsnt]` gives the previous move its
@@ -320,13 +412,14 @@ impl Split {
             let outcome = match name {
                 "ccsnt" => self.take_time(arguments),
                 CONDITIONAL => self.take_conditional(arguments),
-                _ if EventKind::NAMES.contains(&name) => {
-                    let arguments: Vec<&str> = arguments.split_whitespace().collect();
-                    take_event(name, &arguments, at).map(|item| self.push(item, at))
+                _ if let Some(name) = EventKind::NAMES.iter().find(|known| **known == name) => {
+                    take_event(name, arguments, at)
+                        .map(|event| self.push(RawItem::Event(Box::new(event)), at))
                 }
                 _ if OrganiserAct::NAMES.contains(&name) => {
                     let arguments: Vec<&str> = arguments.split_whitespace().collect();
-                    take_organiser(name, &arguments, rest, at).map(|item| self.push(item, at))
+                    take_organiser(name, &arguments, rest, at)
+                        .map(|act| self.push(RawItem::Organiser(Box::new(act)), at))
                 }
                 _ => Ok(()),
             };
@@ -373,18 +466,26 @@ pub const CONDITIONAL: &str = "conditional";
 
 /// Reads `seat [argument] [time]` of an event command (what the argument means is read
 /// with the variant's seats, when the game is replayed).
-fn take_event(name: &str, arguments: &[&str], at: Place) -> Result<RawItem, String> {
-    let (seat, rest) = arguments
-        .split_first()
+fn take_event(name: &'static str, arguments: &str, at: Place) -> Result<RawEvent, String> {
+    let mut words = arguments.split_whitespace();
+    let seat = words
+        .next()
         .ok_or_else(|| "the seat is missing".to_string())?;
-    let (time, rest) = split_time(rest);
+    // An argument and a time at most: a third word is one too many, with or without a time.
+    let mut rest = [""; 3];
+    let count = rest
+        .iter_mut()
+        .zip(&mut words)
+        .map(|(slot, word)| *slot = word)
+        .count();
+    let (time, rest) = split_time(&rest[..count]);
     let argument = match rest {
         [] => None,
         [one] => Some(one.to_string()),
         _ => return Err("too many arguments".into()),
     };
-    Ok(RawItem::Event {
-        name: name.to_string(),
+    Ok(RawEvent {
+        name,
         seat: seat.to_string(),
         argument,
         at: time,
@@ -399,14 +500,14 @@ fn take_organiser(
     arguments: &[&str],
     text: &str,
     at: Place,
-) -> Result<RawItem, String> {
+) -> Result<RawOrganiser, String> {
     let (time, arguments) = split_time(arguments);
     let text = match OrganiserAct::takes_text(name) {
         true => unescape_free_text(text),
         false => String::new(),
     };
     let act = OrganiserAct::parse(name, arguments, &text)?;
-    Ok(RawItem::Organiser {
+    Ok(RawOrganiser {
         entry: OrganiserEntry { act, at: time },
         place: at,
     })
@@ -414,8 +515,11 @@ fn take_organiser(
 
 /// A command's words without its time (the last word, when it is one), and the time.
 fn split_time<'a, 'w>(words: &'a [&'w str]) -> (Option<DateTime<Utc>>, &'a [&'w str]) {
-    match words.split_last() {
-        Some((last, before)) if parse_ccsnt(last).is_some() => (parse_ccsnt(last), before),
+    match words
+        .split_last()
+        .map(|(last, before)| (parse_ccsnt(last), before))
+    {
+        Some((Some(time), before)) => (Some(time), before),
         _ => (None, words),
     }
 }
@@ -465,15 +569,15 @@ fn name_length(command: &str) -> usize {
 }
 
 /// The symbol without a leading move number (`12.`, `12...`); `None` when it is only one.
-fn strip_move_number(text: &str) -> Option<&str> {
-    let bytes = text.as_bytes();
+#[inline]
+fn strip_move_number(bytes: &[u8]) -> Option<&[u8]> {
     let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
     let dots = bytes[digits..].iter().take_while(|b| **b == b'.').count();
     if dots > 0 || (digits > 0 && digits == bytes.len()) {
-        let rest = &text[digits + dots..];
+        let rest = &bytes[digits + dots..];
         (!rest.is_empty()).then_some(rest)
     } else {
-        Some(text)
+        Some(bytes)
     }
 }
 
@@ -488,11 +592,23 @@ impl<R: Read> Iterator for Games<R> {
     type Item = Result<RawGame, ImportError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        self.next_game(true)
+    }
+}
+
+impl<R: Read> Games<R> {
+    /// The next game; with `plain`, its plain shapes read straight from the bytes, else all
+    /// of it token by token (the same game either way: the tests hold the two readings side
+    /// by side).
+    fn next_game(&mut self, plain: bool) -> Option<Result<RawGame, ImportError>> {
         let split = &mut self.split;
         if split.done {
             return None;
         }
         loop {
+            if plain && split.reads_plain() && split.read_plain(&mut self.lexer) {
+                return Some(split.finish());
+            }
             let Some(token) = self.lexer.next_token() else {
                 split.done = true;
                 if let Some(error) = self.lexer.take_io_error() {
@@ -517,6 +633,106 @@ impl<R: Read> Iterator for Games<R> {
             if split.take(token) {
                 return Some(split.finish());
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::lexer::MAX_TEXT;
+
+    /// The games of `bytes` read with the plain shapes or token by token.
+    fn games(bytes: &[u8], plain: bool) -> Vec<Result<RawGame, ImportError>> {
+        let mut games = Games::new(bytes);
+        std::iter::from_fn(|| games.next_game(plain)).collect()
+    }
+
+    /// Every PGN file of the collection of real games, and the archive's documentation.
+    fn samples() -> Vec<Vec<u8>> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut found = vec![std::fs::read(root.join("../../docs/archive.md")).expect("reads")];
+        let mut folders = vec![root.join("tests/data/real")];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).expect("reads the collection") {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if path.extension().is_some_and(|e| e == "pgn") {
+                    found.push(std::fs::read(path).expect("reads"));
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn the_plain_shapes_read_as_the_tokens_do() {
+        for bytes in samples() {
+            assert_eq!(games(&bytes, true), games(&bytes, false));
+        }
+    }
+
+    /// A reader that gives a few bytes at a time.
+    struct Chunks<'a>(&'a [u8]);
+
+    impl Read for Chunks<'_> {
+        fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.len().min(buffer.len()).min(7);
+            buffer[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn games_across_the_ends_of_the_bytes_at_hand_read_alike() {
+        let mut bytes = samples().concat();
+        for length in [20_000, MAX_TEXT, 70_000] {
+            let comment = format!("1. e4 {{{}}} e5 ", "x".repeat(length));
+            bytes.extend_from_slice(comment.as_bytes());
+            bytes.extend_from_slice(GAME.as_bytes());
+        }
+        let read = |plain: bool| {
+            let mut games = Games::new(Chunks(&bytes));
+            std::iter::from_fn(|| games.next_game(plain)).collect::<Vec<_>>()
+        };
+        assert_eq!(read(true), read(false));
+    }
+
+    /// A short archive of the shapes the plain reading takes and those around them.
+    const GAME: &str = "[Event \"Cup\"]\n[White \"Čapek\"]\n[Result \"1-0\"]\n\n\
+        {[%draw-offer white 2026.11.02,09:00:12]} 1. e4 {[%ccsnt 2026.11.02,09:00:12]} 1... e5\n\
+        {[%ccsnt 2026.11.02,18:41:03] [%conditional]} 2. Nf3 $1 (2. f4 exf4) 2... Nc6!? \
+        {a note} 3.Bb5 {[%ccsnt 2026.11.03,10:00:00]} 1-0\n\n[Event \"Next\"]\n1. d4 *\n";
+
+    proptest! {
+        #[test]
+        fn any_text_reads_as_the_tokens_do(
+            edits in prop::collection::vec(
+                (
+                    0usize..400,
+                    prop::sample::select(&b" \n\r\t{}[]()\"$;%.-*019eNx+#\\\xc4\xe9"[..]),
+                    any::<bool>(),
+                ),
+                0..8,
+            ),
+            cut in 0usize..400,
+        ) {
+            let mut bytes = GAME.as_bytes().to_vec();
+            for (at, byte, replace) in edits {
+                let at = at % bytes.len();
+                match replace {
+                    true => bytes[at] = byte,
+                    false => bytes.insert(at, byte),
+                }
+            }
+            bytes.truncate(bytes.len().min(cut.max(200)));
+            prop_assert_eq!(games(&bytes, true), games(&bytes, false));
         }
     }
 }

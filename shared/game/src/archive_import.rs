@@ -105,7 +105,7 @@ async fn read_games(
     });
     let time = permit.time();
     tokio::task::spawn_blocking(move || {
-        let mut reader = Reader::new(Cursor::new(text), &Registry);
+        let mut reader = Reader::new(Cursor::new(text), &Registry).without_move_texts();
         let mut games = Vec::new();
         let mut warnings = Vec::new();
         while games.len() < most {

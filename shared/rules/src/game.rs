@@ -301,6 +301,12 @@ pub trait AnyGame: Debug + Send + Sync {
     /// Like [`AnyGame::play`], but gives only the long notation: what replaying a record
     /// needs, without the cost of writing the short form.
     fn play_long(&mut self, text: &str) -> Result<String, MoveError>;
+    /// Like [`AnyGame::play`], but gives nothing back: what replaying a record needs when
+    /// the moves' texts are written later ([`AnyGame::push_played`]), if ever.
+    fn replay(&mut self, text: &str) -> Result<(), MoveError>;
+    /// Appends the move of `index` among those played (from 0, since the window's start for
+    /// a game resumed from one) in `notation` to `out`; nothing when there is no such move.
+    fn push_played(&self, index: usize, notation: Notation, out: &mut String);
     /// Makes room for `plies` more moves: a caller that knows how many will follow (a
     /// record being replayed) saves the growing of the history on the way.
     fn reserve(&mut self, plies: usize);
@@ -407,6 +413,16 @@ impl<P: Position> AnyGame for Game<P> {
         let mv = self.play_text(text)?;
         let before = &self.history[self.history.len() - 2];
         Ok(before.write_move(mv, Notation::Long))
+    }
+
+    fn replay(&mut self, text: &str) -> Result<(), MoveError> {
+        self.play_text(text).map(|_| ())
+    }
+
+    fn push_played(&self, index: usize, notation: Notation, out: &mut String) {
+        if let (Some(position), Some(mv)) = (self.history.get(index), self.moves.get(index)) {
+            position.push_move(*mv, notation, out);
+        }
     }
 
     fn reserve(&mut self, plies: usize) {

@@ -158,6 +158,12 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
     /// Prints `mv` (legal in this position) in the chosen notation.
     fn write_move(&self, mv: Self::Move, notation: Notation) -> String;
 
+    /// Appends [`Position::write_move`]'s text to `out`: override it where the text can be
+    /// written without a string of its own.
+    fn push_move(&self, mv: Self::Move, notation: Notation, out: &mut String) {
+        out.push_str(&self.write_move(mv, notation));
+    }
+
     /// Reads a move in either notation and finds the one legal move it means. Never guesses:
     /// a text that fits several legal moves is [`MoveError::Ambiguous`].
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;

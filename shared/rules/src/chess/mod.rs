@@ -63,6 +63,9 @@ impl Chess {
     }
 }
 
+/// The fewest reversible plies in which a position can occur five times.
+const FIVEFOLD_PLIES: u32 = 16;
+
 /// How many times the last position of `history` occurred in it (itself included): the
 /// Zobrist keys are compared first, the full key (with its legal en passant) only when they
 /// match.
@@ -113,8 +116,16 @@ impl Position for Chess {
         classical::outcome(self.facts(self.has_legal_moves(), self.is_check()))
     }
 
-    /// Material and the move counter: checkmate and stalemate need no legal move.
+    /// Material and the move counter: checkmate and stalemate need no legal move. A pawn,
+    /// rook or queen on the board with the counter short of 75 moves ends nothing: most
+    /// positions are told at once.
+    #[inline]
     fn outcome_with_a_move(&self) -> Option<Option<Outcome>> {
+        let r = &self.roles;
+        let mating = r[Role::Pawn.index()] | r[Role::Rook.index()] | r[Role::Queen.index()];
+        if mating != 0 && self.halfmoves < SEVENTY_FIVE_MOVES {
+            return Some(None);
+        }
         Some(classical::outcome(self.facts(true, false)))
     }
 
@@ -126,7 +137,13 @@ impl Position for Chess {
         self.halfmoves as usize
     }
 
+    /// Five occurrences of a position lie at least four plies apart (each side must take
+    /// its move back): fewer than 16 reversible plies repeat nothing five times.
+    #[inline]
     fn history_outcome(history: &[Chess]) -> Option<Outcome> {
+        if history.last().is_none_or(|p| p.halfmoves < FIVEFOLD_PLIES) {
+            return None;
+        }
         classical::history_outcome(repetitions(history))
     }
 
@@ -146,6 +163,13 @@ impl Position for Chess {
         match notation {
             Notation::Long => self.uci(mv),
             Notation::Short => self.san(mv),
+        }
+    }
+
+    fn push_move(&self, mv: Move, notation: Notation, out: &mut String) {
+        match notation {
+            Notation::Long => self::notation::push_uci(mv, out),
+            Notation::Short => out.push_str(&self.san(mv)),
         }
     }
 

@@ -13,11 +13,7 @@ impl Chess {
     /// The move in UCI: `e2e4`, `e7e8q`, castling as the king's move (`e1g1`).
     pub fn uci(&self, mv: Move) -> String {
         let mut text = String::with_capacity(5);
-        push_square(&mut text, mv.from);
-        push_square(&mut text, mv.to);
-        if let MoveKind::Promotion(role) = mv.kind {
-            text.push(role.letter().to_ascii_lowercase());
-        }
+        push_uci(mv, &mut text);
         text
     }
 
@@ -222,6 +218,15 @@ impl Chess {
     }
 }
 
+/// Appends the move in UCI ([`Chess::uci`]) to `text`.
+pub(super) fn push_uci(mv: Move, text: &mut String) {
+    push_square(text, mv.from);
+    push_square(text, mv.to);
+    if let MoveKind::Promotion(role) = mv.kind {
+        text.push(role.letter().to_ascii_lowercase());
+    }
+}
+
 /// Appends a square's name (`e4`) to `text`.
 fn push_square(text: &mut String, square: Square) {
     text.push(char::from(b'a' + file_of(square)));
@@ -230,6 +235,9 @@ fn push_square(text: &mut String, square: Square) {
 
 /// What a move text in UCI or SAN says about the move.
 fn read_pattern(text: &str) -> Result<SanPattern, MoveError> {
+    if let Some(plain) = SanPattern::read_plain(text.as_bytes()) {
+        return Ok(plain);
+    }
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err(unreadable(text, "empty move"));
@@ -299,7 +307,7 @@ fn role_of_letter(letter: u8) -> Option<Role> {
 }
 
 /// What a move text says about the move: every field left `None` is unconstrained.
-#[derive(Clone)]
+#[derive(Clone, Debug, PartialEq)]
 struct SanPattern {
     /// `Some(true)` king side, `Some(false)` queen side castling.
     castle: Option<bool>,
@@ -373,6 +381,56 @@ impl SanPattern {
             from_file,
             from_rank,
             to,
+            promotion,
+            exact: false,
+        })
+    }
+
+    /// Reads SAN as most moves are written, byte by byte: a piece letter, the origin's file
+    /// and rank, `x`, the square, `=` and a promotion piece and a `+` or `#` mark, each but
+    /// the square optional. `None` for any other text (castling, UCI, the spellings
+    /// [`SanPattern::read`] tolerates, white space), which the full reading then takes: for
+    /// every text it reads, the pattern is the one the full reading gives.
+    #[inline]
+    fn read_plain(text: &[u8]) -> Option<SanPattern> {
+        let text = match text {
+            [rest @ .., b'+' | b'#'] => rest,
+            _ => text,
+        };
+        let (text, promotion) = match text {
+            [rest @ .., b'=', letter @ (b'Q' | b'R' | b'B' | b'N')] => {
+                (rest, Some(role_of_letter(*letter)))
+            }
+            _ => (text, None),
+        };
+        let [rest @ .., file @ b'a'..=b'h', rank @ b'1'..=b'8'] = text else {
+            return None;
+        };
+        let (role, origin) = match rest {
+            [letter @ (b'N' | b'B' | b'R' | b'Q' | b'K'), origin @ ..] => {
+                (role_of_letter(*letter), origin)
+            }
+            origin => (Some(Role::Pawn), origin),
+        };
+        let (origin, capture) = match origin {
+            [origin @ .., b'x'] => (origin, true),
+            origin => (origin, false),
+        };
+        let (from_file, from_rank) = match origin {
+            [] => (None, None),
+            [file @ b'a'..=b'h'] => (Some(file - b'a'), None),
+            [rank @ b'1'..=b'8'] => (None, Some(rank - b'1')),
+            // Two squares side by side with nothing before them read as UCI.
+            [_, _] if role == Some(Role::Pawn) && !capture => return None,
+            [file @ b'a'..=b'h', rank @ b'1'..=b'8'] => (Some(file - b'a'), Some(rank - b'1')),
+            _ => return None,
+        };
+        Some(SanPattern {
+            castle: None,
+            role,
+            from_file,
+            from_rank,
+            to: square_at(file - b'a', rank - b'1'),
             promotion,
             exact: false,
         })
@@ -558,5 +616,43 @@ impl MoveSink for Matches<'_> {
     /// Two fits make the text ambiguous: the full list then explains it.
     fn satisfied(&self) -> bool {
         self.count > 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The full reading of a text: UCI, else tolerant SAN.
+    fn full(text: &str) -> Option<SanPattern> {
+        let text = text.trim();
+        match UciPattern::read(text.as_bytes()) {
+            Some(uci) => Some(uci.into()),
+            None => SanPattern::read(text).ok(),
+        }
+    }
+
+    #[test]
+    fn plain_san_reads_as_the_full_reading_does() {
+        let texts = [
+            "e4", "exd5", "Nf3", "Nbd7", "R1e2", "Qh4xe1", "Qh4e1", "e8=Q", "exd8=N+", "Kxf2#",
+            "a1", "h8", "bxc8=B", "Bb5+", "N5xd4", "e5xd6", "Rxa8", "Kg1", "Qxh7#",
+        ];
+        for text in texts {
+            let plain = SanPattern::read_plain(text.as_bytes());
+            assert!(plain.is_some(), "{text} is plain SAN");
+            assert_eq!(plain, full(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn other_texts_are_left_to_the_full_reading() {
+        let texts = [
+            "e2e4", "e7e8q", "O-O", "0-0-0", "e8Q", "Pe4", "e4!", " e4", "e4++", "Ng1-f3",
+            "exd6e.p.", "e8=q", "Nf3:", "i4", "e9", "", "Q", "xe4x", "Nbbd7", "e4+#",
+        ];
+        for text in texts {
+            assert_eq!(SanPattern::read_plain(text.as_bytes()), None, "{text}");
+        }
     }
 }
