@@ -25,21 +25,20 @@ mod ratings;
 mod sockets;
 mod table;
 mod tournaments;
+mod usage;
 mod wakes;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
-use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
-use aws_sdk_dynamodb::error::{BoxError, ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{ConditionCheck, Delete, Put, TransactWriteItem};
 use missive_domain::{Cursor, Page};
 
-use self::items::{Item, cursor_key, item_size, key_cursor, n, s};
+use self::items::{Item, cursor_key, key_cursor, n, s};
+use self::usage::{CountWork, Counters};
 use crate::StoreError;
 use crate::cursor::page_size;
 
@@ -53,35 +52,6 @@ pub struct DynamoDbStore {
     client: Client,
     table: String,
     counters: Arc<Counters>,
-}
-
-#[derive(Debug, Default)]
-struct Counters {
-    requests: AtomicU64,
-    reads: AtomicU64,
-    writes: AtomicU64,
-    items: AtomicU64,
-    bytes: AtomicU64,
-}
-
-/// Counts every HTTP request the client transmits, retries included.
-#[derive(Debug)]
-struct CountRequests(Arc<Counters>);
-
-impl Intercept for CountRequests {
-    fn name(&self) -> &'static str {
-        "CountRequests"
-    }
-
-    fn read_before_transmit(
-        &self,
-        _context: &BeforeTransmitInterceptorContextRef<'_>,
-        _components: &RuntimeComponents,
-        _config: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
-        self.0.requests.fetch_add(1, Ordering::Relaxed);
-        Ok(())
-    }
 }
 
 /// What a transaction item is, to tell which condition failed.
@@ -101,7 +71,7 @@ impl DynamoDbStore {
         let shared = missive_aws::config().await;
         let counters = Arc::new(Counters::default());
         let config = aws_sdk_dynamodb::config::Builder::from(&shared)
-            .interceptor(CountRequests(Arc::clone(&counters)))
+            .interceptor(CountWork(Arc::clone(&counters)))
             .build();
         DynamoDbStore {
             client: Client::from_conf(config),
@@ -119,17 +89,12 @@ impl DynamoDbStore {
 
     /// Counts a request that read `items`.
     fn count_read<'a>(&self, items: impl IntoIterator<Item = &'a Item>) {
-        self.counters.reads.fetch_add(1, Ordering::Relaxed);
-        for item in items {
-            self.counters.items.fetch_add(1, Ordering::Relaxed);
-            self.counters
-                .bytes
-                .fetch_add(item_size(item), Ordering::Relaxed);
-        }
+        self.counters.read(items);
     }
 
+    /// Counts a request that writes.
     fn count_write(&self) {
-        self.counters.writes.fetch_add(1, Ordering::Relaxed);
+        self.counters.write();
     }
 
     /// A strongly consistent query of one partition's items whose sort key begins with
