@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use missive_auth::{Authority, SigningKey};
-use missive_domain::{GameId, TimeControl};
-use missive_game::{GameService, MoveRequest, SystemClock};
+use missive_domain::{GameId, Head, TimeControl};
+use missive_game::{Config, GameService, MoveRequest, SystemClock};
 use missive_notify::Scheduler;
 use missive_store::Usage;
 use tokio::sync::Mutex;
@@ -40,6 +40,11 @@ pub struct BenchArgs {
     /// handed to a mailer that only counts), and report what that costs the store apart.
     #[arg(long)]
     notifier: bool,
+    /// Leave each move's feed items out of its commit, as the Lambda functions do
+    /// (`MISSIVE_FEED_FROM_STREAM`); with `--notifier`, its attendance first writes them from
+    /// the heads before and after the move, as the notifier does from the stream's record.
+    #[arg(long)]
+    feed_from_stream: bool,
     /// Print `ack GAME PLY MOVE` as soon as each move is accepted.
     #[arg(long)]
     print_acks: bool,
@@ -62,6 +67,8 @@ struct Cost {
 struct Bench {
     service: GameService,
     notifier: Option<Scheduler>,
+    /// Whether the notifier writes each move's feed items, which its commit left out.
+    tells: bool,
     variant: Arc<str>,
     plies: u32,
     print_acks: bool,
@@ -72,12 +79,17 @@ struct Bench {
 /// bytes read and written, the capacity billed) early in the games and late in them.
 pub fn bench(args: &BenchArgs) -> Result<(), String> {
     runtime()?.block_on(async {
-        let service = open(&args.store).await?;
+        let config = Config {
+            feed_from_stream: args.feed_from_stream,
+            ..Config::default()
+        };
+        let service = open(&args.store).await?.with_config(config);
         let notifier = args.notifier.then(|| notifier(&service)).transpose()?;
         let games = create_games(&service, &args.variant, args.games, notifier.is_some()).await?;
         let bench = Bench {
             service: service.clone(),
             notifier,
+            tells: args.notifier && args.feed_from_stream,
             variant: args.variant.as_str().into(),
             plies: args.plies,
             print_acks: args.print_acks,
@@ -149,6 +161,16 @@ async fn create_games(
 }
 
 impl Bench {
+    /// The head of `game` when the notifier tells each change (what the stream's record of
+    /// a change carries, read here apart from the work measured), else none.
+    async fn head(&self, game: &GameId) -> Result<Option<Head>, String> {
+        if !self.tells {
+            return Ok(None);
+        }
+        let head = self.service.store().head(game).await;
+        head.map_err(|e| format!("{game}: {e}"))
+    }
+
     /// Plays up to `plies` random legal moves in `game`, timing each submission, then
     /// attending the change as the notifier would.
     async fn play_random_game(
@@ -171,16 +193,24 @@ impl Bench {
                 message: None,
             };
             let window = playout.window_moves();
+            let before = self.head(game).await?;
             let (sent, usage) = (Instant::now(), self.service.store_usage());
             self.service
                 .submit_move(game, &request)
                 .await
                 .map_err(|e| format!("{game} ply {ply}: {e}"))?;
             let latency = sent.elapsed();
-            let moved = self.service.store_usage();
+            let moved = self.service.store_usage().since(usage);
+            let after = self.head(game).await?;
+            let attending = self.service.store_usage();
             if let Some(notifier) = &self.notifier {
-                notifier
-                    .game_changed(game)
+                let attended = async {
+                    if let (Some(before), Some(after)) = (before, after) {
+                        notifier.tell_change(&before, &after).await?;
+                    }
+                    notifier.game_changed(game).await
+                };
+                attended
                     .await
                     .map_err(|e| format!("{game} ply {ply}, the notifier: {e}"))?;
             }
@@ -188,8 +218,8 @@ impl Bench {
                 latency,
                 ply,
                 window,
-                usage: moved.since(usage),
-                notifier: self.service.store_usage().since(moved),
+                usage: moved,
+                notifier: self.service.store_usage().since(attending),
             });
             playout.played(&text)?;
             if self.print_acks {
