@@ -861,7 +861,7 @@ def without_field(field):
 MUTATIONS = [
     ("a function lacks a store action", with_table_actions(lambda granted: granted[1:])),
     ("a function may scan", with_table_actions(lambda granted: granted + ["dynamodb:Scan"])),
-    ("the store calls batch_write_item", with_store_call("batch_write_item")),
+    ("the store calls scan", with_store_call("scan")),
     ("a function's errors alarm removed", without_alarm("Errors", first_function)),
     ("a function's throttles alarm removed", without_alarm("Throttles", first_function)),
     ("the stream's iterator age alarm removed", without_alarm("IteratorAge", stream_reader)),

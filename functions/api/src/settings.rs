@@ -97,6 +97,7 @@ impl Settings {
             .with_config(Config {
                 quotas: self.quotas.limits(),
                 local_hooks: self.base.local_hooks,
+                feed_from_stream: self.base.feed_from_stream,
                 ..Config::default()
             }),
             authority: Arc::new(authority),

@@ -16,6 +16,7 @@ mod board_commands;
 mod import_bench;
 mod key_commands;
 mod loadtest;
+mod move_bench;
 mod push_commands;
 mod rules_commands;
 mod server_commands;
@@ -57,7 +58,7 @@ enum Command {
     /// to run again).
     Upgrade(store_commands::StoreArgs),
     /// Play random games through the game service and report moves/s and latency.
-    Bench(store_commands::BenchArgs),
+    Bench(move_bench::BenchArgs),
     /// Measure what one sweep of the notifier costs the store with many games waiting.
     SweepBench(sweep_bench::SweepBenchArgs),
     /// Start a round robin of unregistered players and end some of its rated games: the
@@ -98,7 +99,7 @@ fn main() -> ExitCode {
         Command::Board(args) => board_commands::board(&args),
         Command::Table(command) => store_commands::table(&command),
         Command::Check(args) => store_commands::check(&args),
-        Command::Bench(args) => store_commands::bench(&args),
+        Command::Bench(args) => move_bench::bench(&args),
         Command::Upgrade(args) => store_commands::upgrade(&args),
         Command::SweepBench(args) => sweep_bench::sweep_bench(&args),
         Command::TournamentBench(args) => tournament_bench::tournament_bench(&args),

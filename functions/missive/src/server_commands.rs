@@ -115,6 +115,13 @@ pub fn serve(args: &ServeArgs) -> Result<(), String> {
 /// [`serve`]'s work: binds the address first (so a port taken leaves no store or key file
 /// behind), then opens the store and serves until the signal.
 async fn run_server(args: &ServeArgs, format: LogFormat) -> Result<(), String> {
+    if args.settings.base.feed_from_stream {
+        return Err(
+            "MISSIVE_FEED_FROM_STREAM leaves feed items to the reader of a DynamoDB \
+                    table's stream, which missive serve is not: its feeds would stay empty"
+                .into(),
+        );
+    }
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;

@@ -1,18 +1,17 @@
-//! The store tools: `table create`, `check` and `bench`, for any store setting.
+//! The store tools: `table create`, `check` and `upgrade`, for any store setting, and what
+//! the benches share: started games and random playouts.
 
-use std::io::Write as _;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use missive_domain::{GameId, TimeControl};
-use missive_game::{GameService, MoveRequest, NewGame, SeatRequest, SystemClock};
+use missive_game::{GameService, NewGame, SeatRequest, SystemClock};
 use missive_rules::{Notation, registry};
 use missive_settings::Opening;
-use missive_store::{DynamoDbStore, StoreSetting, Usage};
+use missive_store::{DynamoDbStore, StoreSetting};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use tokio::sync::Mutex;
 
 /// Where the games are: `--store sqlite:PATH` or `--store dynamodb:TABLE`.
 #[derive(Args)]
@@ -36,25 +35,6 @@ pub struct StoreArgs {
 pub enum TableCommand {
     /// Create the DynamoDB table from infra/table.json (nothing happens if it exists).
     Create(StoreArgs),
-}
-
-/// Arguments of `missive bench`.
-#[derive(Args)]
-pub struct BenchArgs {
-    #[command(flatten)]
-    store: StoreArgs,
-    /// Games played side by side.
-    #[arg(long, default_value_t = 64)]
-    games: usize,
-    /// Moves per game at most (random legal moves; a game may end sooner).
-    #[arg(long, default_value_t = 40)]
-    plies: u32,
-    /// Games in flight at once.
-    #[arg(long, default_value_t = 16)]
-    concurrency: usize,
-    /// Print `ack GAME PLY MOVE` as soon as each move is accepted.
-    #[arg(long)]
-    print_acks: bool,
 }
 
 /// `missive table create`: creates the DynamoDB table the setting names.
@@ -106,54 +86,6 @@ pub fn upgrade(args: &StoreArgs) -> Result<(), String> {
     })
 }
 
-/// What one accepted move cost: its latency, its ply, the moves of the rules window the
-/// game's head held when it was read, and what the store did meanwhile (exactly its own
-/// work when one game is played at a time).
-struct Cost {
-    latency: Duration,
-    ply: u32,
-    window: usize,
-    usage: Usage,
-}
-
-/// `missive bench`: plays random games through the service and reports accepted moves
-/// per second, latency per move, and the store's work per move (round trips, records and
-/// bytes read) early in the games and late in them.
-pub fn bench(args: &BenchArgs) -> Result<(), String> {
-    runtime()?.block_on(async {
-        let service = open(&args.store).await?;
-        let games = create_games(&service, args.games).await?;
-        let before = service.store_usage().round_trips;
-        let queue = Arc::new(Mutex::new(games.into_iter().enumerate()));
-        let started = Instant::now();
-        let workers: Vec<_> = (0..args.concurrency.max(1))
-            .map(|_| {
-                let (service, queue) = (service.clone(), Arc::clone(&queue));
-                let (plies, print_acks) = (args.plies, args.print_acks);
-                tokio::spawn(async move {
-                    let mut costs = Vec::new();
-                    loop {
-                        let Some((index, game)) = queue.lock().await.next() else {
-                            return Ok::<_, String>(costs);
-                        };
-                        play_random_game(&service, &game, index, plies, print_acks, &mut costs)
-                            .await?;
-                    }
-                })
-            })
-            .collect();
-        let mut costs = Vec::new();
-        for worker in workers {
-            costs.extend(worker.await.map_err(|e| e.to_string())??);
-        }
-        let elapsed = started.elapsed();
-        let round_trips = service.store_usage().round_trips - before;
-        report(&costs, elapsed, round_trips);
-        report_reads(&costs, args.plies);
-        Ok(())
-    })
-}
-
 impl StoreArgs {
     /// How the store may be opened: a SQLite file that is not there is created only with
     /// `--create`, else opening it is an error.
@@ -190,167 +122,61 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Creates `count` started chess games between `white-N` and `black-N`.
-async fn create_games(service: &GameService, count: usize) -> Result<Vec<GameId>, String> {
-    let mut games = Vec::with_capacity(count);
-    for index in 0..count {
-        games.push(started_game(service, index, TimeControl::DaysPerMove { days: 14 }).await?);
-    }
-    Ok(games)
-}
-
-/// Creates and starts a chess game of `white-N` and `black-N` (N = `index`) under
-/// `time_control`, signing `black-N` up first (an invitation is for a player).
+/// Creates and starts a game of `variant` under `time_control` whose seats hold
+/// `SEAT-N` (N = `index`, SEAT the variant's name of the seat: `white-N` and `black-N` at
+/// chess), the first creating it and inviting the others, each signed up first (an
+/// invitation is for a player), then taking their seats.
 pub(crate) async fn started_game(
     service: &GameService,
     index: usize,
+    variant: &str,
     time_control: TimeControl,
 ) -> Result<GameId, String> {
-    let black = format!("black-{index}");
-    service
-        .confirm_sign_up(&black, &format!("{black}@example.org"))
-        .await
-        .map_err(|e| format!("signing {black} up: {e}"))?;
+    let seats = registry::variant(variant)
+        .map_err(|e| e.to_string())?
+        .seat_names();
+    let invited: Vec<String> = (1..seats.len())
+        .map(|seat| seat_player(variant, seat, index))
+        .collect();
+    for player in &invited {
+        service
+            .confirm_sign_up(player, &format!("{player}@example.org"))
+            .await
+            .map_err(|e| format!("signing {player} up: {e}"))?;
+    }
+    let mut requests = vec![SeatRequest::Creator];
+    requests.extend(invited.iter().map(|player| SeatRequest::Invite {
+        player: player.clone(),
+    }));
     let id = service
         .create_game(NewGame {
-            creator: format!("white-{index}"),
-            variant: "chess".into(),
+            creator: seat_player(variant, 0, index),
+            variant: variant.into(),
             options: String::new(),
             start_position: None,
-            seats: vec![
-                SeatRequest::Creator,
-                SeatRequest::Invite {
-                    player: black.clone(),
-                },
-            ],
+            seats: requests,
             time_control,
             rated: false,
             private: false,
         })
         .await
         .map_err(|e| e.to_string())?;
-    service
-        .join(&id, &black, None)
-        .await
-        .map_err(|e| e.to_string())?;
+    for player in &invited {
+        service
+            .join(&id, player, None)
+            .await
+            .map_err(|e| e.to_string())?;
+    }
     Ok(id)
 }
 
-/// Plays up to `plies` random legal moves in `game`, timing each submission.
-async fn play_random_game(
-    service: &GameService,
-    game: &GameId,
-    index: usize,
-    plies: u32,
-    print_acks: bool,
-    costs: &mut Vec<Cost>,
-) -> Result<(), String> {
-    let mut playout = RandomPlayout::new("chess", index)?;
-    for ply in 0..plies {
-        let Some((seat, text)) = playout.next_move() else {
-            return Ok(());
-        };
-        let text = &text;
-        let request = MoveRequest {
-            player: format!("{}-{index}", if seat == 0 { "white" } else { "black" }),
-            expected_ply: ply,
-            key: format!("{game}-{ply}"),
-            text: text.clone(),
-            offer_draw: false,
-            message: None,
-        };
-        let window = playout.window_moves();
-        let (sent, usage) = (Instant::now(), service.store_usage());
-        service
-            .submit_move(game, &request)
-            .await
-            .map_err(|e| format!("{game} ply {ply}: {e}"))?;
-        costs.push(Cost {
-            latency: sent.elapsed(),
-            ply,
-            window,
-            usage: service.store_usage().since(usage),
-        });
-        playout.played(text)?;
-        if print_acks {
-            println!("ack {game} {ply} {text}");
-            std::io::stdout().flush().map_err(|e| e.to_string())?;
-        }
-    }
-    Ok(())
-}
-
-fn report(costs: &[Cost], elapsed: Duration, round_trips: u64) {
-    let mut sorted: Vec<Duration> = costs.iter().map(|c| c.latency).collect();
-    sorted.sort();
-    let at = |q: f64| quantile_ms(&sorted, q);
-    let moves = sorted.len().max(1) as f64;
-    println!(
-        "{} moves accepted in {:.2} s: {:.0} moves/s, latency p50 {:.2} ms, p99 {:.2} ms, \
-         {:.2} round trips per move",
-        sorted.len(),
-        elapsed.as_secs_f64(),
-        sorted.len() as f64 / elapsed.as_secs_f64(),
-        at(0.50),
-        at(0.99),
-        round_trips as f64 / moves,
-    );
-}
-
-/// The store's reads per move in the first ten plies of the games and in the last ten
-/// before `plies`, as records and bytes; then the bytes of each by the length of the rules
-/// window the head held (the moves since the last capture or pawn move, which the head
-/// keeps for the repetition rules), so that moves with the same window are compared.
-fn report_reads(costs: &[Cost], plies: u32) {
-    let late_from = plies.saturating_sub(10);
-    let ranges = [("plies 0-9", 0..10), ("last 10 plies", late_from..plies)];
-    for (name, range) in &ranges {
-        let moves: Vec<&Cost> = costs.iter().filter(|c| range.contains(&c.ply)).collect();
-        let per_move = PerMove(&moves);
-        println!(
-            "{name}: {} moves, per move {:.2} reads, {:.2} records and {:.0} bytes read, \
-             {:.2} writes",
-            moves.len(),
-            per_move.mean(|u| u.reads),
-            per_move.mean(|u| u.items_read),
-            per_move.mean(|u| u.bytes_read),
-            per_move.mean(|u| u.writes),
-        );
-    }
-    for (low, high) in [(0, 4), (5, 9), (10, 19), (20, 49), (50, usize::MAX)] {
-        let cells: Vec<String> = ranges
-            .iter()
-            .map(|(name, range)| {
-                let moves: Vec<&Cost> = costs
-                    .iter()
-                    .filter(|c| range.contains(&c.ply) && (low..=high).contains(&c.window))
-                    .collect();
-                let per_move = PerMove(&moves);
-                format!(
-                    "{name} {} moves, {:.2} records and {:.0} bytes read per move",
-                    moves.len(),
-                    per_move.mean(|u| u.items_read),
-                    per_move.mean(|u| u.bytes_read)
-                )
-            })
-            .collect();
-        let window = match high {
-            usize::MAX => format!("{low}+"),
-            _ => format!("{low}-{high}"),
-        };
-        println!("window of {window} moves: {}", cells.join("; "));
-    }
-}
-
-/// The costs of some moves.
-struct PerMove<'a>(&'a [&'a Cost]);
-
-impl PerMove<'_> {
-    /// The mean of `field` of the moves' store work (0 without moves).
-    fn mean(&self, field: fn(&Usage) -> u64) -> f64 {
-        let total: u64 = self.0.iter().map(|c| field(&c.usage)).sum();
-        total as f64 / self.0.len().max(1) as f64
-    }
+/// The player [`started_game`] seats in `seat` of game `index` of `variant`.
+pub(crate) fn seat_player(variant: &str, seat: usize, index: usize) -> String {
+    let name = registry::variant(variant)
+        .ok()
+        .and_then(|v| v.seat_names().get(seat).copied())
+        .unwrap_or("seat");
+    format!("{name}-{index}")
 }
 
 /// The `q` quantile of `sorted` durations, in milliseconds (0 when empty).

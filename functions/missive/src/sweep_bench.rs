@@ -31,7 +31,7 @@ pub struct SweepBenchArgs {
 
 /// A mailer that only counts: the bench measures the store, not the mail.
 #[derive(Default)]
-struct Counting(AtomicUsize);
+pub(crate) struct Counting(pub(crate) AtomicUsize);
 
 #[async_trait::async_trait]
 impl Mailer for Counting {
@@ -70,7 +70,13 @@ pub fn sweep_bench(args: &SweepBenchArgs) -> Result<(), String> {
             if index == args.due.min(args.games) {
                 clock.set(start);
             }
-            started_game(&service, index, TimeControl::DaysPerMove { days: 3 }).await?;
+            started_game(
+                &service,
+                index,
+                "chess",
+                TimeControl::DaysPerMove { days: 3 },
+            )
+            .await?;
         }
         eprintln!(
             "{} games created in {:.1} s",
@@ -99,10 +105,12 @@ struct Measured {
 impl std::fmt::Display for Measured {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let r = &self.report;
+        let units = |milli: u64| milli as f64 / 1000.0;
         write!(
             f,
             "{} due, {} turn mails, {} reminders, {} time-outs; {} reads ({} shards), \
-             {} records read, {} writes, {:.3} s",
+             {} records read, {} writes of {} records; {:.1} read units, {:.1} write units \
+             ({:.1} of them the indexes'); {:.3} s",
             r.due,
             r.turns,
             r.reminders,
@@ -111,6 +119,10 @@ impl std::fmt::Display for Measured {
             self.shards,
             self.usage.items_read,
             self.usage.writes,
+            self.usage.items_written,
+            units(self.usage.read_milliunits),
+            units(self.usage.write_milliunits),
+            units(self.usage.index_write_milliunits),
             self.seconds
         )
     }

@@ -1,5 +1,15 @@
-//! The notifier function's handler: DynamoDB stream records of the game table in, turn
-//! mails out (through [`Scheduler::game_changed`]), batch item failures back.
+//! The notifier function's handler: DynamoDB stream records of the game table in, the
+//! players' feed items its commits left to it written (through
+//! [`Scheduler::tell_change`]), turn mails out (through [`Scheduler::game_changed`]),
+//! batch item failures back.
+//!
+//! A commit that appends entries leaves its feed items to this reader where the functions
+//! say so (`MISSIVE_FEED_FROM_STREAM`, which the template sets): the handler decides them
+//! again from the head's old and new images and writes them, for every record of the batch
+//! in order, before it attends any game, so that the events are there for the connections
+//! and webhooks it sends them to, and so that a mail that fails cannot hold them back.
+//! Told again (a retried batch), an item adds nothing; told late (a batch retried for a
+//! while), it still reaches every reader (see [`missive_store::FeedStore::tell`]).
 //!
 //! Only head records matter: every commit replaces the game's head, so the head's record
 //! carries each change, including the moves appended with it and the start of a game.
@@ -17,15 +27,16 @@
 //! sweep's.
 //!
 //! A record that cannot be handled (unreadable, store or mail failure) is reported in
-//! `batchItemFailures` with its sequence number, and handling stops there: Lambda retries
-//! the stream from that record, so the records after it come again anyway.
+//! `batchItemFailures` with its sequence number, and handling stops there (the records
+//! after it are told, not attended, when only its mail failed): Lambda retries the stream
+//! from that record, so the records after it come again anyway.
 
 use std::collections::HashSet;
 use std::time::Duration;
 
 use aws_lambda_events::dynamodb::{Event, EventRecord};
 use aws_lambda_events::streams::{DynamoDbBatchItemFailure, DynamoDbEventResponse};
-use missive_domain::GameId;
+use missive_domain::{GameId, Head};
 use missive_metrics::Metric;
 use missive_notify::Scheduler;
 use missive_store::dynamodb::keys;
@@ -44,6 +55,19 @@ struct HeadImage {
     wait_player: Option<String>,
     #[serde(default)]
     events: Option<u32>,
+    #[serde(default)]
+    body: Option<String>,
+}
+
+impl HeadImage {
+    /// The head the image holds.
+    fn head(&self, game: &GameId) -> Result<Head, String> {
+        let body = self
+            .body
+            .as_deref()
+            .ok_or(format!("a head of game {game} without body"))?;
+        serde_json::from_str(body).map_err(|e| format!("the head of game {game}: {e}"))
+    }
 }
 
 /// What a record asks for.
@@ -51,39 +75,37 @@ struct HeadImage {
 enum Change {
     /// Not a head whose turn moved on: nothing to do.
     Nothing,
-    /// The turn moved on in this game, or it ended.
-    Turn(GameId),
+    /// The turn moved on in this game, it ended, or something was logged; `told`: the
+    /// head before the change and after it, whose feed items are to be written (none for
+    /// a game created).
+    Turn {
+        game: GameId,
+        told: Option<Box<(Head, Head)>>,
+    },
 }
+
+/// The place in the batch of the first record that failed, and why.
+type Failure = (usize, String);
 
 /// The longest a batch waits for its webhook deliveries (the function's timeout is 60 s).
 pub const HOOKS_WAIT: Duration = Duration::from_secs(40);
 
-/// Handles one batch of stream records, then waits for the webhook deliveries it handed
-/// over (at most [`HOOKS_WAIT`]); the answer lists the first record that failed.
+/// Handles one batch of stream records: writes the feed items of every change, then attends
+/// each game changed once, then waits for the webhook deliveries that handed over (at most
+/// [`HOOKS_WAIT`]); the answer lists the first record that failed.
 pub async fn handle(notifier: &Scheduler, event: Event) -> DynamoDbEventResponse {
-    let mut handled: HashSet<GameId> = HashSet::new();
-    let mut batch_item_failures = Vec::new();
     record_lag(&event);
-    for record in &event.records {
-        let result = match change_of(record) {
-            Ok(Change::Nothing) => continue,
-            Ok(Change::Turn(game)) if handled.contains(&game) => continue,
-            Ok(Change::Turn(game)) => notifier
-                .game_changed(&game)
-                .await
-                .map(|_| {
-                    handled.insert(game);
-                })
-                .map_err(|e| e.to_string()),
-            Err(error) => Err(error),
-        };
-        if let Err(error) = result {
-            tracing::warn!(event_id = %record.event_id, %error, "stream record failed");
-            batch_item_failures.push(DynamoDbBatchItemFailure {
-                item_identifier: record.change.sequence_number.clone(),
-            });
-            break;
-        }
+    let changes: Vec<Result<Change, String>> = event.records.iter().map(change_of).collect();
+    let untold = tell(notifier, &changes).await.err();
+    let told = untold.as_ref().map_or(changes.len(), |(index, _)| *index);
+    let failure = attend(notifier, &changes[..told]).await.err().or(untold);
+    let mut batch_item_failures = Vec::new();
+    if let Some((index, error)) = failure {
+        let record = &event.records[index];
+        tracing::warn!(event_id = %record.event_id, %error, "stream record failed");
+        batch_item_failures.push(DynamoDbBatchItemFailure {
+            item_identifier: record.change.sequence_number.clone(),
+        });
     }
     if !notifier.hooks_settled(HOOKS_WAIT).await {
         tracing::warn!("webhook deliveries still under way; the sweep goes on with them");
@@ -91,6 +113,45 @@ pub async fn handle(notifier: &Scheduler, event: Event) -> DynamoDbEventResponse
     DynamoDbEventResponse {
         batch_item_failures,
     }
+}
+
+/// Writes the feed items of every change of `changes`, in order; the first record that
+/// could not be read or told.
+async fn tell(notifier: &Scheduler, changes: &[Result<Change, String>]) -> Result<(), Failure> {
+    for (index, change) in changes.iter().enumerate() {
+        let (before, after) = match change {
+            Err(error) => return Err((index, error.clone())),
+            Ok(Change::Turn {
+                told: Some(heads), ..
+            }) => heads.as_ref(),
+            Ok(_) => continue,
+        };
+        notifier
+            .tell_change(before, after)
+            .await
+            .map_err(|error| (index, error.to_string()))?;
+    }
+    Ok(())
+}
+
+/// Attends each game `changes` changed, once; the first record whose game could not be
+/// attended.
+async fn attend(notifier: &Scheduler, changes: &[Result<Change, String>]) -> Result<(), Failure> {
+    let mut handled: HashSet<&GameId> = HashSet::new();
+    for (index, change) in changes.iter().enumerate() {
+        let Ok(Change::Turn { game, .. }) = change else {
+            continue;
+        };
+        if handled.contains(game) {
+            continue;
+        }
+        notifier
+            .game_changed(game)
+            .await
+            .map_err(|error| (index, error.to_string()))?;
+        handled.insert(game);
+    }
+    Ok(())
 }
 
 /// Records how long the batch's oldest record waited in the stream ([`Metric::StreamLag`]).
@@ -136,9 +197,12 @@ fn change_of(record: &EventRecord) -> Result<Change, String> {
         (Some(old), None) => old.wait_player.is_some(),
     };
     let logged = old.as_ref().is_some_and(|old| old.events != new.events);
-    Ok(if moved_on || logged {
-        Change::Turn(id)
-    } else {
-        Change::Nothing
-    })
+    if !moved_on && !logged {
+        return Ok(Change::Nothing);
+    }
+    let told = match &old {
+        Some(old) => Some(Box::new((old.head(&id)?, new.head(&id)?))),
+        None => None,
+    };
+    Ok(Change::Turn { game: id, told })
 }

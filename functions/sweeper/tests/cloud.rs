@@ -3,10 +3,13 @@
 //! event source mapping reads it) and moto's server standing in for SSM (the signing key,
 //! a SecureString), SES (mail, read back from moto) and SQS (the notifier's failure queue).
 //!
-//! A whole chess game is played through API Gateway events; the turn mails the notifier
-//! sends from the stream are read back from SES; a notifier whose mail SES refuses fails
-//! its batch, which after its retries is described on the failure queue; the scheduled
-//! sweeper ends a game whose time ran out. An app follows a game over the WebSocket API
+//! The functions leave each move's feed items to the notifier, as the template has them
+//! (`MISSIVE_FEED_FROM_STREAM`). A whole chess game is played through API Gateway events;
+//! the turn mails the notifier sends from the stream are read back from SES, and the
+//! players' feeds it writes from the stream through the API; a notifier whose mail SES
+//! refuses fails its batch, which after its retries is described on the failure queue, the
+//! move's events in the feed all the same, once; the scheduled sweeper ends a game whose
+//! time ran out. An app follows a game over the WebSocket API
 //! alone: API Gateway's WebSocket events go to the api function, and what the api and
 //! notifier functions post to the `@connections` API is captured by a loopback endpoint
 //! standing in for it.
@@ -22,6 +25,8 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
 use chrono::{TimeDelta, Utc};
 use missive_domain::TimeControl;
 use missive_game::{GameService, ManualClock, NewGame, SeatRequest};
@@ -257,6 +262,7 @@ impl Function {
             .env("MISSIVE_SES", "true")
             .env("MISSIVE_MAIL_FROM", sender)
             .env("MISSIVE_PUBLIC_URL", "https://missive.test")
+            .env("MISSIVE_FEED_FROM_STREAM", "true")
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
             .kill_on_drop(true)
@@ -282,6 +288,24 @@ impl Function {
             .unwrap();
         assert_eq!(answered, id);
         answer
+    }
+
+    /// The events of the player `token` signs in through the api function's feed
+    /// (`GET /v1/events`, JSON lines, which Lambda's answer carries base64-encoded),
+    /// oldest first.
+    async fn feed(&mut self, token: &str) -> Vec<Value> {
+        let mut request = event("GET", "/v1/events", None);
+        request["headers"]["authorization"] = json!(format!("Bearer {token}"));
+        let answer = self.invoke(request).await;
+        assert_eq!(answer["statusCode"], 200, "{answer}");
+        let body = answer["body"].as_str().unwrap_or_default();
+        let body = match answer["isBase64Encoded"].as_bool() {
+            Some(true) => String::from_utf8(STANDARD.decode(body).unwrap()).unwrap(),
+            _ => body.to_string(),
+        };
+        body.lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
     }
 
     /// Invokes the api function with an API Gateway event; the status and the JSON body.
@@ -571,6 +595,20 @@ async fn a_game_over_the_cloud_path() {
     assert_eq!(finished["status"], "finished", "{finished}");
     let won = moto.mails_to("ann@example.org").await;
     assert!(won.iter().any(|text| text.contains("You won")), "{won:?}");
+    // The commits left the players' feed items to the notifier: each is there once.
+    let told = api.feed(&bob).await;
+    let told = kinds(&told);
+    assert_eq!(
+        told.iter().filter(|kind| **kind == "moved").count(),
+        4,
+        "{told:?}"
+    );
+    assert_eq!(
+        told.iter().filter(|kind| **kind == "your-turn").count(),
+        3,
+        "{told:?}"
+    );
+    assert_eq!(told.last(), Some(&"game-over"), "{told:?}");
 
     // A notifier whose sender SES refuses: its batch fails, and is described on the queue.
     let mut refused =
@@ -602,6 +640,21 @@ async fn a_game_over_the_cloud_path() {
     assert_eq!(
         described["DDBStreamBatchInfo"]["streamArn"],
         json!(stream.stream)
+    );
+    // The move's events were told before the mail failed, once whatever the retries.
+    let told: Vec<Value> = api.feed(&bob).await;
+    let second_game: Vec<&Value> = told
+        .iter()
+        .filter(|e| e["game"] == second.as_str())
+        .collect();
+    let kinds_told: Vec<&str> = second_game
+        .iter()
+        .map(|e| e["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds_told,
+        ["game-started", "moved", "your-turn"],
+        "{told:?}"
     );
 
     // A game created ten days ago in which nobody moved: the scheduled sweeper ends it.

@@ -1,6 +1,7 @@
 //! Players' event feeds: reading a feed from a cursor, waiting a while for something new
 //! when there is nothing (who is told what of a change is the domain's,
-//! [`missive_domain::told_of_change`]).
+//! [`missive_domain::told_of_change`]), and writing the items of a change after it, for the
+//! reader of the store's change stream.
 //!
 //! A cursor is the time it was given out and the store's position. It is good for
 //! [`FEED_RETENTION`]: an older one may have missed items the store has dropped since, and is
@@ -10,7 +11,7 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use missive_domain::{FEED_RETENTION, FeedEntry, FeedEvent, GameId};
+use missive_domain::{FEED_RETENTION, FeedEntry, FeedEvent, GameId, Head, told_of_change};
 use serde::Serialize;
 
 use crate::{GameService, ServiceError};
@@ -89,6 +90,48 @@ impl GameService {
             }
             tokio::time::sleep(remaining.min(POLL)).await;
         }
+    }
+
+    /// Writes the feed items of the change that took a game from head `before` to head
+    /// `after` (the old and the new image of its head's record in the store's change
+    /// stream) when that change appended entries, whose items its commit may have left out
+    /// ([`crate::Config::feed_from_stream`]): decided again from the two heads and the
+    /// entries read back, exactly as the commit decided them, and told to the store
+    /// ([`missive_store::FeedStore::tell`]: told again, nothing is given twice but what is
+    /// told late). A change without entries wrote its items itself: nothing is done. The
+    /// number of items told; [`ServiceError::Corrupt`] if the heads are not one change
+    /// apart or its entries are not all stored.
+    pub async fn tell_change(&self, before: &Head, after: &Head) -> Result<usize, ServiceError> {
+        let corrupt = |reason: &str| ServiceError::Corrupt {
+            game: after.id.clone(),
+            reason: reason.to_string(),
+        };
+        if after.id != before.id || after.revision != before.revision + 1 {
+            return Err(corrupt("the heads told of are not one change apart"));
+        }
+        let (plies, events) = (before.ply..after.ply, before.events..after.events);
+        if plies.is_empty() && events.is_empty() {
+            return Ok(0);
+        }
+        let (moves, logged) = self
+            .store
+            .entries(&after.id, plies.clone(), events.clone())
+            .await?;
+        if moves.len() != plies.len() || logged.len() != events.len() {
+            return Err(corrupt("the entries of the change told of are not stored"));
+        }
+        let times = moves
+            .iter()
+            .map(|mv| mv.at)
+            .chain(logged.iter().map(|e| e.at));
+        let Some(at) = times.max() else {
+            return Ok(0);
+        };
+        let feed = told_of_change(before, after, &moves, &logged, at);
+        self.store
+            .tell(&after.id, after.revision, &feed, self.now())
+            .await?;
+        Ok(feed.len())
     }
 
     /// The store position a cursor holds, if it is one of ours and not too old.

@@ -40,6 +40,12 @@ pub struct Config {
     /// Whether webhooks may be plain `http://` and name loopback or private hosts (tests,
     /// and a server on one machine whose operator wants it); never in the cloud.
     pub local_hooks: bool,
+    /// Whether a change that appends entries leaves its feed items out of its commit, for
+    /// the reader of the store's change stream to write after it
+    /// ([`GameService::tell_change`]): on AWS, where the table's stream drives the
+    /// notifier, so that a move's transaction holds no feed item. Only where such a reader
+    /// runs: without one the items are never written.
+    pub feed_from_stream: bool,
 }
 
 impl Default for Config {
@@ -48,6 +54,7 @@ impl Default for Config {
             vacation_days_per_year: 45,
             quotas: Quotas::default(),
             local_hooks: false,
+            feed_from_stream: false,
         }
     }
 }
@@ -271,6 +278,7 @@ impl GameService {
             let Some(commit) = draft.into_commit() else {
                 return Ok(value);
             };
+            let commit = self.to_store(commit);
             match self.store.commit(&commit).await {
                 Ok(()) => {
                     missive_metrics::count(Metric::Moves, commit.moves.len());
@@ -287,6 +295,16 @@ impl GameService {
             }
         }
         Err(ServiceError::Contended)
+    }
+
+    /// `commit` as the store is to write it: without the feed items its entries tell of when
+    /// they are left to the change stream's reader ([`Config::feed_from_stream`]).
+    fn to_store(&self, mut commit: Commit) -> Commit {
+        let appends = !commit.moves.is_empty() || !commit.events.is_empty();
+        if self.config.feed_from_stream && appends {
+            commit.feed.clear();
+        }
+        commit
     }
 
     /// Settles at once what the end of the game at `head` changes beyond it (ratings, its

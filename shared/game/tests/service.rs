@@ -2,10 +2,10 @@
 
 mod common;
 
-use chrono::Duration;
+use chrono::{DateTime, Duration, Utc};
 use common::{THREE_DAYS, chess_game, invite, request, setup, start};
-use missive_domain::{Seat, SeatResult, Status, TimeControl};
-use missive_game::{NewGame, SeatRequest, ServiceError};
+use missive_domain::{FeedEvent, Seat, SeatResult, Status, TimeControl};
+use missive_game::{Config, NewGame, SeatRequest, ServiceError};
 use missive_rules::Claim;
 use missive_store::contract_tests;
 use missive_store::testing::Kind;
@@ -449,7 +449,84 @@ async fn private_games_are_hidden_from_everyone_else(kind: Kind) {
     ));
 }
 
+/// What `player`'s feed holds: whom each item is for, when and what, oldest first.
+async fn feed_of(s: &common::Setup, player: &str) -> Vec<(DateTime<Utc>, FeedEvent)> {
+    let read = s
+        .service
+        .events(player, None, std::time::Duration::ZERO, 100);
+    let events = read.await.unwrap().events;
+    events.into_iter().map(|e| (e.at, e.event)).collect()
+}
+
+/// A game of messages, draw offers, a conditional reply played in the move's commit and a
+/// resignation; with `told`, the service leaves each change's feed items out of its commit
+/// and tells them after it from the heads before and after it, as the stream's reader does.
+async fn a_game_told(kind: Kind, told: bool) -> common::Setup {
+    let mut s = setup(kind).await;
+    if told {
+        let config = Config {
+            feed_from_stream: true,
+            ..Config::default()
+        };
+        s.service = s.service.clone().with_config(config);
+    }
+    let id = s.chess(THREE_DAYS).await;
+    let lines = [["g1f3", "b8c6"].map(String::from).to_vec()];
+    let steps = [
+        ("ann", "e4"),
+        ("bob", "message"),
+        ("bob", "offer"),
+        ("ann", "decline"),
+        ("bob", "e5"),
+        ("bob", "lines"),
+        ("ann", "Nf3"),
+        ("bob", "resign"),
+    ];
+    for (player, step) in steps {
+        s.advance(Duration::minutes(7));
+        let held = feed_of(&s, "ann").await.len() + feed_of(&s, "bob").await.len();
+        let before = s.service.store().head(&id).await.unwrap().unwrap();
+        match step {
+            "message" => s.service.post_message(&id, player, "hi").await.map(drop),
+            "offer" => s.service.offer_draw(&id, player).await.map(drop),
+            "decline" => s.service.decline_draw(&id, player).await,
+            "lines" => s
+                .service
+                .set_conditional_lines(&id, player, &lines)
+                .await
+                .map(drop),
+            "resign" => s.service.resign(&id, player).await.map(drop),
+            text => s.try_play(&id, player, text).await.map(drop),
+        }
+        .unwrap();
+        let after = s.service.store().head(&id).await.unwrap().unwrap();
+        if told {
+            let now = feed_of(&s, "ann").await.len() + feed_of(&s, "bob").await.len();
+            assert_eq!(now, held, "{step} wrote no feed item itself");
+            s.service.tell_change(&before, &after).await.unwrap();
+            // Told again, as a retried stream record is: nothing more.
+            s.service.tell_change(&before, &after).await.unwrap();
+        }
+    }
+    s
+}
+
+/// Each player's feed is the same whether the items are written with each change or told
+/// after it, a move and the conditional reply played with it included.
+async fn feed_items_told_after_each_change_are_those_written_with_it(kind: Kind) {
+    let (with, after) = (
+        a_game_told(kind, false).await,
+        a_game_told(kind, true).await,
+    );
+    for player in ["ann", "bob"] {
+        let expected = feed_of(&with, player).await;
+        assert_eq!(feed_of(&after, player).await, expected, "{player}");
+        assert!(expected.len() >= 5, "{player}: {expected:?}");
+    }
+}
+
 contract_tests!(
+    feed_items_told_after_each_change_are_those_written_with_it,
     private_games_are_hidden_from_everyone_else,
     a_game_forms_starts_and_takes_moves,
     bad_requests_are_refused_with_reasons,

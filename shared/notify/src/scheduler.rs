@@ -154,6 +154,15 @@ impl Scheduler {
         mailed
     }
 
+    /// Writes the feed items of the change from head `before` to head `after` that its
+    /// commit left to the reader of the store's change stream
+    /// ([`GameService::tell_change`]); the number of items. The stream's reader tells each
+    /// change before it attends the game ([`Scheduler::game_changed`]), whose connections
+    /// and webhooks are sent the events then.
+    pub async fn tell_change(&self, before: &Head, after: &Head) -> Result<usize, NotifyError> {
+        Ok(self.post.service.tell_change(before, after).await?)
+    }
+
     /// The mails of a change of game `id` (at `head`, the rules game `game`): see
     /// [`Scheduler::game_changed`].
     async fn mail_change(

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use clap::Args;
 use missive_archive::KeyPair;
 use missive_auth::{Authority, SigningKey, VapidKey};
-use missive_game::{Clock, GameService};
+use missive_game::{Clock, Config, GameService};
 use missive_mail::{Mailer, Metered, Outbox, Ses, Smtp};
 use missive_notify::{HookSender, NotifyConfig, PushIdentity, Reach, Scheduler, SocketSender};
 use missive_store::{Store, StoreError, StoreSetting};
@@ -214,6 +214,13 @@ pub struct Settings {
     /// (a server on one machine with its receivers beside it); never in the cloud.
     #[arg(long, env = "MISSIVE_LOCAL_HOOKS")]
     pub local_hooks: bool,
+    /// Leave the feed items of a change that appends entries (a move, a message) out of
+    /// its commit, for the notifier reading the table's stream to write after it, so that a
+    /// move's transaction holds no feed item: what the Lambda functions do, whose table's
+    /// stream feeds the notifier function. Nowhere else: without that reader the items are
+    /// never written (`missive serve` refuses it).
+    #[arg(long, env = "MISSIVE_FEED_FROM_STREAM")]
+    pub feed_from_stream: bool,
     /// Log lines as `json` or `text` (text has colours only on a terminal); the Lambda
     /// functions default to json, the commands to text.
     #[arg(long, env = "MISSIVE_LOG_FORMAT", value_enum)]
@@ -393,7 +400,10 @@ impl Settings {
         let store = settings.open_store(Opening::MustExist).await?;
         let authority = Arc::new(settings.authority(Opening::MustExist).await?);
         let mailer = settings.mailer().await?;
-        let service = GameService::new(store, Arc::clone(&clock));
+        let service = GameService::new(store, Arc::clone(&clock)).with_config(Config {
+            feed_from_stream: settings.feed_from_stream,
+            ..Config::default()
+        });
         let push = settings.push_identity(Opening::MustExist).await?;
         let sockets = settings.sockets(&service).await;
         let notifier = settings

@@ -30,7 +30,7 @@ pub use error::StoreError;
 pub use ports::{
     ChallengeStore, CounterStore, CredentialStore, FeedStore, GameListStore, GameStore, HookStore,
     MailStore, Membership, OperatorStore, PlayerStore, RatingStore, SocketStore, Store,
-    TournamentStore, Usage, Wake, WakeStore, WakeSubject,
+    TOLD_ON_TIME, TournamentStore, Usage, Wake, WakeStore, WakeSubject,
 };
 pub use setting::{ENV_VAR, StoreSetting};
 #[cfg(feature = "sqlite")]

@@ -1,15 +1,19 @@
 //! Games on DynamoDB: a game is one partition, its head one item and its log one range;
 //! a commit is one transaction.
 
+use std::ops::Range;
+
 use async_trait::async_trait;
-use aws_sdk_dynamodb::types::{KeysAndAttributes, TransactWriteItem};
-use missive_domain::{Commit, FeedItem, GameId, Head, Status, StoredGame, WakeChange};
+use aws_sdk_dynamodb::types::TransactWriteItem;
+use missive_domain::{
+    Commit, EventRecord, FeedItem, GameId, Head, MoveRecord, Status, StoredGame, WakeChange,
+};
 
 use super::items::{
     Item, event_item, get_s, head_item, move_item, n, read_body, read_event, read_move, s,
 };
 use super::wakes::wake_item;
-use super::{DynamoDbStore, MAX_TRANSACTION, Part, keys, sdk};
+use super::{DynamoDbStore, MAX_BATCH_GET, MAX_TRANSACTION, Part, keys};
 use crate::{GameStore, Membership, StoreError};
 
 #[async_trait]
@@ -47,6 +51,20 @@ impl GameStore for DynamoDbStore {
             moves,
             events,
         }))
+    }
+
+    async fn entries(
+        &self,
+        id: &GameId,
+        plies: Range<u32>,
+        events: Range<u32>,
+    ) -> Result<(Vec<MoveRecord>, Vec<EventRecord>), StoreError> {
+        let moves = self.log_range(id, plies, keys::move_sk).await?;
+        let logged = self.log_range(id, events, keys::event_sk).await?;
+        Ok((
+            moves.iter().map(read_move).collect::<Result<_, _>>()?,
+            logged.iter().map(read_event).collect::<Result<_, _>>()?,
+        ))
     }
 
     async fn commit(&self, commit: &Commit) -> Result<(), StoreError> {
@@ -128,6 +146,21 @@ impl GameStore for DynamoDbStore {
 }
 
 impl DynamoDbStore {
+    /// The log items of game `id` numbered `numbers`, whose sort keys `sk` writes (one
+    /// strongly consistent query; none for no numbers).
+    async fn log_range(
+        &self,
+        id: &GameId,
+        numbers: Range<u32>,
+        sk: fn(u32) -> String,
+    ) -> Result<Vec<Item>, StoreError> {
+        if numbers.is_empty() {
+            return Ok(Vec::new());
+        }
+        let query = self.range_query(&keys::game_pk(id), &sk(numbers.start), &sk(numbers.end - 1));
+        self.every_page(query).await
+    }
+
     /// The puts of the commit's moves, events and idempotency keys, each only if absent.
     fn log_puts(&self, commit: &Commit) -> Result<Vec<(TransactWriteItem, Part)>, StoreError> {
         let game = &commit.head.id;
@@ -296,41 +329,9 @@ impl DynamoDbStore {
                 ])
             })
             .collect();
-        let mut wanted = Some(
-            KeysAndAttributes::builder()
-                .set_keys(Some(keys))
-                .consistent_read(true)
-                .build()
-                .map_err(|e| StoreError::Invalid(e.to_string()))?,
-        );
-        let mut heads = Vec::with_capacity(ids.len());
-        while let Some(request) = wanted.take() {
-            let answer = self
-                .client
-                .batch_get_item()
-                .request_items(&self.table, request)
-                .send()
-                .await
-                .map_err(sdk)?;
-            let found = answer
-                .responses
-                .and_then(|mut tables| tables.remove(&self.table))
-                .unwrap_or_default();
-            self.count_read(&found);
-            for item in &found {
-                heads.push(read_body(item)?);
-            }
-            wanted = answer
-                .unprocessed_keys
-                .and_then(|mut tables| tables.remove(&self.table))
-                .filter(|left| !left.keys.is_empty());
-        }
-        Ok(heads)
+        self.batch_get(keys).await?.iter().map(read_body).collect()
     }
 }
-
-/// Most keys one `BatchGetItem` takes.
-const MAX_BATCH_GET: usize = 100;
 
 /// The items of a whole game to import.
 struct ImportItems {

@@ -25,21 +25,22 @@ mod ratings;
 mod sockets;
 mod table;
 mod tournaments;
+mod usage;
 mod wakes;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
-use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
-use aws_sdk_dynamodb::error::{BoxError, ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
-use aws_sdk_dynamodb::types::{ConditionCheck, Delete, Put, TransactWriteItem};
+use aws_sdk_dynamodb::types::{
+    ConditionCheck, Delete, KeysAndAttributes, Put, PutRequest, TransactWriteItem, WriteRequest,
+};
 use missive_domain::{Cursor, Page};
 
-use self::items::{Item, cursor_key, item_size, key_cursor, n, s};
+use self::items::{Item, cursor_key, key_cursor, n, s};
+use self::usage::{CountWork, Counters};
 use crate::StoreError;
 use crate::cursor::page_size;
 
@@ -47,41 +48,18 @@ pub use table::TableDefinition;
 
 /// Most items DynamoDB takes in one transaction.
 const MAX_TRANSACTION: usize = 100;
+/// Most keys one `BatchGetItem` takes.
+const MAX_BATCH_GET: usize = 100;
+/// Most items one `BatchWriteItem` takes.
+const MAX_BATCH_WRITE: usize = 25;
+/// How often a `BatchWriteItem` is sent for the items DynamoDB left unprocessed before.
+const BATCH_WRITE_ATTEMPTS: usize = 3;
 
 /// The DynamoDB store over one table.
 pub struct DynamoDbStore {
     client: Client,
     table: String,
     counters: Arc<Counters>,
-}
-
-#[derive(Debug, Default)]
-struct Counters {
-    requests: AtomicU64,
-    reads: AtomicU64,
-    writes: AtomicU64,
-    items: AtomicU64,
-    bytes: AtomicU64,
-}
-
-/// Counts every HTTP request the client transmits, retries included.
-#[derive(Debug)]
-struct CountRequests(Arc<Counters>);
-
-impl Intercept for CountRequests {
-    fn name(&self) -> &'static str {
-        "CountRequests"
-    }
-
-    fn read_before_transmit(
-        &self,
-        _context: &BeforeTransmitInterceptorContextRef<'_>,
-        _components: &RuntimeComponents,
-        _config: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
-        self.0.requests.fetch_add(1, Ordering::Relaxed);
-        Ok(())
-    }
 }
 
 /// What a transaction item is, to tell which condition failed.
@@ -101,7 +79,7 @@ impl DynamoDbStore {
         let shared = missive_aws::config().await;
         let counters = Arc::new(Counters::default());
         let config = aws_sdk_dynamodb::config::Builder::from(&shared)
-            .interceptor(CountRequests(Arc::clone(&counters)))
+            .interceptor(CountWork(Arc::clone(&counters)))
             .build();
         DynamoDbStore {
             client: Client::from_conf(config),
@@ -119,17 +97,12 @@ impl DynamoDbStore {
 
     /// Counts a request that read `items`.
     fn count_read<'a>(&self, items: impl IntoIterator<Item = &'a Item>) {
-        self.counters.reads.fetch_add(1, Ordering::Relaxed);
-        for item in items {
-            self.counters.items.fetch_add(1, Ordering::Relaxed);
-            self.counters
-                .bytes
-                .fetch_add(item_size(item), Ordering::Relaxed);
-        }
+        self.counters.read(items);
     }
 
+    /// Counts a request that writes.
     fn count_write(&self) {
-        self.counters.writes.fetch_add(1, Ordering::Relaxed);
+        self.counters.write();
     }
 
     /// A strongly consistent query of one partition's items whose sort key begins with
@@ -228,6 +201,83 @@ impl DynamoDbStore {
             .map_err(sdk)?;
         self.count_read(found.item.iter());
         Ok(found.item)
+    }
+
+    /// The items of `keys` that exist (at most [`MAX_BATCH_GET`] keys), in any order: one
+    /// strongly consistent `BatchGetItem`, sent again for the keys DynamoDB left
+    /// unprocessed.
+    async fn batch_get(&self, keys: Vec<Item>) -> Result<Vec<Item>, StoreError> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut wanted = Some(
+            KeysAndAttributes::builder()
+                .set_keys(Some(keys))
+                .consistent_read(true)
+                .build()
+                .map_err(|e| StoreError::Invalid(e.to_string()))?,
+        );
+        let mut items = Vec::new();
+        while let Some(request) = wanted.take() {
+            let answer = self
+                .client
+                .batch_get_item()
+                .request_items(&self.table, request)
+                .send()
+                .await
+                .map_err(sdk)?;
+            let found = answer
+                .responses
+                .and_then(|mut tables| tables.remove(&self.table))
+                .unwrap_or_default();
+            self.count_read(&found);
+            items.extend(found);
+            wanted = answer
+                .unprocessed_keys
+                .and_then(|mut tables| tables.remove(&self.table))
+                .filter(|left| !left.keys.is_empty());
+        }
+        Ok(items)
+    }
+
+    /// Puts every item of `items`, unconditionally, [`MAX_BATCH_WRITE`] to a
+    /// `BatchWriteItem` (standard writes, not transactional), sending what DynamoDB left
+    /// unprocessed again, [`BATCH_WRITE_ATTEMPTS`] requests at most per batch; an error if
+    /// some are still left.
+    async fn put_all(&self, items: Vec<Item>) -> Result<(), StoreError> {
+        for batch in items.chunks(MAX_BATCH_WRITE) {
+            let mut requests = batch
+                .iter()
+                .map(|item| {
+                    let put = PutRequest::builder()
+                        .set_item(Some(item.clone()))
+                        .build()
+                        .map_err(|e| StoreError::Invalid(e.to_string()))?;
+                    Ok(WriteRequest::builder().put_request(put).build())
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            for _ in 0..BATCH_WRITE_ATTEMPTS {
+                if requests.is_empty() {
+                    break;
+                }
+                self.count_write();
+                requests = self
+                    .client
+                    .batch_write_item()
+                    .request_items(&self.table, requests)
+                    .send()
+                    .await
+                    .map_err(sdk)?
+                    .unprocessed_items
+                    .and_then(|mut tables| tables.remove(&self.table))
+                    .unwrap_or_default();
+            }
+            if !requests.is_empty() {
+                let left = requests.len();
+                return Err(StoreError::Backend(format!("{left} items left unwritten")));
+            }
+        }
+        Ok(())
     }
 
     fn put(

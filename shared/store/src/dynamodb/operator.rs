@@ -1,8 +1,6 @@
 //! The operator's view of a DynamoDB store: a scan of every head, and the counters of its
 //! work.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use async_trait::async_trait;
 use missive_domain::{Cursor, GameId, Page};
 
@@ -39,13 +37,6 @@ impl OperatorStore for DynamoDbStore {
     }
 
     fn usage(&self) -> Usage {
-        let get = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
-        Usage {
-            round_trips: get(&self.counters.requests),
-            reads: get(&self.counters.reads),
-            writes: get(&self.counters.writes),
-            items_read: get(&self.counters.items),
-            bytes_read: get(&self.counters.bytes),
-        }
+        self.counters.usage()
     }
 }

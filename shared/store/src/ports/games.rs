@@ -1,7 +1,9 @@
 //! Games: each a head with an append-only log, written whole or a commit at a time.
 
+use std::ops::Range;
+
 use async_trait::async_trait;
-use missive_domain::{Commit, FeedItem, GameId, Head, StoredGame};
+use missive_domain::{Commit, EventRecord, FeedItem, GameId, Head, MoveRecord, StoredGame};
 
 use crate::StoreError;
 
@@ -21,9 +23,20 @@ pub trait GameStore: Send + Sync {
     /// game.
     async fn load(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError>;
 
+    /// The moves of game `id` at `plies` and its events numbered `events`, as stored, in
+    /// order: the entries one commit appended, which a reader of that change later decides
+    /// its feed items from ([`crate::FeedStore::tell`]); fewer where the log has none.
+    async fn entries(
+        &self,
+        id: &GameId,
+        plies: Range<u32>,
+        events: Range<u32>,
+    ) -> Result<(Vec<MoveRecord>, Vec<EventRecord>), StoreError>;
+
     /// Applies `commit` atomically: replaces the head, appends the entries, records each new
     /// move's idempotency key, keeps the players' lists and the game's wake-up, appends the
-    /// feed items, or nothing.
+    /// feed items it carries (a commit may leave them to be told after it:
+    /// [`crate::FeedStore::tell`]), or nothing.
     /// A conflict if the head moved on; [`StoreError::KeyUsed`] (and nothing written) if a
     /// new move's key was used before by the same seat.
     async fn commit(&self, commit: &Commit) -> Result<(), StoreError>;

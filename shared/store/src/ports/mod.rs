@@ -28,7 +28,7 @@ mod wakes;
 pub use challenges::ChallengeStore;
 pub use counters::CounterStore;
 pub use credentials::CredentialStore;
-pub use feed::FeedStore;
+pub use feed::{FeedStore, TOLD_ON_TIME};
 pub use game_lists::{GameListStore, Membership};
 pub use games::GameStore;
 pub use hooks::HookStore;

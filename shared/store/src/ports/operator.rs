@@ -16,8 +16,8 @@ pub trait OperatorStore: Send + Sync {
         limit: usize,
     ) -> Result<Page<GameId>, StoreError>;
 
-    /// What the store has done so far (requests, items and bytes read), for benchmarks and
-    /// for the tests that count the work of a move.
+    /// What the store has done so far (requests; items and bytes read and written; the
+    /// capacity billed), for benchmarks and for the tests that count the work of a move.
     fn usage(&self) -> Usage;
 }
 
@@ -35,6 +35,19 @@ pub struct Usage {
     pub items_read: u64,
     /// Bytes of the records read (DynamoDB's item size: names and values).
     pub bytes_read: u64,
+    /// Records written: put, updated or deleted (DynamoDB; SQLite does not count them).
+    pub items_written: u64,
+    /// Bytes sent to be written: each record put whole, the keys and values of updates and
+    /// deletes (DynamoDB's item size; SQLite does not count them).
+    pub bytes_written: u64,
+    /// Read capacity billed, in thousandths of a read request unit, as DynamoDB reports it
+    /// (none on SQLite).
+    pub read_milliunits: u64,
+    /// Write capacity billed, in thousandths of a write request unit, as DynamoDB reports
+    /// it: the table's and its indexes' (none on SQLite).
+    pub write_milliunits: u64,
+    /// The part of `write_milliunits` the indexes' copies took.
+    pub index_write_milliunits: u64,
 }
 
 impl Usage {
@@ -46,6 +59,38 @@ impl Usage {
             writes: self.writes - before.writes,
             items_read: self.items_read - before.items_read,
             bytes_read: self.bytes_read - before.bytes_read,
+            items_written: self.items_written - before.items_written,
+            bytes_written: self.bytes_written - before.bytes_written,
+            read_milliunits: self.read_milliunits - before.read_milliunits,
+            write_milliunits: self.write_milliunits - before.write_milliunits,
+            index_write_milliunits: self.index_write_milliunits - before.index_write_milliunits,
         }
+    }
+}
+
+impl std::ops::Add for Usage {
+    type Output = Usage;
+
+    /// The work of both.
+    fn add(self, other: Usage) -> Usage {
+        Usage {
+            round_trips: self.round_trips + other.round_trips,
+            reads: self.reads + other.reads,
+            writes: self.writes + other.writes,
+            items_read: self.items_read + other.items_read,
+            bytes_read: self.bytes_read + other.bytes_read,
+            items_written: self.items_written + other.items_written,
+            bytes_written: self.bytes_written + other.bytes_written,
+            read_milliunits: self.read_milliunits + other.read_milliunits,
+            write_milliunits: self.write_milliunits + other.write_milliunits,
+            index_write_milliunits: self.index_write_milliunits + other.index_write_milliunits,
+        }
+    }
+}
+
+impl std::iter::Sum for Usage {
+    /// The work of them all.
+    fn sum<I: Iterator<Item = Usage>>(work: I) -> Usage {
+        work.fold(Usage::default(), std::ops::Add::add)
     }
 }

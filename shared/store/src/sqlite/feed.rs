@@ -1,12 +1,15 @@
 //! Players' feeds on SQLite: `feed` rows read by their `seq`, which the single writer
-//! assigns in commit order.
+//! assigns in commit order; an item told after its change gets the `seq` of its telling, so
+//! every reader going on from its position finds it, however late.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use missive_domain::{Cursor, FeedEntry, FeedPage};
+use missive_domain::{Cursor, FeedEntry, FeedItem, FeedPage, GameId};
 use rusqlite::{Connection, params};
 
+use super::games::insert_feed;
 use super::read::Tally;
+use super::write::Write;
 use super::{SqliteStore, backend};
 use crate::cursor::{decode, page_size};
 use crate::{FeedStore, StoreError};
@@ -28,6 +31,27 @@ impl FeedStore for SqliteStore {
         self.read(move |conn, tally| read_feed(conn, &player, after, since, limit, tally))
             .await
     }
+
+    async fn tell(
+        &self,
+        _game: &GameId,
+        _revision: u64,
+        feed: &[FeedItem],
+        _now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.write(Write::Tell(feed.to_vec())).await
+    }
+}
+
+/// Appends the items of `feed` that are not in their players' feeds yet: told again, an
+/// item adds nothing.
+pub(super) fn tell(conn: &Connection, feed: &[FeedItem]) -> Result<(), StoreError> {
+    insert_feed(
+        conn,
+        "INSERT INTO feed (player, at, expires_at, body) SELECT ?1, ?2, ?3, ?4
+         WHERE NOT EXISTS (SELECT 1 FROM feed WHERE player = ?1 AND body = ?4)",
+        feed,
+    )
 }
 
 /// The items of `player`'s feed after `seq` `after`, written at `since` or later, oldest

@@ -1,6 +1,8 @@
 //! Games on SQLite: heads in `games`, their logs in `moves`, `events` and `closed_logs`,
 //! written by the writer thread; the members' lists and the wake-up kept with each change.
 
+use std::ops::Range;
+
 use async_trait::async_trait;
 use missive_domain::{
     Commit, EventRecord, FeedItem, GameId, Head, MoveRecord, Seat, Status, StoredGame, WakeChange,
@@ -29,6 +31,20 @@ impl GameStore for SqliteStore {
         let id = id.clone();
         self.read(move |conn, tally| read_game(conn, &id, tally))
             .await
+    }
+
+    async fn entries(
+        &self,
+        id: &GameId,
+        plies: Range<u32>,
+        events: Range<u32>,
+    ) -> Result<(Vec<MoveRecord>, Vec<EventRecord>), StoreError> {
+        let Some(game) = self.load(id).await? else {
+            return Ok((Vec::new(), Vec::new()));
+        };
+        let moves = game.moves.into_iter().filter(|mv| plies.contains(&mv.ply));
+        let logged = game.events.into_iter().filter(|e| events.contains(&e.seq));
+        Ok((moves.collect(), logged.collect()))
     }
 
     async fn commit(&self, commit: &Commit) -> Result<(), StoreError> {
@@ -187,9 +203,21 @@ pub(super) fn append_feed(conn: &Connection, feed: &[FeedItem]) -> Result<(), St
         .map_err(backend)?
         .execute([now.timestamp_millis()])
         .map_err(backend)?;
-    let mut insert = conn
-        .prepare_cached("INSERT INTO feed (player, at, expires_at, body) VALUES (?1, ?2, ?3, ?4)")
-        .map_err(backend)?;
+    insert_feed(
+        conn,
+        "INSERT INTO feed (player, at, expires_at, body) VALUES (?1, ?2, ?3, ?4)",
+        feed,
+    )
+}
+
+/// Runs `insert`, a statement of the feed's player, time, expiry and body (`?1` to `?4`),
+/// for each item of `feed`.
+pub(super) fn insert_feed(
+    conn: &Connection,
+    insert: &str,
+    feed: &[FeedItem],
+) -> Result<(), StoreError> {
+    let mut insert = conn.prepare_cached(insert).map_err(backend)?;
     for item in feed {
         insert
             .execute(params![

@@ -46,6 +46,7 @@ impl OperatorStore for SqliteStore {
             writes,
             items_read: get(&self.counters.rows),
             bytes_read: get(&self.counters.bytes),
+            ..Usage::default()
         }
     }
 }

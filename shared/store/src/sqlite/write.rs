@@ -9,8 +9,8 @@ use rusqlite::Connection;
 
 use super::games::Import;
 use super::{
-    backend, challenges, counters, credentials, games, hooks, mail, players, ratings, sockets,
-    tournaments, wakes,
+    backend, challenges, counters, credentials, feed, games, hooks, mail, players, ratings,
+    sockets, tournaments, wakes,
 };
 use crate::StoreError;
 
@@ -18,6 +18,8 @@ use crate::StoreError;
 pub(super) enum Write {
     Create(Box<Head>, Vec<FeedItem>),
     Commit(Box<Commit>),
+    /// Feed items told after their change (see [`crate::FeedStore::tell`]).
+    Tell(Vec<FeedItem>),
     /// The cancelled entries of a game called off (its head).
     KeepCancelled(Box<Head>),
     /// Whole games, each in a savepoint of its own (see [`apply_parts`]).
@@ -150,6 +152,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
     match write {
         Write::Create(head, feed) => games::create(conn, head, feed),
         Write::Commit(commit) => games::apply_commit(conn, commit),
+        Write::Tell(told) => feed::tell(conn, told),
         Write::KeepCancelled(head) => games::keep_cancelled(conn, head),
         Write::Imports(_) | Write::Starts(_) => Err(StoreError::Invalid(
             "imports and started games are written game by game".into(),

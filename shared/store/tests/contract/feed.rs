@@ -154,6 +154,59 @@ async fn a_feed_item_that_lands_after_a_later_one_is_given_once(
     assert!(none.is_empty());
 }
 
+/// The items of a change committed without them, told after it: in the feed then, told
+/// again (a retry) given once.
+async fn a_change_told_after_its_commit_is_given_once(
+    store: &(impl GameStore + FeedStore + ?Sized),
+) {
+    let head = head("g1");
+    store.create(&head, &[]).await.unwrap();
+    let first = append(&head, &["e2e4"], None);
+    store.commit(&first).await.unwrap();
+    let items = vec![
+        told("bob", "g1", at(2), moved(0, "ann")),
+        told("bob", "g1", at(2), FeedEvent::GameStarted),
+    ];
+    let (none, position) = whole_feed(store, "bob", None, 10).await;
+    assert!(none.is_empty());
+    let now = at(2) + Duration::seconds(2);
+    for _ in 0..2 {
+        store.tell(&head.id, 1, &items, now).await.unwrap();
+    }
+    let (entries, _) = whole_feed(store, "bob", Some(position), 10).await;
+    let given: Vec<FeedItem> = entries.iter().map(|e| e.item.clone()).collect();
+    assert_eq!(given, items);
+    assert_ne!(entries[0].id, entries[1].id);
+}
+
+/// An item told long after its change, when a reader has passed its time: that reader is
+/// given it, with the id a reader from the start is given; told late again, it adds
+/// nothing more.
+async fn a_change_told_late_reaches_a_reader_past_its_time(
+    store: &(impl GameStore + FeedStore + ?Sized),
+) {
+    let (one, two) = (head("g1"), head("g2"));
+    store.create(&one, &[]).await.unwrap();
+    store.create(&two, &[]).await.unwrap();
+    let mut later = append(&two, &["d2d4"], None);
+    later.feed = vec![told("bob", "g2", at(20), moved(0, "ann"))];
+    store.commit(&later).await.unwrap();
+    let (seen, past) = whole_feed(store, "bob", None, 10).await;
+    assert_eq!(seen.len(), 1);
+    let late = vec![told("bob", "g1", at(2), moved(0, "ann"))];
+    store.commit(&append(&one, &["e2e4"], None)).await.unwrap();
+    store.tell(&one.id, 1, &late, at(30)).await.unwrap();
+    let (given, position) = whole_feed(store, "bob", Some(past), 10).await;
+    assert_eq!(given.len(), 1);
+    assert_eq!(given[0].item, late[0]);
+    let (all, _) = whole_feed(store, "bob", None, 10).await;
+    let first = all.iter().find(|entry| entry.item == late[0]).unwrap();
+    assert_eq!(first.id, given[0].id);
+    store.tell(&one.id, 1, &late, at(40)).await.unwrap();
+    let (again, _) = whole_feed(store, "bob", Some(position), 10).await;
+    assert_eq!(again, Vec::new());
+}
+
 /// A tournament's change writes the items that tell its players of it, items about no
 /// game; a change that loses its race writes none.
 async fn a_tournaments_change_writes_its_items_with_it(
@@ -198,6 +251,8 @@ async fn a_tournaments_change_writes_its_items_with_it(
 
 store_checks!(
     feed_items_are_written_with_their_change_and_read_in_order,
+    a_change_told_after_its_commit_is_given_once,
+    a_change_told_late_reaches_a_reader_past_its_time,
     a_feed_item_that_lands_after_a_later_one_is_given_once,
     a_tournaments_change_writes_its_items_with_it,
 );

@@ -55,6 +55,31 @@ async fn commits_append_moves_in_order(store: &(impl GameStore + ?Sized)) {
     assert_eq!(loaded.moves, expected);
 }
 
+/// The entries of one commit read back by their numbers, whatever came before and after.
+async fn a_commits_entries_are_read_back_by_their_numbers(store: &(impl GameStore + ?Sized)) {
+    let head = created(store, "g1").await;
+    let first = append(&head, &["e2e4"], None);
+    store.commit(&first).await.unwrap();
+    let second = with_event(
+        append(&first.head, &["e7e5", "g1f3"], None),
+        GameEvent::DrawOffered,
+        Some(Seat(0)),
+    );
+    store.commit(&second).await.unwrap();
+    store
+        .commit(&append(&second.head, &["b8c6"], None))
+        .await
+        .unwrap();
+    let read = store.entries(&head.id, 1..3, 0..1).await.unwrap();
+    assert_eq!(read, (second.moves.clone(), second.events.clone()));
+    let (moves, events) = store.entries(&head.id, 1..3, 0..0).await.unwrap();
+    assert_eq!((moves, events.len()), (second.moves, 0));
+    let (moves, events) = store.entries(&head.id, 3..9, 1..4).await.unwrap();
+    assert_eq!((moves.len(), events.len()), (1, 0));
+    let none = store.entries(&GameId("nope".into()), 0..1, 0..1).await;
+    assert_eq!(none.unwrap(), (Vec::new(), Vec::new()));
+}
+
 async fn a_stale_commit_conflicts_and_writes_nothing(store: &(impl GameStore + ?Sized)) {
     let head = created(store, "g1").await;
     let winner = append(&head, &["e2e4"], None);
@@ -268,6 +293,7 @@ store_checks!(
     create_then_load_gives_the_head_back,
     creating_an_existing_game_conflicts,
     commits_append_moves_in_order,
+    a_commits_entries_are_read_back_by_their_numbers,
     a_stale_commit_conflicts_and_writes_nothing,
     a_head_only_change_races_like_a_move,
     malformed_commits_are_refused,
