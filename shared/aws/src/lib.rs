@@ -8,6 +8,9 @@
 //! (region, credentials, endpoints such as `AWS_ENDPOINT_URL_DYNAMODB`) is read from the
 //! standard AWS settings, and every client has the same [`timeouts`] and [`retries`].
 
+#[cfg(feature = "testing")]
+pub mod testing;
+
 use std::time::Duration;
 
 use aws_config::retry::RetryConfig;
