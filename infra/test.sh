@@ -3,9 +3,10 @@
 # the Python peers (python-chess, pyffish) the rules are checked against and the client
 # generator the API description is checked with (openapi-python-client), the SOAP client the
 # Xfcc service is played with (zeep), an independent Glicko-2 (glicko2), moto's server (SSM,
-# SES and SQS for the cloud-path test), http_ece (Web Push messages decrypted), headless Chromium
-# and chromedriver (Debian packages) for the move page's browser test, and DynamoDB Local
-# (in memory on a free loopback port, stopped again when the tests end) for the store tests.
+# SES and SQS for the cloud-path test, S3 and IAM for the inbound function's read), http_ece
+# (Web Push messages decrypted), headless Chromium and chromedriver (Debian packages) for the
+# move page's browser test, and DynamoDB Local (in memory on a free loopback port, stopped
+# again when the tests end) for the store tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -7,7 +7,10 @@
 //! mail back fails the invocation, which Lambda tries again (SES invokes asynchronously);
 //! a move is never played twice, since a reply's move is keyed by its token and text.
 
+mod s3;
+
 use async_trait::async_trait;
+use aws_types::SdkConfig;
 use missive_inbound::{Outcome, Replies};
 use serde::Deserialize;
 
@@ -70,20 +73,25 @@ pub trait Messages: Send + Sync {
 }
 
 /// The messages in an S3 bucket under a prefix, as the receipt rule's S3 action stores
-/// them.
+/// them, each read with one signed `GetObject` (`s3:GetObject` on the prefix is the one
+/// right needed).
 pub struct S3Messages {
-    client: aws_sdk_s3::Client,
-    bucket: String,
+    bucket: s3::Bucket,
     prefix: String,
 }
 
 impl S3Messages {
-    /// The messages of `bucket` under `prefix`, through the standard AWS configuration.
+    /// The messages of `bucket` under `prefix`, through the standard AWS configuration
+    /// ([`missive_aws::config`]; `AWS_ENDPOINT_URL_S3` names another S3 endpoint).
     pub async fn connect(bucket: &str, prefix: &str) -> S3Messages {
-        let config = missive_aws::config().await;
+        S3Messages::new(&missive_aws::config().await, bucket, prefix)
+    }
+
+    /// The messages of `bucket` under `prefix`, reached with `config`'s region, credentials
+    /// and S3 endpoint, and missive-aws's timeouts and retries.
+    pub fn new(config: &SdkConfig, bucket: &str, prefix: &str) -> S3Messages {
         S3Messages {
-            client: aws_sdk_s3::Client::new(&config),
-            bucket: bucket.to_string(),
+            bucket: s3::Bucket::new(config, bucket),
             prefix: prefix.to_string(),
         }
     }
@@ -91,28 +99,14 @@ impl S3Messages {
 
 #[async_trait]
 impl Messages for S3Messages {
+    /// The object `{prefix}{message_id}`; an error names its `s3://` address and what went
+    /// wrong (the HTTP status and S3's error code when S3 answered).
     async fn message(&self, message_id: &str) -> Result<Vec<u8>, String> {
         let key = format!("{}{message_id}", self.prefix);
-        let object = self
-            .client
-            .get_object()
-            .bucket(&self.bucket)
-            .key(&key)
-            .send()
+        self.bucket
+            .get(&key)
             .await
-            .map_err(|e| {
-                format!(
-                    "s3://{}/{key}: {}",
-                    self.bucket,
-                    aws_sdk_s3::error::DisplayErrorContext(e)
-                )
-            })?;
-        let body = object
-            .body
-            .collect()
-            .await
-            .map_err(|e| format!("s3://{}/{key}: {e}", self.bucket))?;
-        Ok(body.into_bytes().to_vec())
+            .map_err(|e| format!("s3://{}/{key}: {e}", self.bucket.name()))
     }
 }
 

@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use chrono::{TimeDelta, Utc};
+use missive_aws::testing::Moto;
 use missive_domain::TimeControl;
 use missive_game::{GameService, ManualClock, NewGame, SeatRequest};
 use missive_store::SocketStore;
@@ -52,74 +53,17 @@ const FAILURE_QUEUE: &str = "notifier-failures";
 /// and describes it on the failure queue (the template's mapping retries 50 times).
 const RETRIES: usize = 2;
 
-/// moto's server on a free loopback port, stopped when dropped.
-struct Moto {
-    child: std::process::Child,
-    endpoint: String,
-}
-
-impl Drop for Moto {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Moto {
-    /// Starts moto's server with `python`, or `None` if that Python has no moto server.
-    async fn start(python: &str) -> Option<Moto> {
-        let has_moto = std::process::Command::new(python)
-            .args(["-c", "import moto.server, flask, flask_cors"])
-            .status()
-            .is_ok_and(|status| status.success());
-        if !has_moto {
-            return None;
-        }
-        for _ in 0..3 {
-            let port = std::net::TcpListener::bind("127.0.0.1:0")
-                .unwrap()
-                .local_addr()
-                .unwrap()
-                .port();
-            let child = std::process::Command::new(python)
-                .args([
-                    "-m",
-                    "moto.server",
-                    "-H",
-                    "127.0.0.1",
-                    "-p",
-                    &port.to_string(),
-                ])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("moto's server starts");
-            let moto = Moto {
-                child,
-                endpoint: format!("http://127.0.0.1:{port}"),
-            };
-            if moto.ready().await {
-                return Some(moto);
-            }
-        }
-        panic!("moto's server did not answer on three ports");
-    }
-
-    /// Whether the server answers within 30 s (it did not start if its process ended).
-    async fn ready(&self) -> bool {
-        let started = Instant::now();
-        while started.elapsed() < Duration::from_secs(30) {
-            if let Ok(answer) = reqwest::get(format!("{}/moto-api/", self.endpoint)).await
-                && answer.status().is_success()
-            {
-                return true;
-            }
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
-        false
-    }
-
+/// The mail SES was given, as moto's server holds it.
+trait SesMail {
     /// Every raw mail SES was given, in order: (recipients, message text).
+    async fn mails(&self) -> Vec<(Vec<String>, String)>;
+    /// The texts of the mails SES was given for `to`, in order.
+    async fn mails_to(&self, to: &str) -> Vec<String>;
+    /// Waits (at most 30 s) for a mail to `to` after the first `seen`: the first such.
+    async fn mail_after(&self, to: &str, seen: usize) -> String;
+}
+
+impl SesMail for Moto {
     async fn mails(&self) -> Vec<(Vec<String>, String)> {
         let data: Value = reqwest::get(format!("{}/moto-api/data.json", self.endpoint))
             .await
@@ -143,7 +87,6 @@ impl Moto {
             .collect()
     }
 
-    /// The texts of the mails SES was given for `to`, in order.
     async fn mails_to(&self, to: &str) -> Vec<String> {
         self.mails()
             .await
@@ -153,7 +96,6 @@ impl Moto {
             .collect()
     }
 
-    /// Waits (at most 30 s) for a mail to `to` after the first `seen`: the first such.
     async fn mail_after(&self, to: &str, seen: usize) -> String {
         let started = Instant::now();
         loop {
@@ -200,20 +142,11 @@ async fn provision(moto: &Moto) -> String {
     let key = missive_auth::SigningKey::generate().to_text();
     let parameter = json!({"Name": KEY_PARAMETER, "Type": "SecureString", "Value": key});
     aws_json(&moto.endpoint, "ssm", "AmazonSSM.PutParameter", parameter).await;
-    let verified = reqwest::Client::new()
-        .post(&moto.endpoint)
-        .header(
-            "authorization",
-            format!("AWS4-HMAC-SHA256 Credential={ACCESS_KEY}/20260101/{REGION}/ses/aws4_request"),
-        )
-        .form(&[
-            ("Action", "VerifyDomainIdentity"),
-            ("Domain", "example.org"),
-        ])
-        .send()
-        .await
-        .unwrap();
-    assert!(verified.status().is_success(), "{verified:?}");
+    let verify = [
+        ("Action", "VerifyDomainIdentity"),
+        ("Domain", "example.org"),
+    ];
+    moto.query("ses", &verify).await;
     let queue = json!({"QueueName": FAILURE_QUEUE});
     let created = aws_json(&moto.endpoint, "sqs", "AmazonSQS.CreateQueue", queue).await;
     created["QueueUrl"].as_str().unwrap().to_string()
@@ -518,15 +451,7 @@ impl Stack {
     /// Moto's server provisioned and a fresh table named after `name`, its stream on; `None`
     /// (the test skipped, said on stderr) without moto, except under CI.
     async fn start(name: &str) -> Option<Stack> {
-        let python = std::env::var("MISSIVE_PYTHON").unwrap_or_else(|_| "python3".into());
-        let Some(moto) = Moto::start(&python).await else {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI needs moto's server: pip install -r infra/python-requirements.txt"
-            );
-            eprintln!("skipped: no moto server in {python} (pip install \"moto[server]\")");
-            return None;
-        };
+        let moto = Moto::start().await?;
         let dynamodb = std::env::var("AWS_ENDPOINT_URL_DYNAMODB")
             .expect("DynamoDB Local: run through infra/test.sh");
         let queue_url = provision(&moto).await;

@@ -1,12 +1,15 @@
 //! The AWS configuration every client of Missive is built from: the DynamoDB store, SES,
-//! the SSM key parameters, API Gateway's `@connections` and the inbound function's S3
-//! bucket.
+//! the SSM key parameters, API Gateway's `@connections`, and the region and credentials of
+//! the inbound function's signed S3 GET (which has the same [`timeouts`] and [`retries`]).
 //!
 //! One HTTPS client serves them all: hyper with rustls, its cryptography by ring (the one
 //! provider linked into the functions), trusting the platform's roots (the
 //! `SSL_CERT_FILE` or `SSL_CERT_DIR` named, else the system's store). The configuration
 //! (region, credentials, endpoints such as `AWS_ENDPOINT_URL_DYNAMODB`) is read from the
 //! standard AWS settings, and every client has the same [`timeouts`] and [`retries`].
+
+#[cfg(feature = "testing")]
+pub mod testing;
 
 use std::time::Duration;
 
