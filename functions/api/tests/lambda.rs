@@ -6,8 +6,9 @@
 //!
 //! The time from starting the process to its first answer (a readiness check, which
 //! reads the store: the SDK's set-up is included) is printed as the cold start;
-//! `MISSIVE_API_BIN` times another build (docs/performance.md):
-//! `MISSIVE_API_BIN=target/release/api cargo test -p missive-api --test lambda -- --nocapture`.
+//! `MISSIVE_API_BIN` times another build over DynamoDB Local, such as the artifact
+//! `infra/build-lambdas.sh` zips (docs/performance.md), which links no SQLite: the SQLite
+//! test always runs the test build.
 
 use std::time::{Duration, Instant};
 
@@ -21,7 +22,11 @@ use runtime::{event, runtime_api};
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_api_binary_answers_api_gateway_events() {
     let db = temp_db_path();
-    answers_api_gateway_events(&format!("sqlite:{}", db.display())).await;
+    answers_api_gateway_events(
+        env!("CARGO_BIN_EXE_api"),
+        &format!("sqlite:{}", db.display()),
+    )
+    .await;
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
@@ -31,7 +36,9 @@ async fn the_api_binary_answers_api_gateway_events() {
 async fn the_api_binary_answers_from_dynamodb() {
     let table = unique_name("missive-lambda");
     missive_store::testing::dynamo_table_named(&table).await;
-    answers_api_gateway_events(&format!("dynamodb:{table}")).await;
+    // MISSIVE_API_BIN runs another build of the binary (a release one, to time its start).
+    let binary = std::env::var("MISSIVE_API_BIN").unwrap_or(env!("CARGO_BIN_EXE_api").into());
+    answers_api_gateway_events(&binary, &format!("dynamodb:{table}")).await;
 }
 
 /// A setting the function cannot start with (a signing key that is not one): the process
@@ -71,14 +78,12 @@ async fn a_broken_setting_is_reported_as_the_init_error() {
     }
 }
 
-/// Runs the api binary over `store` and checks its answers to a few events.
-async fn answers_api_gateway_events(store: &str) {
+/// Runs `binary` (an api build) over `store` and checks its answers to a few events.
+async fn answers_api_gateway_events(binary: &str, store: &str) {
     let (addr, runtime, event_tx, mut answer_rx) = runtime_api().await;
 
     let outbox = std::env::temp_dir().join(unique_name("missive-lambda-outbox"));
     let started = Instant::now();
-    // MISSIVE_API_BIN runs another build of the binary (a release one, to time its start).
-    let binary = std::env::var("MISSIVE_API_BIN").unwrap_or(env!("CARGO_BIN_EXE_api").into());
     let mut child = tokio::process::Command::new(binary)
         .env("AWS_LAMBDA_RUNTIME_API", addr.to_string())
         .env("AWS_LAMBDA_FUNCTION_NAME", "api")
