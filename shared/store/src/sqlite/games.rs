@@ -158,7 +158,7 @@ pub(super) fn insert_head(
         serde_json::to_string(head)?
     ])
     .map_err(conflict_or_backend)?;
-    keep_members(conn, head)
+    add_members(conn, head)
 }
 
 pub(super) fn apply_commit(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
@@ -259,11 +259,18 @@ pub(super) fn set_wake(conn: &Connection, game: &str, wake: WakeChange) -> Resul
     .map_err(backend)
 }
 
-/// Lists the game among its members' current games while it is forming or active.
+/// Lists the game among its members' current games while it is forming or active, and
+/// only then (the members it listed before are taken off first).
 pub(super) fn keep_members(conn: &Connection, head: &Head) -> Result<(), StoreError> {
     conn.prepare_cached("DELETE FROM members WHERE game = ?1")
         .and_then(|mut delete| delete.execute([&head.id.0]))
         .map_err(backend)?;
+    add_members(conn, head)
+}
+
+/// Lists the game among its members' current games if it is forming or active: all a game
+/// just inserted needs (no member lists it yet; an imported game, over, needs nothing).
+fn add_members(conn: &Connection, head: &Head) -> Result<(), StoreError> {
     if !matches!(head.doc.status, Status::Forming | Status::Active) {
         return Ok(());
     }

@@ -105,29 +105,44 @@ impl Write {
     }
 }
 
-/// Applies one write inside the writer's transaction, each of its parts in a savepoint of
-/// its own (rolled back alone when it fails): one answer per part. Only imports have more
-/// than one part, a game each, so one failed game leaves the others of its batch written.
+/// Applies one write inside the writer's transaction, each of its parts all or nothing:
+/// one answer per part. Only imports and started games have more than one part, a game
+/// each, so one failed game leaves the others of its batch written.
 pub(super) fn apply_parts(
     tx: &mut rusqlite::Transaction<'_>,
     write: &Write,
 ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
     match write {
-        Write::Imports(commits) => commits
-            .iter()
-            .map(|import| in_savepoint(tx, |conn| games::apply_import(conn, import)))
-            .collect(),
-        Write::Starts(starts) => starts
-            .iter()
-            .map(|start| in_savepoint(tx, |conn| games::start_game(conn, start)))
-            .collect(),
+        Write::Imports(imports) => each_part(tx, imports, games::apply_import),
+        Write::Starts(starts) => each_part(tx, starts, games::start_game),
         write => Ok(vec![in_savepoint(tx, |conn| apply(conn, write))?]),
     }
 }
 
+/// Applies each of `parts` with `apply`, all or nothing each. The parts are first applied
+/// together in one savepoint, which is all a batch takes when every part succeeds (parts
+/// rarely fail: a game's id taken, a broken invariant); when one fails, that savepoint is
+/// rolled back and each part is applied again in a savepoint of its own.
+fn each_part<P>(
+    tx: &mut rusqlite::Transaction<'_>,
+    parts: &[P],
+    apply: impl Fn(&Connection, &P) -> Result<(), StoreError>,
+) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    let together = in_savepoint(tx, |conn| {
+        parts.iter().try_for_each(|part| apply(conn, part))
+    })?;
+    if together.is_ok() {
+        return Ok(parts.iter().map(|_| Ok(())).collect());
+    }
+    parts
+        .iter()
+        .map(|part| in_savepoint(tx, |conn| apply(conn, part)))
+        .collect()
+}
+
 /// Runs `write` in a savepoint of `tx`, kept if it succeeds and rolled back if not; the
-/// outer error is the savepoint's own failure. The savepoint's statements are cached: an
-/// import runs one per game.
+/// outer error is the savepoint's own failure. The savepoint's statements are cached: a
+/// batch whose parts fail runs one per part.
 fn in_savepoint(
     tx: &mut rusqlite::Transaction<'_>,
     write: impl FnOnce(&Connection) -> Result<(), StoreError>,
