@@ -8,7 +8,7 @@ use crate::error::{ImportError, Reason};
 use crate::record::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry, is_rule_name};
 use crate::rules::{Rules, new_game, start_text, variant_id};
 use crate::seal::Canonical;
-use crate::syntax::{Place, RawEvent, RawGame, RawItem, Tag};
+use crate::syntax::{Place, RawGame, RawItem, Tag};
 use crate::text::{ccsnt_text, is_result_token, seat_tag};
 
 /// A game read from an archive: its record, and the seal tags it carried.
@@ -89,7 +89,10 @@ pub fn import(raw: &RawGame, rules: &dyn Rules, texts: bool) -> Result<Imported,
         .map_err(|e| fail(result_place, Reason::Result(e)))?;
     let places = SealPlaces {
         setup: raw.place,
-        play: raw.items.first().map_or(result_place, |item| item.place()),
+        play: raw
+            .items
+            .first()
+            .map_or(result_place, |item| raw.item_place(item)),
         result: result_place,
         signature: raw.tag_place("Signature"),
     };
@@ -208,22 +211,17 @@ fn replay_items(
                     conditional: *conditional,
                 })
             }
-            RawItem::Event(event) => {
-                let RawEvent {
-                    name,
-                    seat,
-                    argument,
-                    at,
-                    place,
-                } = event.as_ref();
+            RawItem::Event(index) => {
+                let (event, seat, argument) = raw.event(*index);
                 Entry::Event(
-                    read_event(game, name, seat, argument.as_deref(), *at)
-                        .map_err(|reason| raw.error(*place, Reason::Event(reason)))?,
+                    read_event(game, event.name, seat, argument, event.at)
+                        .map_err(|reason| raw.error(event.place, Reason::Event(reason)))?,
                 )
             }
             RawItem::Organiser(act) => Entry::Organiser(act.entry.clone()),
         };
-        latest = in_order(latest, &entry).map_err(|reason| raw.error(item.place(), reason))?;
+        latest =
+            in_order(latest, &entry).map_err(|reason| raw.error(raw.item_place(item), reason))?;
         entries.push(entry);
     }
     Ok((entries, eliminations))
@@ -274,12 +272,12 @@ impl SealPlaces {
     }
 }
 
-impl RawItem {
-    /// Where the item is.
-    fn place(&self) -> Place {
-        match self {
+impl RawGame {
+    /// Where `item`, one of the game's items, is.
+    fn item_place(&self, item: &RawItem) -> Place {
+        match item {
             RawItem::Move { place, .. } => *place,
-            RawItem::Event(event) => event.place,
+            RawItem::Event(index) => self.event(*index).0.place,
             RawItem::Organiser(act) => act.place,
         }
     }
