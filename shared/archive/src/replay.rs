@@ -9,7 +9,7 @@ use crate::record::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry, 
 use crate::rules::{Rules, new_game, start_text, variant_id};
 use crate::seal::Canonical;
 use crate::syntax::{Place, RawGame, RawItem, Tag};
-use crate::text::{ccsnt_text, is_result_token, seat_tag};
+use crate::text::{ccsnt_text, is_result_token};
 
 /// A game read from an archive: its record, and the seal tags it carried.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,17 +96,17 @@ pub fn import(raw: &RawGame, rules: &dyn Rules, texts: bool) -> Result<Imported,
         result: result_place,
         signature: raw.tag_place("Signature"),
     };
-    let seat_tags: Vec<String> = game.seat_names().iter().map(|s| seat_tag(s)).collect();
-    let players = seat_tags
+    let seats = game.seat_names();
+    let players = seats
         .iter()
-        .map(|tag| value(tag).unwrap_or("?").to_string())
+        .map(|seat| player(raw, seat).unwrap_or("?").to_string())
         .collect();
     let record = GameRecord {
         variant: game.variant().to_string(),
         options: game.options(),
         players,
         start,
-        tags: kept_tags(raw.tags(), &seat_tags),
+        tags: kept_tags(raw, seats),
         entries,
         result,
         signature: value("Signature").map(str::to_string),
@@ -322,19 +322,42 @@ fn check_elimination(game: &dyn AnyGame, seat: Seat, heir: Seat) -> Result<(), S
     Ok(())
 }
 
-/// The tags a record keeps: all but the derived ones and the seat tags.
-fn kept_tags<'g>(
-    tags: impl Iterator<Item = Tag<'g>>,
-    seat_tags: &[String],
-) -> Vec<(String, String)> {
-    tags.filter(|tag| !is_derived_tag(tag.name, seat_tags))
-        .map(|Tag { name, value, .. }| (name.to_string(), value.to_string()))
-        .collect()
+/// The value of the first tag naming the player in `seat` ([`seat_tag`](crate::text::seat_tag)) among `raw`'s.
+fn player<'g>(raw: &'g RawGame, seat: &str) -> Option<&'g str> {
+    raw.tags()
+        .find(|tag| is_seat_tag(tag.name, seat))
+        .map(|tag| tag.value)
 }
 
-/// True for a tag the archive writes from the record's own fields.
-pub fn is_derived_tag(name: &str, seat_tags: &[String]) -> bool {
-    DERIVED_TAGS.contains(&name) || seat_tags.iter().any(|tag| tag == name)
+/// The tags a record keeps of `raw`'s: all but the derived ones and the tags of `seats`.
+fn kept_tags(raw: &RawGame, seats: &[&str]) -> Vec<(String, String)> {
+    let mut kept = Vec::with_capacity(raw.tag_count());
+    kept.extend(
+        raw.tags()
+            .filter(|tag| !is_derived_tag(tag.name, seats))
+            .map(|Tag { name, value, .. }| (name.to_string(), value.to_string())),
+    );
+    kept
+}
+
+/// True for a tag the archive writes from the record's own fields, given the names of the
+/// game's seats.
+pub fn is_derived_tag(name: &str, seats: &[&str]) -> bool {
+    DERIVED_TAGS.contains(&name) || seats.iter().any(|seat| is_seat_tag(name, seat))
+}
+
+/// True when `name` is the tag naming the player in `seat`,
+/// [`seat_tag`](crate::text::seat_tag) of it: compared without writing it when the seat's
+/// name begins with ASCII.
+fn is_seat_tag(name: &str, seat: &str) -> bool {
+    match (seat.as_bytes().first(), name.as_bytes().first()) {
+        (Some(first), Some(tag_first)) if first.is_ascii() => {
+            name.len() == seat.len()
+                && *tag_first == first.to_ascii_uppercase()
+                && name[1..] == seat[1..]
+        }
+        _ => crate::text::seat_tag(seat) == name,
+    }
 }
 
 /// The start position's text when it is not the variant's standard start under the game's

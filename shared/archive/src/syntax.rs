@@ -127,13 +127,17 @@ impl RawGame {
         })
     }
 
+    /// How many tag pairs the game has.
+    pub fn tag_count(&self) -> usize {
+        self.tags.len()
+    }
+
     /// The first tag named `name`.
     pub fn tag(&self, name: &str) -> Option<Tag<'_>> {
         let bytes = self.texts.as_bytes();
-        let found = self
-            .tags
-            .iter()
-            .find(|tag| bytes.get(tag.name.clone()) == Some(name.as_bytes()))?;
+        let found = self.tags.iter().find(|tag| {
+            tag.name.len() == name.len() && bytes[tag.name.clone()] == *name.as_bytes()
+        })?;
         Some(Tag {
             name: &self.texts[found.name.clone()],
             value: &self.texts[found.value.clone()],
