@@ -348,7 +348,7 @@ impl Split {
             if self.game.tags.len() >= MAX_TAGS {
                 self.fail(at, Reason::TooLarge(format!("more than {MAX_TAGS} tags")));
             } else {
-                self.push_tag(name, &value, at);
+                self.push_tag(name.as_bytes(), value.as_bytes(), at);
             }
         } else if self.state != State::Skip {
             self.fail(at, Reason::Syntax("tag pair inside the movetext".into()));
@@ -392,10 +392,10 @@ impl Split {
         false
     }
 
-    /// Appends a tag pair to the game.
-    fn push_tag(&mut self, name: &str, value: &str, place: Place) {
-        let name = push_range(&mut self.texts, name.as_bytes());
-        let value = push_range(&mut self.texts, value.as_bytes());
+    /// Appends a tag pair, its name and value UTF-8, to the game.
+    fn push_tag(&mut self, name: &[u8], value: &[u8], place: Place) {
+        let name = push_range(&mut self.texts, name);
+        let value = push_range(&mut self.texts, value);
         self.game.tags.push(RawTag { name, value, place });
     }
 
