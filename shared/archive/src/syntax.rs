@@ -587,13 +587,22 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// The bytes a word's reading stops at: ASCII white space, and every byte above ASCII (a
+/// character to decode).
+const WORD_END: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = matches!(byte, 0x09..=0x0D | 0x20 | 0x80..);
+        byte += 1;
+    }
+    table
+};
+
 /// The length of the word `text` begins with: up to its first white space character.
 #[inline]
 fn word_length(text: &str) -> usize {
-    match text
-        .bytes()
-        .position(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C) || !b.is_ascii())
-    {
+    match text.bytes().position(|b| WORD_END[usize::from(b)]) {
         Some(at) if !text.as_bytes()[at].is_ascii() => {
             at + text[at..]
                 .find(char::is_whitespace)
