@@ -363,8 +363,9 @@ impl Split {
     }
 
     /// Takes a main-line symbol without its move number: a move, or the termination marker
-    /// that ends the game (then true).
-    #[inline]
+    /// that ends the game (then true). Inlined always: it runs for every move, and a call
+    /// costs more than its common path.
+    #[inline(always)]
     fn take_move_text(&mut self, mv: &[u8], at: Place) -> bool {
         if is_result_token(mv) {
             self.game.termination = Some((String::from_utf8_lossy(mv).into_owned(), at));
