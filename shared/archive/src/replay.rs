@@ -198,13 +198,19 @@ fn replay_items(
                 ply += 1;
                 let playing = playing_seats(game, seats);
                 let text = raw.move_text(text);
-                let long = match texts {
+                let played = match texts {
                     true => game.play_long(text),
                     false => game.replay(text).map(|()| String::new()),
+                };
+                let long = match played {
+                    Ok(long) => long,
+                    Err(error) => return Err(raw.error(*place, Reason::Move { ply, error })),
+                };
+                // None are counted in a two-seat game.
+                if !playing.is_empty() {
+                    let out = playing.into_iter().filter(|seat| !game.is_playing(*seat));
+                    eliminations.extend(out.map(|seat| (ply - 1, seat)));
                 }
-                .map_err(|error| raw.error(*place, Reason::Move { ply, error }))?;
-                let out = playing.into_iter().filter(|seat| !game.is_playing(*seat));
-                eliminations.extend(out.map(|seat| (ply - 1, seat)));
                 Entry::Move(MoveEntry {
                     text: long,
                     received: *received,
