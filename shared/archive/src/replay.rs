@@ -8,8 +8,8 @@ use crate::error::{ImportError, Reason};
 use crate::record::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry, is_rule_name};
 use crate::rules::{Rules, new_game, start_text, variant_id};
 use crate::seal::Canonical;
-use crate::syntax::{Place, RawEvent, RawGame, RawItem, Tag};
-use crate::text::{ccsnt_text, is_result_token, seat_tag};
+use crate::syntax::{Place, RawGame, RawItem, Tag};
+use crate::text::{ccsnt_text, is_result_token};
 
 /// A game read from an archive: its record, and the seal tags it carried.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,21 +89,24 @@ pub fn import(raw: &RawGame, rules: &dyn Rules, texts: bool) -> Result<Imported,
         .map_err(|e| fail(result_place, Reason::Result(e)))?;
     let places = SealPlaces {
         setup: raw.place,
-        play: raw.items.first().map_or(result_place, |item| item.place()),
+        play: raw
+            .items
+            .first()
+            .map_or(result_place, |item| raw.item_place(item)),
         result: result_place,
         signature: raw.tag_place("Signature"),
     };
-    let seat_tags: Vec<String> = game.seat_names().iter().map(|s| seat_tag(s)).collect();
-    let players = seat_tags
+    let seats = game.seat_names();
+    let players = seats
         .iter()
-        .map(|tag| value(tag).unwrap_or("?").to_string())
+        .map(|seat| player(raw, seat).unwrap_or("?").to_string())
         .collect();
     let record = GameRecord {
         variant: game.variant().to_string(),
         options: game.options(),
         players,
         start,
-        tags: kept_tags(raw.tags(), &seat_tags),
+        tags: kept_tags(raw, seats),
         entries,
         result,
         signature: value("Signature").map(str::to_string),
@@ -195,35 +198,36 @@ fn replay_items(
                 ply += 1;
                 let playing = playing_seats(game, seats);
                 let text = raw.move_text(text);
-                let long = match texts {
+                let played = match texts {
                     true => game.play_long(text),
                     false => game.replay(text).map(|()| String::new()),
+                };
+                let long = match played {
+                    Ok(long) => long,
+                    Err(error) => return Err(raw.error(*place, Reason::Move { ply, error })),
+                };
+                // None are counted in a two-seat game.
+                if !playing.is_empty() {
+                    let out = playing.into_iter().filter(|seat| !game.is_playing(*seat));
+                    eliminations.extend(out.map(|seat| (ply - 1, seat)));
                 }
-                .map_err(|error| raw.error(*place, Reason::Move { ply, error }))?;
-                let out = playing.into_iter().filter(|seat| !game.is_playing(*seat));
-                eliminations.extend(out.map(|seat| (ply - 1, seat)));
                 Entry::Move(MoveEntry {
                     text: long,
                     received: *received,
                     conditional: *conditional,
                 })
             }
-            RawItem::Event(event) => {
-                let RawEvent {
-                    name,
-                    seat,
-                    argument,
-                    at,
-                    place,
-                } = event.as_ref();
+            RawItem::Event(index) => {
+                let (event, seat, argument) = raw.event(*index);
                 Entry::Event(
-                    read_event(game, name, seat, argument.as_deref(), *at)
-                        .map_err(|reason| raw.error(*place, Reason::Event(reason)))?,
+                    read_event(game, event.name, seat, argument, event.at)
+                        .map_err(|reason| raw.error(event.place, Reason::Event(reason)))?,
                 )
             }
             RawItem::Organiser(act) => Entry::Organiser(act.entry.clone()),
         };
-        latest = in_order(latest, &entry).map_err(|reason| raw.error(item.place(), reason))?;
+        latest =
+            in_order(latest, &entry).map_err(|reason| raw.error(raw.item_place(item), reason))?;
         entries.push(entry);
     }
     Ok((entries, eliminations))
@@ -274,12 +278,12 @@ impl SealPlaces {
     }
 }
 
-impl RawItem {
-    /// Where the item is.
-    fn place(&self) -> Place {
-        match self {
+impl RawGame {
+    /// Where `item`, one of the game's items, is.
+    fn item_place(&self, item: &RawItem) -> Place {
+        match item {
             RawItem::Move { place, .. } => *place,
-            RawItem::Event(event) => event.place,
+            RawItem::Event(index) => self.event(*index).0.place,
             RawItem::Organiser(act) => act.place,
         }
     }
@@ -324,19 +328,42 @@ fn check_elimination(game: &dyn AnyGame, seat: Seat, heir: Seat) -> Result<(), S
     Ok(())
 }
 
-/// The tags a record keeps: all but the derived ones and the seat tags.
-fn kept_tags<'g>(
-    tags: impl Iterator<Item = Tag<'g>>,
-    seat_tags: &[String],
-) -> Vec<(String, String)> {
-    tags.filter(|tag| !is_derived_tag(tag.name, seat_tags))
-        .map(|Tag { name, value, .. }| (name.to_string(), value.to_string()))
-        .collect()
+/// The value of the first tag naming the player in `seat` ([`seat_tag`](crate::text::seat_tag)) among `raw`'s.
+fn player<'g>(raw: &'g RawGame, seat: &str) -> Option<&'g str> {
+    raw.tags()
+        .find(|tag| is_seat_tag(tag.name, seat))
+        .map(|tag| tag.value)
 }
 
-/// True for a tag the archive writes from the record's own fields.
-pub fn is_derived_tag(name: &str, seat_tags: &[String]) -> bool {
-    DERIVED_TAGS.contains(&name) || seat_tags.iter().any(|tag| tag == name)
+/// The tags a record keeps of `raw`'s: all but the derived ones and the tags of `seats`.
+fn kept_tags(raw: &RawGame, seats: &[&str]) -> Vec<(String, String)> {
+    let mut kept = Vec::with_capacity(raw.tag_count());
+    kept.extend(
+        raw.tags()
+            .filter(|tag| !is_derived_tag(tag.name, seats))
+            .map(|Tag { name, value, .. }| (name.to_string(), value.to_string())),
+    );
+    kept
+}
+
+/// True for a tag the archive writes from the record's own fields, given the names of the
+/// game's seats.
+pub fn is_derived_tag(name: &str, seats: &[&str]) -> bool {
+    DERIVED_TAGS.contains(&name) || seats.iter().any(|seat| is_seat_tag(name, seat))
+}
+
+/// True when `name` is the tag naming the player in `seat`,
+/// [`seat_tag`](crate::text::seat_tag) of it: compared without writing it when the seat's
+/// name begins with ASCII.
+fn is_seat_tag(name: &str, seat: &str) -> bool {
+    match (seat.as_bytes().first(), name.as_bytes().first()) {
+        (Some(first), Some(tag_first)) if first.is_ascii() => {
+            name.len() == seat.len()
+                && *tag_first == first.to_ascii_uppercase()
+                && name[1..] == seat[1..]
+        }
+        _ => crate::text::seat_tag(seat) == name,
+    }
 }
 
 /// The start position's text when it is not the variant's standard start under the game's

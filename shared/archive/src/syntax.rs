@@ -63,22 +63,23 @@ pub enum RawItem {
         /// Where the move is.
         place: Place,
     },
-    /// An event command `[%name seat argument time]` (kept apart: moves are most items).
-    Event(Box<RawEvent>),
+    /// An event command `[%name seat argument time]`: its index in [`RawGame::events`]
+    /// (kept apart: moves are most items).
+    Event(usize),
     /// An organiser's act `[%name arguments time]`, with the text after it for an
     /// adjudication's reason.
     Organiser(Box<RawOrganiser>),
 }
 
-/// An event command as written.
+/// An event command as written, its words in [`RawGame::texts`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RawEvent {
     /// The event name.
     pub name: &'static str,
-    /// The seat as written.
-    pub seat: String,
-    /// The argument, if any.
-    pub argument: Option<String>,
+    /// Where the seat as written is.
+    seat: Range<usize>,
+    /// Where the argument is, if there is one.
+    argument: Option<Range<usize>>,
     /// The time, if given.
     pub at: Option<DateTime<Utc>>,
     /// Where the comment holding it starts.
@@ -105,6 +106,8 @@ pub struct RawGame {
     tags: Vec<RawTag>,
     /// The main line.
     pub items: Vec<RawItem>,
+    /// The event commands of the main line, in order ([`RawItem::Event`]).
+    events: Vec<RawEvent>,
     /// The texts of the tag pairs and of the main line's moves, back to back: one buffer
     /// for the game rather than one per text.
     texts: String,
@@ -124,13 +127,17 @@ impl RawGame {
         })
     }
 
+    /// How many tag pairs the game has.
+    pub fn tag_count(&self) -> usize {
+        self.tags.len()
+    }
+
     /// The first tag named `name`.
     pub fn tag(&self, name: &str) -> Option<Tag<'_>> {
         let bytes = self.texts.as_bytes();
-        let found = self
-            .tags
-            .iter()
-            .find(|tag| bytes.get(tag.name.clone()) == Some(name.as_bytes()))?;
+        let found = self.tags.iter().find(|tag| {
+            tag.name.len() == name.len() && bytes[tag.name.clone()] == *name.as_bytes()
+        })?;
         Some(Tag {
             name: &self.texts[found.name.clone()],
             value: &self.texts[found.value.clone()],
@@ -143,12 +150,21 @@ impl RawGame {
         &self.texts[range.clone()]
     }
 
+    /// The event command [`RawItem::Event`] gives the index of, and its seat and argument
+    /// as written.
+    pub fn event(&self, index: usize) -> (&RawEvent, &str, Option<&str>) {
+        let event = &self.events[index];
+        let argument = event.argument.clone().map(|range| &self.texts[range]);
+        (event, &self.texts[event.seat.clone()], argument)
+    }
+
     /// Empties the game for the next, keeping its buffers but for its texts, which it gives.
     fn clear(&mut self, number: usize, place: Place) -> Vec<u8> {
         self.number = number;
         self.place = place;
         self.tags.clear();
         self.items.clear();
+        self.events.clear();
         self.termination = None;
         self.not_utf8 = None;
         let mut texts = std::mem::take(&mut self.texts).into_bytes();
@@ -332,7 +348,7 @@ impl Split {
             if self.game.tags.len() >= MAX_TAGS {
                 self.fail(at, Reason::TooLarge(format!("more than {MAX_TAGS} tags")));
             } else {
-                self.push_tag(name, &value, at);
+                self.push_tag(name.as_bytes(), value.as_bytes(), at);
             }
         } else if self.state != State::Skip {
             self.fail(at, Reason::Syntax("tag pair inside the movetext".into()));
@@ -347,8 +363,9 @@ impl Split {
     }
 
     /// Takes a main-line symbol without its move number: a move, or the termination marker
-    /// that ends the game (then true).
-    #[inline]
+    /// that ends the game (then true). Inlined always: it runs for every move, and a call
+    /// costs more than its common path.
+    #[inline(always)]
     fn take_move_text(&mut self, mv: &[u8], at: Place) -> bool {
         if is_result_token(mv) {
             self.game.termination = Some((String::from_utf8_lossy(mv).into_owned(), at));
@@ -376,10 +393,10 @@ impl Split {
         false
     }
 
-    /// Appends a tag pair to the game.
-    fn push_tag(&mut self, name: &str, value: &str, place: Place) {
-        let name = push_range(&mut self.texts, name.as_bytes());
-        let value = push_range(&mut self.texts, value.as_bytes());
+    /// Appends a tag pair, its name and value UTF-8, to the game.
+    fn push_tag(&mut self, name: &[u8], value: &[u8], place: Place) {
+        let name = push_range(&mut self.texts, name);
+        let value = push_range(&mut self.texts, value);
         self.game.tags.push(RawTag { name, value, place });
     }
 
@@ -413,11 +430,10 @@ impl Split {
                 "ccsnt" => self.take_time(arguments),
                 CONDITIONAL => self.take_conditional(arguments),
                 _ if let Some(name) = EventKind::NAMES.iter().find(|known| **known == name) => {
-                    take_event(name, arguments, at)
-                        .map(|event| self.push(RawItem::Event(Box::new(event)), at))
+                    self.take_event(name, arguments, at)
                 }
                 _ if OrganiserAct::NAMES.contains(&name) => {
-                    let arguments: Vec<&str> = arguments.split_whitespace().collect();
+                    let arguments: Vec<&str> = words(arguments).collect();
                     take_organiser(name, &arguments, rest, at)
                         .map(|act| self.push(RawItem::Organiser(Box::new(act)), at))
                 }
@@ -431,6 +447,40 @@ impl Split {
                 return;
             }
         }
+    }
+
+    /// Reads `seat [argument] [time]` of an event command named `name`, in a comment at
+    /// `at`, into the game (what the argument means is read with the variant's seats, when
+    /// the game is replayed).
+    fn take_event(&mut self, name: &'static str, arguments: &str, at: Place) -> Result<(), String> {
+        let mut words = words(arguments);
+        let seat = words
+            .next()
+            .ok_or_else(|| "the seat is missing".to_string())?;
+        // An argument and a time at most: a third word is one too many, with or without a
+        // time.
+        let mut rest = [""; 3];
+        let count = rest
+            .iter_mut()
+            .zip(&mut words)
+            .map(|(slot, word)| *slot = word)
+            .count();
+        let (time, rest) = split_time(&rest[..count]);
+        let argument = match rest {
+            [] => None,
+            [one] => Some(one.as_bytes()),
+            _ => return Err("too many arguments".into()),
+        };
+        let event = RawEvent {
+            name,
+            seat: push_range(&mut self.texts, seat.as_bytes()),
+            argument: argument.map(|argument| push_range(&mut self.texts, argument)),
+            at: time,
+            place: at,
+        };
+        self.push(RawItem::Event(self.game.events.len()), at);
+        self.game.events.push(event);
+        Ok(())
     }
 
     fn take_time(&mut self, arguments: &str) -> Result<(), String> {
@@ -463,35 +513,6 @@ impl Split {
 
 /// The command marking a move played from a conditional line.
 pub const CONDITIONAL: &str = "conditional";
-
-/// Reads `seat [argument] [time]` of an event command (what the argument means is read
-/// with the variant's seats, when the game is replayed).
-fn take_event(name: &'static str, arguments: &str, at: Place) -> Result<RawEvent, String> {
-    let mut words = arguments.split_whitespace();
-    let seat = words
-        .next()
-        .ok_or_else(|| "the seat is missing".to_string())?;
-    // An argument and a time at most: a third word is one too many, with or without a time.
-    let mut rest = [""; 3];
-    let count = rest
-        .iter_mut()
-        .zip(&mut words)
-        .map(|(slot, word)| *slot = word)
-        .count();
-    let (time, rest) = split_time(&rest[..count]);
-    let argument = match rest {
-        [] => None,
-        [one] => Some(one.to_string()),
-        _ => return Err("too many arguments".into()),
-    };
-    Ok(RawEvent {
-        name,
-        seat: seat.to_string(),
-        argument,
-        at: time,
-        place: at,
-    })
-}
 
 /// Reads `[argument ...] [time]` of an organiser's act, and `text`, the rest of its
 /// comment, as its text if it takes one (an adjudication's reason).
@@ -534,7 +555,7 @@ fn commands(text: &str) -> impl Iterator<Item = (&str, &str, &str)> {
         let end = memchr(b']', body.as_bytes())?;
         rest = &body[end + 1..];
         let command = body[..end].trim_start();
-        let split = name_length(command);
+        let split = word_length(command);
         Some((&command[..split], &command[split..], rest))
     })
 }
@@ -552,19 +573,44 @@ fn command_start(text: &[u8]) -> Option<usize> {
     None
 }
 
-/// The length of a command's name: up to its first white space character.
-fn name_length(command: &str) -> usize {
-    match command
-        .bytes()
-        .position(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C) || !b.is_ascii())
-    {
-        Some(at) if !command.as_bytes()[at].is_ascii() => {
-            at + command[at..]
+/// The words of `text` split at white space, as [`str::split_whitespace`] gives them, its
+/// ASCII read byte by byte.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return None;
+        }
+        let (word, after) = rest.split_at(word_length(rest));
+        rest = after;
+        Some(word)
+    })
+}
+
+/// The bytes a word's reading stops at: ASCII white space, and every byte above ASCII (a
+/// character to decode).
+const WORD_END: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = matches!(byte, 0x09..=0x0D | 0x20 | 0x80..);
+        byte += 1;
+    }
+    table
+};
+
+/// The length of the word `text` begins with: up to its first white space character.
+#[inline]
+fn word_length(text: &str) -> usize {
+    match text.bytes().position(|b| WORD_END[usize::from(b)]) {
+        Some(at) if !text.as_bytes()[at].is_ascii() => {
+            at + text[at..]
                 .find(char::is_whitespace)
-                .unwrap_or(command.len() - at)
+                .unwrap_or(text.len() - at)
         }
         Some(at) => at,
-        None => command.len(),
+        None => text.len(),
     }
 }
 
@@ -709,6 +755,20 @@ mod tests {
         {[%draw-offer white 2026.11.02,09:00:12]} 1. e4 {[%ccsnt 2026.11.02,09:00:12]} 1... e5\n\
         {[%ccsnt 2026.11.02,18:41:03] [%conditional]} 2. Nf3 $1 (2. f4 exf4) 2... Nc6!? \
         {a note} 3.Bb5 {[%ccsnt 2026.11.03,10:00:00]} 1-0\n\n[Event \"Next\"]\n1. d4 *\n";
+
+    proptest! {
+        #[test]
+        fn words_split_as_the_standard_library_splits(
+            text in "[a-z0-9é€ \t\n\r\x0B\x0C\u{85}\u{a0}\u{2028}\u{3000}]{0,24}",
+        ) {
+            prop_assert_eq!(
+                words(&text).collect::<Vec<_>>(),
+                text.split_whitespace().collect::<Vec<_>>()
+            );
+            let first = text.split(char::is_whitespace).next().unwrap_or("");
+            prop_assert_eq!(word_length(&text), first.len());
+        }
+    }
 
     proptest! {
         #[test]

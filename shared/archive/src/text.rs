@@ -85,26 +85,81 @@ fn push_padded(text: &mut String, value: u32, width: u32) {
 pub fn parse_ccsnt(text: &(impl AsRef<[u8]> + ?Sized)) -> Option<DateTime<Utc>> {
     let bytes = text.as_ref();
     let (fields, second) = match bytes {
-        [fields @ .., b':', s1, s2] if bytes.len() == 19 => (fields, digits(&[*s1, *s2])?),
+        [fields @ .., b':', s1, s2] if bytes.len() == 19 => (fields, two_digits(*s1, *s2)?),
         fields => (fields, 0),
     };
     let fields: &[u8; 16] = fields.try_into().ok()?;
-    if [fields[4], fields[7], fields[10], fields[13]] != *b"..,:" {
-        return None;
-    }
-    let field = |at: usize, width: usize| digits(&fields[at..at + width]);
-    calendar_date(field(0, 4)?, field(5, 2)?, field(8, 2)?)?
-        .and_hms_opt(field(11, 2)?, field(14, 2)?, second)
-        .map(|naive| naive.and_utc())
+    let date = digit_values(fields[..8].try_into().ok()?, DATE_GROUP)?;
+    let rest = digit_values(fields[8..].try_into().ok()?, REST_GROUP)?;
+    let pair = |values: [u8; 8], at: usize| u32::from(values[at]) * 10 + u32::from(values[at + 1]);
+    let (hour, minute) = (pair(rest, 3), pair(rest, 6));
+    calendar_date(
+        pair(date, 0) * 100 + pair(date, 2),
+        pair(date, 5),
+        pair(rest, 0),
+    )?
+    .and_hms_opt(hour, minute, second)
+    .map(|naive| naive.and_utc())
 }
 
-/// The number ASCII `digits` write, if they are all digits.
+/// Eight bytes of a time as they must be: where digits stand, and the separators elsewhere.
+struct Group {
+    /// 0xFF in each byte where a digit stands.
+    digits: u64,
+    /// The separators, zero where a digit stands.
+    separators: u64,
+}
+
+impl Group {
+    /// The group written as `pattern`, a `0` where each digit stands.
+    const fn new(pattern: &[u8; 8]) -> Group {
+        let mut digits = [0; 8];
+        let mut at = 0;
+        while at < 8 {
+            if pattern[at] == b'0' {
+                digits[at] = 0xFF;
+            }
+            at += 1;
+        }
+        let digits = u64::from_le_bytes(digits);
+        Group {
+            digits,
+            separators: u64::from_le_bytes(*pattern) & !digits,
+        }
+    }
+}
+
+/// A time's first eight bytes: `2026.11.`.
+const DATE_GROUP: Group = Group::new(b"0000.00.");
+/// A time's next eight bytes: `29,10:12`.
+const REST_GROUP: Group = Group::new(b"00,00:00");
+
+/// `0x30` (`0`) in every byte.
+const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
+/// The high half of every byte.
+const HIGH: u64 = u64::from_le_bytes([0xF0; 8]);
+/// `6` in every byte.
+const SIXES: u64 = u64::from_le_bytes([6; 8]);
+
+/// The value of each digit of `bytes`, in its byte, when `bytes` are as `group` says (a digit
+/// where it has one, its separators elsewhere): the eight bytes checked at once.
 #[inline]
-fn digits(digits: &[u8]) -> Option<u32> {
-    digits.iter().try_fold(0, |value, digit| {
-        let digit = digit.wrapping_sub(b'0');
-        (digit < 10).then_some(value * 10 + u32::from(digit))
-    })
+fn digit_values(bytes: [u8; 8], group: Group) -> Option<[u8; 8]> {
+    let word = u64::from_le_bytes(bytes);
+    let zeros = ZEROS & group.digits;
+    // A byte `0x30..=0x3F` stays below `0x40` with 6 added only when it is a digit (and
+    // carries into no other byte); a byte that would carry fails one of the other checks.
+    let digits = word & group.digits & HIGH == zeros
+        && word.wrapping_add(SIXES) & group.digits & HIGH == zeros
+        && word & !group.digits == group.separators;
+    digits.then(|| (word - zeros).to_le_bytes())
+}
+
+/// The number two ASCII digits write, if they are digits.
+#[inline]
+fn two_digits(tens: u8, ones: u8) -> Option<u32> {
+    let (tens, ones) = (tens.wrapping_sub(b'0'), ones.wrapping_sub(b'0'));
+    (tens < 10 && ones < 10).then(|| u32::from(tens) * 10 + u32::from(ones))
 }
 
 /// The date of `year` (0 to 9999), `month` and `day`, if there is one: what
@@ -280,6 +335,51 @@ mod tests {
             if let Some(time) = parse_ccsnt(text).filter(|_| text.len() == 19) {
                 assert_eq!(ccsnt_text(time), text);
             }
+        }
+    }
+
+    /// `text` read as a time field by field, each checked on its own.
+    fn ccsnt_by_fields(text: &[u8]) -> Option<DateTime<Utc>> {
+        let pattern: &[u8] = match text.len() {
+            19 => b"0000.00.00,00:00:00",
+            16 => b"0000.00.00,00:00",
+            _ => return None,
+        };
+        let fits = text.iter().zip(pattern).all(|(byte, want)| match want {
+            b'0' => byte.is_ascii_digit(),
+            _ => byte == want,
+        });
+        let number = |at: usize, width: usize| {
+            std::str::from_utf8(&text[at..at + width])
+                .ok()?
+                .parse::<u32>()
+                .ok()
+        };
+        let second = if text.len() == 19 { number(17, 2)? } else { 0 };
+        fits.then_some(())?;
+        NaiveDate::from_ymd_opt(number(0, 4)? as i32, number(5, 2)?, number(8, 2)?)?
+            .and_hms_opt(number(11, 2)?, number(14, 2)?, second)
+            .map(|naive| naive.and_utc())
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn ccsnt_times_read_as_field_by_field(
+            edits in proptest::collection::vec(
+                (0usize..19, proptest::sample::select(&b"0123456789.,: /9\x2f\x3a\xff\xfa\x40\x3f"[..])),
+                0..4,
+            ),
+            date in (0u32..10_000, 0u32..14, 0u32..33, 0u32..25, 0u32..61, 0u32..61),
+            length in proptest::sample::select(&[16usize, 19, 18, 20][..]),
+        ) {
+            let (year, month, day, hour, minute, second) = date;
+            let text = format!("{year:04}.{month:02}.{day:02},{hour:02}:{minute:02}:{second:02}0");
+            let mut bytes = text.into_bytes();
+            for (at, byte) in edits {
+                bytes[at] = byte;
+            }
+            bytes.truncate(length);
+            proptest::prop_assert_eq!(parse_ccsnt(&bytes), ccsnt_by_fields(&bytes), "{:?}", bytes);
         }
     }
 

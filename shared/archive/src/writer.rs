@@ -218,19 +218,13 @@ fn tag_pairs(replayed: &Replayed, format: Format) -> Vec<(String, String)> {
     if let Some(result) = &record.result {
         tags.push(("Termination".into(), result.rule.clone()));
     }
-    let seat_tags: Vec<String> = replayed
-        .game
-        .seat_names()
-        .iter()
-        .map(|s| seat_tag(s))
-        .collect();
+    let seats = replayed.game.seat_names();
     tags.extend(
         record
             .tags
             .iter()
             .filter(|(name, _)| {
-                !ROSTER.iter().any(|(roster, _)| roster == name)
-                    && !is_derived_tag(name, &seat_tags)
+                !ROSTER.iter().any(|(roster, _)| roster == name) && !is_derived_tag(name, seats)
             })
             .cloned(),
     );

@@ -46,23 +46,63 @@ struct Bytes<'b> {
     ended: bool,
     /// The next byte to read.
     at: usize,
-    /// Where that byte is.
+    /// Where that byte is, but for its column: see `base`.
     cursor: Cursor,
+    /// `at` less the column of the byte at `at` (wrapping): ASCII without line ends is passed
+    /// by moving `at` alone.
+    base: usize,
 }
 
-impl Bytes<'_> {
+impl<'b> Bytes<'b> {
+    /// The bytes at hand, `ended` when the input ends with them, the first of them at
+    /// `cursor`.
+    fn new(bytes: &'b [u8], ended: bool, cursor: Cursor) -> Bytes<'b> {
+        let mut read = Bytes {
+            bytes,
+            ended,
+            at: 0,
+            cursor,
+            base: 0,
+        };
+        read.move_to(cursor);
+        read
+    }
+
+    /// Where the next byte is.
+    #[inline]
+    fn cursor(&self) -> Cursor {
+        let mut cursor = self.cursor;
+        cursor.column = self.at.wrapping_sub(self.base);
+        cursor
+    }
+
+    /// Puts the next byte at `cursor`.
+    #[inline]
+    fn move_to(&mut self, cursor: Cursor) {
+        self.cursor = cursor;
+        self.base = self.at.wrapping_sub(cursor.column);
+    }
+
     /// Reads past white space: the next byte, if there is one at hand.
     #[inline]
     fn skip_blanks(&mut self) -> Option<u8> {
         loop {
             let byte = *self.bytes.get(self.at)?;
             match byte {
-                b' ' => self.cursor.column += 1,
-                b'\t' | b'\n' | b'\r' => self.cursor.advance(byte),
+                // A tab takes one column, as a space does.
+                b' ' | b'\t' => self.at += 1,
+                b'\n' | b'\r' => self.pass_over(1),
                 _ => return Some(byte),
             }
-            self.at += 1;
         }
+    }
+
+    /// Moves past the next `length` bytes, whatever they hold.
+    fn pass_over(&mut self, length: usize) {
+        let mut cursor = self.cursor();
+        cursor.advance_over(&self.bytes[self.at..self.at + length]);
+        self.at += length;
+        self.move_to(cursor);
     }
 
     /// What stops a token that runs to the end of the bytes at hand: the lexer reads it
@@ -75,7 +115,6 @@ impl Bytes<'_> {
     #[inline]
     fn pass_ascii(&mut self, length: usize) {
         self.at += length;
-        self.cursor.column += length;
         self.cursor.line_start = false;
     }
 }
@@ -89,14 +128,9 @@ impl Split {
             let cursor = lexer.cursor();
             let (bytes, ended) = lexer.window(want);
             let available = bytes.len();
-            let mut read = Bytes {
-                bytes,
-                ended,
-                at: 0,
-                cursor,
-            };
+            let mut read = Bytes::new(bytes, ended, cursor);
             let stop = self.read_shapes(&mut read);
-            let (at, cursor) = (read.at, read.cursor);
+            let (at, cursor) = (read.at, read.cursor());
             lexer.skip_read(at, cursor);
             match stop {
                 Stop::Ended => return true,
@@ -191,19 +225,18 @@ impl Split {
         if value.len() > MAX_TEXT || memchr3(b'\\', b'\n', b'\r', value).is_some() {
             return Err(Stop::Token);
         }
-        let (Ok(name), Ok(value)) = (
-            std::str::from_utf8(&tag[1..name_end]),
-            std::str::from_utf8(value),
-        ) else {
+        // The name is ASCII; a value that is not UTF-8 is the lexer's to decode.
+        let ascii = value.is_ascii();
+        if !ascii && std::str::from_utf8(value).is_err() {
             return Err(Stop::Token);
-        };
+        }
         if read.cursor.line_start && self.state != State::Between && self.movetext_seen {
             return Err(Stop::Ended);
         }
         if self.state == State::Moves {
             return Err(Stop::Token);
         }
-        let place = place(&read.cursor);
+        let place = place(&read.cursor());
         if self.state == State::Between {
             self.begin(place);
         }
@@ -213,11 +246,16 @@ impl Split {
                 Reason::TooLarge(format!("more than {MAX_TAGS} tags")),
             );
         } else {
-            self.push_tag(name, value, place);
+            self.push_tag(&tag[1..name_end], value, place);
         }
-        read.cursor.advance_over(&tag[..=end]);
-        read.cursor.line_start = false;
-        read.at += end + 1;
+        // No line end stands in such a tag pair.
+        match ascii {
+            true => read.pass_ascii(end + 1),
+            false => {
+                read.pass_over(end + 1);
+                read.cursor.line_start = false;
+            }
+        }
         Ok(())
     }
 
@@ -237,7 +275,7 @@ impl Split {
         if length > MAX_TEXT {
             return Err(Stop::Token);
         }
-        let place = self.movetext_place(&read.cursor);
+        let place = self.movetext_place(&read.cursor());
         read.pass_ascii(length);
         Ok(match strip_move_number(&rest[..length]) {
             Some(text) => self.take_move_text(text, place),
@@ -251,7 +289,7 @@ impl Split {
         let start = read.at;
         let text = &read.bytes[start + 1..];
         if let Some((length, time, marked)) = move_time(text) {
-            let place = self.movetext_place(&read.cursor);
+            let place = self.movetext_place(&read.cursor());
             if !self.take_move_time(time, marked) {
                 self.read_any_comment(read, place, length);
             } else {
@@ -265,7 +303,7 @@ impl Split {
         if length > MAX_TEXT {
             return Err(Stop::Token);
         }
-        let place = self.movetext_place(&read.cursor);
+        let place = self.movetext_place(&read.cursor());
         self.read_any_comment(read, place, length);
         Ok(())
     }
@@ -275,9 +313,8 @@ impl Split {
     fn read_any_comment(&mut self, read: &mut Bytes, place: Place, length: usize) {
         let start = read.at;
         let close = start + 1 + length;
-        read.cursor.advance_over(&read.bytes[start..=close]);
-        read.cursor.line_start = read.cursor.column == 1;
-        read.at = close + 1;
+        read.pass_over(close + 1 - start);
+        read.cursor.line_start = read.cursor().column == 1;
         let (text, not_utf8) = decode(&read.bytes[start + 1..close]);
         if not_utf8 && self.game.not_utf8.is_none() {
             self.game.not_utf8 = Some(place);
