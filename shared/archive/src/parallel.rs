@@ -30,7 +30,7 @@ use std::rc::Rc;
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use memchr::{memchr, memchr_iter, memmem};
+use memchr::{memchr, memchr_iter, memmem, memrchr};
 
 use crate::error::ImportError;
 use crate::lexer::Cursor;
@@ -38,9 +38,15 @@ use crate::replay::{self, Imported};
 use crate::rules::Rules;
 use crate::syntax::{self, Place, RawGame};
 
-/// The bytes the splitting thread reads at a time: a chunk is about that long (or one game
-/// and a block, for a game longer than a block).
+/// The bytes the splitting thread reads at a time: a chunk is about that long, and at most
+/// [`LONGEST`] blocks.
 pub const BLOCK: usize = 1 << 20;
+
+/// How many blocks the bytes of a chunk may reach without a blank line before a tag pair:
+/// past that, the chunk is cut where a line begins with a tag pair, or after any line end,
+/// or, in text without line ends, anywhere (the chunk after such a cut does not start
+/// clean: the caller reads through it).
+const LONGEST: usize = 4;
 
 /// How many chunks per worker may be cut ahead of the caller: memory holds at most about
 /// `2 * workers + 3` chunks and their outcomes.
@@ -157,7 +163,8 @@ struct Done {
     /// How many of them hold whatever follows the chunk: all but a last game the chunk's
     /// end cut off.
     settled: usize,
-    /// Where the reading stood after the settled games: offset in the chunk, and place.
+    /// Where the reading stood right after the settled games: offset in the chunk, and
+    /// place.
     resume: (u64, Cursor),
     /// True when the reading ended between games, without a read error.
     between: bool,
@@ -173,27 +180,23 @@ fn read_chunk(job: &Job, rules: &dyn Rules, texts: bool) -> Done {
     };
     let mut games = syntax::Games::resuming(input, Cursor::at_line(job.line));
     let mut outcomes = Vec::new();
-    let mut resume = (0, games.cursor());
-    let mut before_last = resume;
-    loop {
+    // Where the reading stood before the last game, and after it (before any blanks).
+    let mut before_last = (0, games.cursor());
+    let after_last = loop {
         let point = (games.offset(), games.cursor());
-        let Some(raw) = games.next() else { break };
+        let Some(raw) = games.next() else {
+            break point;
+        };
         before_last = point;
         outcomes.push(Outcome::of(&raw, rules, texts));
         if let Ok(raw) = raw {
             games.recycle(raw);
         }
-    }
+    };
     let between = games.ended_between();
-    let settled = match between {
-        true => {
-            resume = (games.offset(), games.cursor());
-            outcomes.len()
-        }
-        false => {
-            resume = before_last;
-            outcomes.len().saturating_sub(1)
-        }
+    let (settled, resume) = match between {
+        true => (outcomes.len(), after_last),
+        false => (outcomes.len().saturating_sub(1), before_last),
     };
     Done {
         outcomes,
@@ -226,6 +229,9 @@ struct Chunk {
     start: u64,
     /// The line it starts on, as the splitting thread counted.
     line: usize,
+    /// True when it starts right after a line end (or at the input's start), as a worker
+    /// reads it: only then may it join the chunk before.
+    clean_start: bool,
     bytes: Arc<Vec<u8>>,
     /// The read error that ends it (the input's last chunk only).
     failure: Option<Failure>,
@@ -521,7 +527,7 @@ impl Running {
             // The input ends with this chunk, as it does for one reader of the whole text.
             return open.map(|outcome| outcome.renumbered(before));
         };
-        let joins = between && next.line == end_line;
+        let joins = between && next.clean_start && next.line == end_line;
         drop(queue);
         if joins {
             self.before += settled + usize::from(open.is_some());
@@ -578,9 +584,9 @@ impl Running {
             return None;
         }
         cursor.advance_over(rest);
-        let next = chunk.index + 1;
-        let line = queue.chunk(next)?.line;
-        (line == cursor.line && cursor.column == 1).then_some(next)
+        let index = chunk.index + 1;
+        let next = queue.chunk(index)?;
+        (next.clean_start && next.line == cursor.line && cursor.column == 1).then_some(index)
     }
 }
 
@@ -592,6 +598,7 @@ fn split<R: BufRead>(mut input: R, block: usize, jobs: &Sender<Job>, chunks: &Sy
         pending: Vec::new(),
         start: 0,
         line: 1,
+        clean: true,
         index: 0,
     };
     loop {
@@ -605,11 +612,11 @@ fn split<R: BufRead>(mut input: R, block: usize, jobs: &Sender<Job>, chunks: &Sy
             Err(error) => Some(Some(Failure::of(&error))),
         };
         let cut = match ended {
-            None => last_boundary(&cutter.pending, searched),
-            Some(_) => Some(cutter.pending.len()),
+            None => cut(&cutter.pending, searched, LONGEST * block),
+            Some(_) => Some((cutter.pending.len(), true)),
         };
-        if let Some(cut) = cut
-            && !cutter.send(cut, ended.clone().flatten(), jobs, chunks)
+        if let Some((cut, clean)) = cut
+            && !cutter.send(cut, clean, ended.clone().flatten(), jobs, chunks)
         {
             return;
         }
@@ -624,15 +631,19 @@ struct Cutter {
     pending: Vec<u8>,
     start: u64,
     line: usize,
+    /// Whether the pending bytes start right after a line end.
+    clean: bool,
     index: usize,
 }
 
 impl Cutter {
     /// Sends the first `cut` pending bytes as a chunk (with `failure` when the input ends
-    /// with them); false when the caller is gone. An empty chunk is sent only for a failure.
+    /// with them), the bytes after them starting `clean` or not; false when the caller is
+    /// gone. An empty chunk is sent only for a failure.
     fn send(
         &mut self,
         cut: usize,
+        clean: bool,
         failure: Option<Failure>,
         jobs: &Sender<Job>,
         chunks: &SyncSender<Message>,
@@ -653,6 +664,7 @@ impl Cutter {
             index: self.index,
             start: self.start,
             line: self.line,
+            clean_start: std::mem::replace(&mut self.clean, clean),
             bytes,
             failure,
             result: done,
@@ -665,15 +677,33 @@ impl Cutter {
     }
 }
 
-/// Where the last candidate game boundary of `bytes` that ends at or after `from` is: the
-/// offset of a `[` beginning a line after an empty one.
-fn last_boundary(bytes: &[u8], from: usize) -> Option<usize> {
-    let searched = &bytes[from..];
-    [&b"\n\n["[..], b"\n\r\n[", b"\r\r["]
-        .into_iter()
-        .filter_map(|pattern| memmem::rfind(searched, pattern).map(|at| at + pattern.len() - 1))
+/// Where to cut the pending `bytes` (those from `from` newly read) and whether the bytes
+/// after the cut start clean: before the last `[` beginning a line after an empty one, a
+/// likely game boundary; or, once the bytes are longer than `longest`, before the last `[`
+/// beginning a line, else after the last line feed, else at their end (not clean). A cut
+/// after a CR is only ever before a `[`: after a CR, an LF would end no line.
+fn cut(bytes: &[u8], from: usize, longest: usize) -> Option<(usize, bool)> {
+    if let Some(at) = last_end(&bytes[from..], &[b"\n\n[", b"\n\r\n[", b"\r\r["]) {
+        return Some((from + at - 1, true));
+    }
+    if bytes.len() <= longest {
+        return None;
+    }
+    let line = last_end(bytes, &[b"\n[", b"\r["]).map(|at| at - 1);
+    Some(
+        match line.or_else(|| memrchr(b'\n', bytes).map(|at| at + 1)) {
+            Some(at) => (at, true),
+            None => (bytes.len(), false),
+        },
+    )
+}
+
+/// Where the last occurrence of any of `patterns` in `bytes` ends.
+fn last_end(bytes: &[u8], patterns: &[&[u8]]) -> Option<usize> {
+    patterns
+        .iter()
+        .filter_map(|pattern| memmem::rfind(bytes, pattern).map(|at| at + pattern.len()))
         .max()
-        .map(|at| from + at)
 }
 
 /// The line ends in `bytes`, as the lexer counts them: LF, CR and CRLF each end one line.
@@ -756,6 +786,8 @@ mod tests {
         b"[Event \"nag in tags\"]\n$1\n\n[Event \"after\"]\n\n1. e4 *\n\n",
         // A byte order mark between a CR and an LF: the lexer counts one line end there.
         b"[Event \"mark\"]\n\n1. e4 *\r\xEF\xBB\xBF\n\n[Event \"after\"]\n\n1. d4 *\n\n",
+        b"[Event \"no blank\"]\n1. e4 1-0\n[Event \"line\"]\n1. d4 *\n",
+        b"[Event \"one line\"] 1. e4 e5 1-0 [Event \"same line\"] 1. d4 d5 2. c4 0-1 ",
         b"[Event \"truncated\"]\n\n1. e4 e5 2. Nf",
     ];
 
@@ -788,6 +820,17 @@ mod tests {
         bytes_alike(&text, &(1..40).chain([64, 100, 1000]).collect::<Vec<_>>());
         let twice = [&text[..text.len() - 20], &text[..]].concat();
         bytes_alike(&twice, &[1, 3, 17, 200]);
+        let one_line = b"[Event \"x\"] 1. e4 e5 1-0  1. d4 * ".repeat(30);
+        bytes_alike(&one_line, &(1..30).collect::<Vec<_>>());
+        // CR line ends, then an LF right after a CR: a cut between them is not clean.
+        for games in 20..26 {
+            let returns = [
+                &b"1. e4 e5 1-0\r".repeat(games)[..],
+                b"\n1. d4 *\r\n1. c4 *\n",
+            ]
+            .concat();
+            bytes_alike(&returns, &(1..12).collect::<Vec<_>>());
+        }
     }
 
     /// A reader that gives its bytes a few at a time, then fails.
@@ -908,6 +951,21 @@ mod tests {
             cursor.advance_over(text.as_bytes());
             assert_eq!(lines(text.as_bytes()) + 1, cursor.line, "{text:?}");
         }
+    }
+
+    #[test]
+    fn chunks_stay_short_without_blank_lines() {
+        let text = b"1. e4 *\n\n[A \"x\"]\n1. d4 *\n[B \"y\"] 1. c4 *\n1. e4 ";
+        assert_eq!(cut(text, 0, 100), Some((9, true)), "after a blank line");
+        assert_eq!(cut(&text[9..], 0, 100), None, "none while short");
+        let line = cut(&text[9..], 0, 10);
+        assert_eq!(line, Some((16, true)), "a tag pair at a line start");
+        assert_eq!(
+            cut(&text[26..], 0, 10),
+            Some((15, true)),
+            "after a line end"
+        );
+        assert_eq!(cut(&text[26..40], 0, 10), Some((14, false)), "anywhere");
     }
 
     proptest! {
