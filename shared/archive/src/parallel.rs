@@ -30,7 +30,7 @@ use std::rc::Rc;
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 
-use memchr::{memchr, memchr_iter, memmem, memrchr};
+use memchr::{memchr, memchr_iter, memmem, memrchr, memrchr_iter};
 
 use crate::error::ImportError;
 use crate::lexer::Cursor;
@@ -39,8 +39,10 @@ use crate::rules::Rules;
 use crate::syntax::{self, Place, RawGame};
 
 /// The bytes the splitting thread reads at a time: a chunk is about that long, and at most
-/// [`LONGEST`] blocks.
-pub const BLOCK: usize = 1 << 20;
+/// [`LONGEST`] blocks. Half a megabyte: large enough that a chunk's costs (its buffers, its
+/// hand-overs) are small beside its games', small enough that a file of tens of megabytes
+/// makes many chunks, so that the workers end close together.
+pub const BLOCK: usize = 1 << 19;
 
 /// How many blocks the bytes of a chunk may reach without a blank line before a tag pair:
 /// past that, the chunk is cut where a line begins with a tag pair, or after any line end,
@@ -595,14 +597,15 @@ impl Running {
 /// gone.
 fn split<R: BufRead>(mut input: R, block: usize, jobs: &Sender<Job>, chunks: &SyncSender<Message>) {
     let mut cutter = Cutter {
-        pending: Vec::new(),
+        pending: Vec::with_capacity(block),
+        block,
         start: 0,
         line: 1,
         clean: true,
         index: 0,
     };
     loop {
-        let searched = cutter.pending.len().saturating_sub(3);
+        let searched = cutter.pending.len();
         let read = (&mut input)
             .take(block as u64)
             .read_to_end(&mut cutter.pending);
@@ -629,6 +632,8 @@ fn split<R: BufRead>(mut input: R, block: usize, jobs: &Sender<Job>, chunks: &Sy
 /// The splitting thread's bytes not yet in a chunk, and where they are.
 struct Cutter {
     pending: Vec<u8>,
+    /// The bytes read at a time.
+    block: usize,
     start: u64,
     line: usize,
     /// Whether the pending bytes start right after a line end.
@@ -651,7 +656,10 @@ impl Cutter {
         if cut == 0 && failure.is_none() {
             return true;
         }
-        let rest = self.pending.split_off(cut);
+        // The next chunk's buffer takes the bytes after the cut and the next block at once.
+        let mut rest = Vec::with_capacity(self.pending.len() - cut + self.block);
+        rest.extend_from_slice(&self.pending[cut..]);
+        self.pending.truncate(cut);
         let bytes = Arc::new(std::mem::replace(&mut self.pending, rest));
         let (result, done) = sync_channel(1);
         let job = Job {
@@ -677,19 +685,24 @@ impl Cutter {
     }
 }
 
-/// Where to cut the pending `bytes` (those from `from` newly read) and whether the bytes
+/// Where to cut the pending `bytes` (those from `from` newly read: no `[` before them begins
+/// a game after an empty line, or they would have been cut there) and whether the bytes
 /// after the cut start clean: before the last `[` beginning a line after an empty one, a
 /// likely game boundary; or, once the bytes are longer than `longest`, before the last `[`
 /// beginning a line, else after the last line feed, else at their end (not clean). A cut
 /// after a CR is only ever before a `[`: after a CR, an LF would end no line.
 fn cut(bytes: &[u8], from: usize, longest: usize) -> Option<(usize, bool)> {
-    if let Some(at) = last_end(&bytes[from..], &[b"\n\n[", b"\n\r\n[", b"\r\r["]) {
-        return Some((from + at - 1, true));
+    let blank_before = |before: &[u8]| {
+        before.ends_with(b"\n\n") || before.ends_with(b"\n\r\n") || before.ends_with(b"\r\r")
+    };
+    if let Some(at) = last_tag(bytes, from, blank_before) {
+        return Some((at, true));
     }
     if bytes.len() <= longest {
         return None;
     }
-    let line = last_end(bytes, &[b"\n[", b"\r["]).map(|at| at - 1);
+    let line_before = |before: &[u8]| before.ends_with(b"\n") || before.ends_with(b"\r");
+    let line = last_tag(bytes, 0, line_before);
     Some(
         match line.or_else(|| memrchr(b'\n', bytes).map(|at| at + 1)) {
             Some(at) => (at, true),
@@ -698,12 +711,12 @@ fn cut(bytes: &[u8], from: usize, longest: usize) -> Option<(usize, bool)> {
     )
 }
 
-/// Where the last occurrence of any of `patterns` in `bytes` ends.
-fn last_end(bytes: &[u8], patterns: &[&[u8]]) -> Option<usize> {
-    patterns
-        .iter()
-        .filter_map(|pattern| memmem::rfind(bytes, pattern).map(|at| at + pattern.len()))
-        .max()
+/// Where the last `[` of `bytes` from `from` on is that `begins` accepts, given the bytes
+/// before it.
+fn last_tag(bytes: &[u8], from: usize, begins: impl Fn(&[u8]) -> bool) -> Option<usize> {
+    memrchr_iter(b'[', &bytes[from..])
+        .map(|at| from + at)
+        .find(|at| begins(&bytes[..*at]))
 }
 
 /// The line ends in `bytes`, as the lexer counts them: LF, CR and CRLF each end one line.
