@@ -290,12 +290,11 @@ impl Queue {
         self.ahead.get_mut(index.checked_sub(self.first)?)
     }
 
-    /// Drops the chunks before `index`.
+    /// Drops the chunks before `index` received so far.
     fn drop_before(&mut self, index: usize) {
         while self.first < index && self.ahead.pop_front().is_some() {
             self.first += 1;
         }
-        self.first = self.first.max(index);
     }
 }
 
@@ -536,18 +535,23 @@ impl Running {
             self.enter(index + 1);
             return open.map(|outcome| outcome.renumbered(before));
         }
-        let (at, cursor) = resume;
+        self.before += settled;
+        self.read_inline(index, chunk_start, resume);
+        None
+    }
+
+    /// Reads on this thread from `resume` (offset and place) in chunk `index`, which starts
+    /// at input offset `start`.
+    fn read_inline(&mut self, index: usize, start: u64, (at, cursor): (u64, Cursor)) {
         let input = Spliced {
             queue: Rc::clone(&self.queue),
             index,
             at: at as usize,
         };
-        self.before += settled;
         self.mode = Mode::Inline {
             games: Box::new(syntax::Games::resuming(input, cursor)),
-            start: chunk_start + at,
+            start: start + at,
         };
-        None
     }
 
     /// The next game read on this thread; back to the workers' outcomes after it when they
