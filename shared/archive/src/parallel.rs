@@ -271,6 +271,9 @@ enum Message {
 /// The chunks cut and not yet done with, in order.
 struct Queue {
     incoming: Receiver<Message>,
+    /// Where the buffers of chunks done with go back to the splitting thread, to be read
+    /// into again (fresh memory costs a page fault a page).
+    spent: Sender<Vec<u8>>,
     ahead: VecDeque<Chunk>,
     /// The index of the first chunk of `ahead` (of the next to come when it is empty).
     first: usize,
@@ -290,10 +293,16 @@ impl Queue {
         self.ahead.get_mut(index.checked_sub(self.first)?)
     }
 
-    /// Drops the chunks before `index` received so far.
+    /// Drops the chunks before `index` received so far, handing their buffers back.
     fn drop_before(&mut self, index: usize) {
-        while self.first < index && self.ahead.pop_front().is_some() {
+        while self.first < index
+            && let Some(chunk) = self.ahead.pop_front()
+        {
             self.first += 1;
+            // A worker may still hold the buffer an instant: it is then dropped.
+            if let Ok(bytes) = Arc::try_unwrap(chunk.bytes) {
+                let _ = self.spent.send(bytes);
+            }
         }
     }
 }
@@ -438,13 +447,15 @@ impl Running {
         let workers = workers();
         let (chunks, incoming) = sync_channel(CHUNKS_PER_WORKER * workers);
         let (jobs, queued) = channel();
+        let (spent, recycled) = channel();
         let queued = Arc::new(Mutex::new(queued));
         for _ in 0..workers {
             let queued = Arc::clone(&queued);
             std::thread::spawn(move || work(&queued, rules, texts));
         }
         std::thread::spawn(move || {
-            let panicked = catch_unwind(AssertUnwindSafe(|| split(input, block, &jobs, &chunks)));
+            let cutter = Cutter::new(block, recycled);
+            let panicked = catch_unwind(AssertUnwindSafe(|| split(input, cutter, &jobs, &chunks)));
             if let Err(panic) = panicked {
                 let _ = chunks.send(Message::Panicked(panic));
             }
@@ -452,6 +463,7 @@ impl Running {
         let mut running = Running {
             queue: Rc::new(RefCell::new(Queue {
                 incoming,
+                spent,
                 ahead: VecDeque::new(),
                 first: 0,
             })),
@@ -599,15 +611,13 @@ impl Running {
 /// The splitting thread: reads `input` in blocks, cuts it into chunks, hands each to the
 /// workers and, in order, to the caller; stops at the input's end or when the caller is
 /// gone.
-fn split<R: BufRead>(mut input: R, block: usize, jobs: &Sender<Job>, chunks: &SyncSender<Message>) {
-    let mut cutter = Cutter {
-        pending: Vec::with_capacity(block),
-        block,
-        start: 0,
-        line: 1,
-        clean: true,
-        index: 0,
-    };
+fn split<R: BufRead>(
+    mut input: R,
+    mut cutter: Cutter,
+    jobs: &Sender<Job>,
+    chunks: &SyncSender<Message>,
+) {
+    let block = cutter.block;
     loop {
         let searched = cutter.pending.len();
         let read = (&mut input)
@@ -643,9 +653,32 @@ struct Cutter {
     /// Whether the pending bytes start right after a line end.
     clean: bool,
     index: usize,
+    /// Buffers of chunks the caller is done with.
+    recycled: Receiver<Vec<u8>>,
 }
 
 impl Cutter {
+    /// Nothing cut yet, blocks of `block` bytes, buffers taken back from `recycled`.
+    fn new(block: usize, recycled: Receiver<Vec<u8>>) -> Cutter {
+        Cutter {
+            pending: Vec::with_capacity(block),
+            block,
+            start: 0,
+            line: 1,
+            clean: true,
+            index: 0,
+            recycled,
+        }
+    }
+
+    /// An empty buffer for at least `capacity` bytes: one the caller is done with if any.
+    fn buffer(&self, capacity: usize) -> Vec<u8> {
+        let mut buffer = self.recycled.try_recv().unwrap_or_default();
+        buffer.clear();
+        buffer.reserve(capacity);
+        buffer
+    }
+
     /// Sends the first `cut` pending bytes as a chunk (with `failure` when the input ends
     /// with them), the bytes after them starting `clean` or not; false when the caller is
     /// gone. An empty chunk is sent only for a failure.
@@ -661,7 +694,7 @@ impl Cutter {
             return true;
         }
         // The next chunk's buffer takes the bytes after the cut and the next block at once.
-        let mut rest = Vec::with_capacity(self.pending.len() - cut + self.block);
+        let mut rest = self.buffer(self.pending.len() - cut + self.block);
         rest.extend_from_slice(&self.pending[cut..]);
         self.pending.truncate(cut);
         let bytes = Arc::new(std::mem::replace(&mut self.pending, rest));
