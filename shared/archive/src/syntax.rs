@@ -241,8 +241,9 @@ impl<R: Read> Games<R> {
     }
 
     /// True once the input ended between games (the last game ended with its termination
-    /// marker, or there was none, and only blanks followed) without a read error: text that
-    /// follows would be read as if it were read alone, from [`Games::cursor`] on.
+    /// marker, or there was none, and only blanks followed) without a read error. When it
+    /// ended right after a line end, text that follows reads as it would after this input
+    /// when read alone from [`Games::cursor`] on ([`Games::resuming`]).
     pub fn ended_between(&self) -> bool {
         self.split.ended_between
     }
