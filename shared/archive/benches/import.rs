@@ -10,7 +10,8 @@
 //! (`MISSIVE_PYTHON` names the interpreter, `none` leaves python-chess out;
 //! `MISSIVE_BENCH_GAMES` the number of games, 10,000 by default). Each Rust row's time is the
 //! best of three runs. Under `cargo test` (no `--bench` argument) it runs on 20 games so the
-//! harness itself stays tested.
+//! harness itself stays tested. Every row allocates with mimalloc, as the `missive` command
+//! does.
 
 use std::fs::File;
 use std::io::BufReader;
@@ -22,6 +23,10 @@ use std::time::Instant;
 use missive_archive::{ExportOptions, Reader, Registry, export, sample::random_record};
 use missive_rules::{AnyGame, Game, Options};
 use pgn_reader::{SanPlus, Skip, Visitor};
+
+/// The allocator of the `missive` command, which imports archives.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use shakmaty::{Chess, Position};
 
 const PYTHON_READER: &str = r#"
