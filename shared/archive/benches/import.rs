@@ -1,15 +1,17 @@
 //! Import throughput with full move validation, side by side with two peers on the same
 //! generated file in the same run: the `pgn-reader` crate with shakmaty (every SAN read and
 //! played on a shakmaty position), and python-chess's PGN reader. Our import is measured as
-//! `missive archive` runs it (pipelined: one thread reads and splits the text into games,
-//! the other replays every move through the rules) and on one thread, like the peers. Two
-//! more rows take the reading away: the games' SAN lists, read beforehand, replayed by our
-//! rules (a `Game` deciding each game's end, repetitions tracked) and by shakmaty.
+//! `missive archive` runs it (pipelined: one thread cuts the text into chunks at game
+//! boundaries, worker threads read and replay the chunks' games) and on one thread, like the
+//! peers. Two more rows take the reading away: the games' SAN lists, read beforehand,
+//! replayed by our rules (a `Game` deciding each game's end, repetitions tracked) and by
+//! shakmaty.
 //! Prints one table; run once: `cargo bench -p missive-archive --bench import`
 //! (`MISSIVE_PYTHON` names the interpreter, `none` leaves python-chess out;
 //! `MISSIVE_BENCH_GAMES` the number of games, 10,000 by default). Each Rust row's time is the
 //! best of three runs. Under `cargo test` (no `--bench` argument) it runs on 20 games so the
-//! harness itself stays tested.
+//! harness itself stays tested. Every row allocates with mimalloc, as the `missive` command
+//! does.
 
 use std::fs::File;
 use std::io::BufReader;
@@ -21,6 +23,10 @@ use std::time::Instant;
 use missive_archive::{ExportOptions, Reader, Registry, export, sample::random_record};
 use missive_rules::{AnyGame, Game, Options};
 use pgn_reader::{SanPlus, Skip, Visitor};
+
+/// The allocator of the `missive` command, which imports archives.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use shakmaty::{Chess, Position};
 
 const PYTHON_READER: &str = r#"
@@ -60,7 +66,7 @@ fn best_of_three(read: impl Fn() -> Run) -> Run {
         .expect("three runs")
 }
 
-/// Our import of `path` on two threads, as `missive archive` reads files.
+/// Our import of `path` on several threads, as `missive archive` reads files.
 fn ours_pipelined(path: &Path) -> Run {
     let start = Instant::now();
     let file = File::open(path).expect("opens the bench file");

@@ -79,6 +79,16 @@ pub struct Cursor {
 }
 
 impl Cursor {
+    /// The start of line `line`, as the lexer stands after a line end.
+    pub fn at_line(line: usize) -> Cursor {
+        Cursor {
+            line,
+            column: 1,
+            line_start: true,
+            cr_line: 0,
+        }
+    }
+
     /// Moves past `byte`. LF, CR and CRLF each end a line. Bytes above CR, which are never
     /// line ends, take one comparison and a branch-free column step.
     #[inline]
@@ -201,6 +211,13 @@ impl<R: Read> Lexer<R> {
             io_error: None,
             last: (0, cursor, 0),
         }
+    }
+
+    /// Starts reading at `cursor` rather than at the start of line 1: for input that
+    /// follows text read elsewhere, which left off there. Only before the first token.
+    pub fn start_at(&mut self, cursor: Cursor) {
+        self.cursor = cursor;
+        self.last.1 = cursor;
     }
 
     /// The read error that ended the stream, if one did.

@@ -14,6 +14,7 @@
 mod decode;
 mod error;
 mod lexer;
+mod parallel;
 mod record;
 mod replay;
 mod rules;
@@ -24,9 +25,6 @@ mod text;
 mod writer;
 
 use std::io::BufRead;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, Sender, TrySendError, channel, sync_channel};
 
 pub use decode::EncodingWarning;
 pub use error::{ExportError, ImportError, Reason, VerifyError};
@@ -53,35 +51,13 @@ pub struct Reader<'r, R> {
     texts: bool,
 }
 
-/// Where a reader's raw games come from.
+/// Where a reader's games come from.
 enum Source<R> {
-    /// Read and split on the caller's thread.
+    /// Read, split and replayed on the caller's thread.
     Inline(Box<syntax::Games<R>>),
-    /// Read and split on a thread of their own, handed over in batches: at most
-    /// [`BATCHES_IN_FLIGHT`] batches of at most [`BATCH`] games ahead.
-    Thread {
-        batches: Receiver<Batch>,
-        /// The games of the batch being replayed.
-        current: std::vec::IntoIter<RawResult>,
-        /// Games replayed, handed back for the reading thread to read the next ones into
-        /// their buffers.
-        spent: Sender<syntax::RawGame>,
-        offset: Arc<AtomicU64>,
-    },
+    /// Read in chunks replayed on threads of their own ([`parallel`]).
+    Parallel(parallel::Parallel),
 }
-
-/// A raw game as the reading thread hands it over.
-type RawResult = Result<syntax::RawGame, ImportError>;
-
-/// Raw games handed over together: a busy replay takes one hand-over per batch rather than
-/// one per game.
-type Batch = Vec<RawResult>;
-
-/// The most games in one batch.
-const BATCH: usize = 16;
-
-/// How many batches a pipelined reader's reading thread may be ahead of the replay.
-const BATCHES_IN_FLIGHT: usize = 4;
 
 impl<'r, R: BufRead> Reader<'r, R> {
     /// Reads `input` with the variants of `rules`.
@@ -98,7 +74,7 @@ impl<'r, R: BufRead> Reader<'r, R> {
     pub fn offset(&self) -> u64 {
         match &self.source {
             Source::Inline(games) => games.offset(),
-            Source::Thread { offset, .. } => offset.load(Ordering::Relaxed),
+            Source::Parallel(games) => games.offset(),
         }
     }
 }
@@ -120,68 +96,36 @@ impl<R> Reader<'_, R> {
         self.warning.as_ref()
     }
 
-    /// Notes a game's text that is not UTF-8 in the warning.
-    fn note_encoding(&mut self, game: &syntax::RawGame) {
-        let Some(place) = game.not_utf8 else {
+    /// Notes that game `number` has text that is not UTF-8, the first at `place`, in the
+    /// warning.
+    fn note_encoding(&mut self, number: usize, place: Option<Place>) {
+        let Some(place) = place else {
             return;
         };
         match &mut self.warning {
             Some(warning) => warning.games += 1,
-            None => {
-                self.warning = Some(EncodingWarning::first(
-                    game.number,
-                    place.line,
-                    place.column,
-                ))
-            }
+            None => self.warning = Some(EncodingWarning::first(number, place.line, place.column)),
         }
     }
 }
 
 impl<'r, R: BufRead + Send + 'static> Reader<'r, R> {
-    /// Reads `input` with the variants of `rules` on two threads: one reads the text and
-    /// splits it into games, the caller's replays them through the rules. The same games and
-    /// errors in the same order as [`Reader::new`]; memory stays bounded (a fixed number of
-    /// games in flight, each game replayed handed back to the reading thread, which reads
-    /// the next into its buffers).
-    pub fn pipelined(input: R, rules: &'r dyn Rules) -> Reader<'r, R> {
-        let (sender, batches) = sync_channel(BATCHES_IN_FLIGHT);
-        let (spent, recycled) = channel();
-        let offset = Arc::new(AtomicU64::new(0));
-        let progress = Arc::clone(&offset);
-        std::thread::spawn(move || {
-            let mut raw = syntax::Games::new(input);
-            let mut batch = Vec::with_capacity(BATCH);
-            loop {
-                if let Ok(spare) = recycled.try_recv() {
-                    raw.recycle(spare);
-                }
-                let Some(game) = raw.next() else { break };
-                progress.store(raw.offset(), Ordering::Relaxed);
-                batch.push(game);
-                // A replay waiting for games gets them at once; a busy one gets them by
-                // the batch.
-                batch = match sender.try_send(batch) {
-                    Ok(()) => Vec::with_capacity(BATCH),
-                    Err(TrySendError::Full(full)) if full.len() < BATCH => full,
-                    Err(TrySendError::Full(full)) => match sender.send(full) {
-                        Ok(()) => Vec::with_capacity(BATCH),
-                        Err(_) => return,
-                    },
-                    Err(TrySendError::Disconnected(_)) => return,
-                };
-            }
-            if !batch.is_empty() {
-                let _ = sender.send(batch);
-            }
-        });
+    /// Reads `input` with the variants of `rules` on several threads: one reads the text
+    /// and cuts it into chunks at likely game boundaries, workers read and replay the
+    /// chunks' games, the caller's thread gives them in order. The same games, errors and
+    /// warning in the same order as [`Reader::new`], for any input (where a cut was not a
+    /// game boundary, the games around it are read again on the caller's thread); memory
+    /// stays bounded (a fixed number of chunks in flight). The threads start with the first
+    /// game asked for and end once the input is read or the reader dropped; a panic on one
+    /// of them is raised again on the caller's thread.
+    pub fn pipelined(input: R, rules: &'static (dyn Rules + Sync)) -> Reader<'r, R> {
+        Reader::in_blocks(input, rules, parallel::BLOCK)
+    }
+
+    /// [`Reader::pipelined`], the input read in blocks of `block` bytes.
+    fn in_blocks(input: R, rules: &'static (dyn Rules + Sync), block: usize) -> Reader<'r, R> {
         Reader {
-            source: Source::Thread {
-                batches,
-                current: Vec::new().into_iter(),
-                spent,
-                offset,
-            },
+            source: Source::Parallel(parallel::Parallel::new(input, rules, block)),
             rules,
             warning: None,
             texts: true,
@@ -195,28 +139,20 @@ impl<R: BufRead> Iterator for Reader<'_, R> {
     fn next(&mut self) -> Option<Self::Item> {
         let raw = match &mut self.source {
             Source::Inline(games) => games.next()?,
-            Source::Thread {
-                batches, current, ..
-            } => match current.next() {
-                Some(game) => game,
-                None => {
-                    *current = batches.recv().ok()?.into_iter();
-                    current.next()?
-                }
-            },
+            Source::Parallel(games) => {
+                let outcome = games.next(self.texts)?;
+                self.note_encoding(outcome.number(), outcome.not_utf8);
+                return Some(outcome.game);
+            }
         };
         let raw = match raw {
             Ok(raw) => raw,
             Err(error) => return Some(Err(error)),
         };
-        self.note_encoding(&raw);
+        self.note_encoding(raw.number, raw.not_utf8);
         let imported = replay::import(&raw, self.rules, self.texts);
-        match &mut self.source {
-            Source::Inline(games) => games.recycle(raw),
-            // The reading thread may have ended: the game is then dropped.
-            Source::Thread { spent, .. } => {
-                let _ = spent.send(raw);
-            }
+        if let Source::Inline(games) = &mut self.source {
+            games.recycle(raw);
         }
         Some(imported)
     }

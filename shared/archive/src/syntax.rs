@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use memchr::memchr;
 
 use crate::error::{ImportError, Reason};
-use crate::lexer::{Lexer, Token, TokenKind};
+use crate::lexer::{Cursor, Lexer, Token, TokenKind};
 use crate::record::{EventKind, OrganiserAct, OrganiserEntry};
 use crate::text::{is_result_token, parse_ccsnt, unescape_free_text};
 
@@ -214,6 +214,8 @@ struct Split {
     /// The texts of the game being read ([`RawGame::texts`]), each piece of them UTF-8: they
     /// are checked as a whole once the game ends.
     texts: Vec<u8>,
+    /// True once the input ended between games, without a read error.
+    ended_between: bool,
 }
 
 impl<R: Read> Games<R> {
@@ -231,13 +233,35 @@ impl<R: Read> Games<R> {
                 movetext_seen: false,
                 spare: None,
                 texts: Vec::new(),
+                ended_between: false,
             },
         }
+    }
+
+    /// Games from `input`, text that follows text read elsewhere, which left off between
+    /// games at `cursor`: places go on from there, games are numbered from 1.
+    pub fn resuming(input: R, cursor: Cursor) -> Games<R> {
+        let mut games = Games::new(input);
+        games.lexer.start_at(cursor);
+        games
     }
 
     /// Bytes read so far.
     pub fn offset(&self) -> u64 {
         self.lexer.offset()
+    }
+
+    /// Where reading stands: the line and column of the next unread byte.
+    pub fn cursor(&self) -> Cursor {
+        self.lexer.cursor()
+    }
+
+    /// True once the input ended between games (the last game ended with its termination
+    /// marker, or there was none, and only blanks followed) without a read error. When it
+    /// ended right after a line end, text that follows reads as it would after this input
+    /// when read alone from [`Games::cursor`] on ([`Games::resuming`]).
+    pub fn ended_between(&self) -> bool {
+        self.split.ended_between
     }
 }
 
@@ -657,7 +681,9 @@ impl<R: Read> Games<R> {
             }
             let Some(token) = self.lexer.next_token() else {
                 split.done = true;
-                if let Some(error) = self.lexer.take_io_error() {
+                let io_error = self.lexer.take_io_error();
+                split.ended_between = split.state == State::Between && io_error.is_none();
+                if let Some(error) = io_error {
                     let at = Place {
                         line: self.lexer.line(),
                         column: 1,
@@ -684,7 +710,7 @@ impl<R: Read> Games<R> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::path::Path;
 
     use proptest::prelude::*;
@@ -699,7 +725,7 @@ mod tests {
     }
 
     /// Every PGN file of the collection of real games, and the archive's documentation.
-    fn samples() -> Vec<Vec<u8>> {
+    pub(crate) fn samples() -> Vec<Vec<u8>> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut found = vec![std::fs::read(root.join("../../docs/archive.md")).expect("reads")];
         let mut folders = vec![root.join("tests/data/real")];
