@@ -78,14 +78,15 @@ pub const DERIVED_TAGS: &[&str] = &[
 /// `texts` says so (else its text is empty, and [`Imported::game`] writes it when asked).
 pub fn import(raw: &RawGame, rules: &dyn Rules, texts: bool) -> Result<Imported, ImportError> {
     let fail = |place: Place, reason: Reason| raw.error(place, reason);
-    let value = |name: &str| raw.tag(name).map(|tag| tag.value);
-    let (mut game, start) = setup(raw, rules)?;
+    let derived = DerivedTags::of(raw);
+    let value = |name: &str| derived.get(name).map(|tag| tag.value);
+    let (mut game, start) = setup(raw, &derived, rules)?;
     let (entries, eliminations) = replay_items(raw, game.as_mut(), texts)?;
     let result_place = raw
         .termination
         .as_ref()
-        .map_or(raw.tag_place("Result"), |(_, place)| *place);
-    let result = read_result(raw, game.as_ref(), &entries)
+        .map_or(derived.place(raw, "Result"), |(_, place)| *place);
+    let result = read_result(raw, &derived, game.as_ref(), &entries)
         .map_err(|e| fail(result_place, Reason::Result(e)))?;
     let places = SealPlaces {
         setup: raw.place,
@@ -94,19 +95,15 @@ pub fn import(raw: &RawGame, rules: &dyn Rules, texts: bool) -> Result<Imported,
             .first()
             .map_or(result_place, |item| raw.item_place(item)),
         result: result_place,
-        signature: raw.tag_place("Signature"),
+        signature: derived.place(raw, "Signature"),
     };
-    let seats = game.seat_names();
-    let players = seats
-        .iter()
-        .map(|seat| player(raw, seat).unwrap_or("?").to_string())
-        .collect();
+    let (players, tags) = players_and_kept_tags(raw, game.seat_names());
     let record = GameRecord {
         variant: game.variant().to_string(),
         options: game.options(),
         players,
         start,
-        tags: kept_tags(raw, seats),
+        tags,
         entries,
         result,
         signature: value("Signature").map(str::to_string),
@@ -141,25 +138,64 @@ impl RawGame {
             reason,
         }
     }
+}
 
-    /// Where tag `name` is, or where the game starts when it has no such tag.
-    fn tag_place(&self, name: &str) -> Place {
-        self.tag(name).map_or(self.place, |tag| tag.place)
+/// The first tag of each of the [`DERIVED_TAGS`] names among a game's, found in one pass
+/// over its tags: what import reads of them.
+struct DerivedTags<'g>([Option<Tag<'g>>; DERIVED_TAGS.len()]);
+
+impl<'g> DerivedTags<'g> {
+    /// The derived tags of `raw`.
+    fn of(raw: &'g RawGame) -> DerivedTags<'g> {
+        let mut found = [None; DERIVED_TAGS.len()];
+        for tag in raw.tags() {
+            if let Some(index) = derived_index(tag.name) {
+                found[index].get_or_insert(tag);
+            }
+        }
+        DerivedTags(found)
     }
+
+    /// The first tag named `name`, one of the [`DERIVED_TAGS`] (`None` for another name).
+    fn get(&self, name: &str) -> Option<Tag<'g>> {
+        self.0[derived_index(name)?]
+    }
+
+    /// Where tag `name` of `raw` is, or where the game starts when it has no such tag.
+    fn place(&self, raw: &RawGame, name: &str) -> Place {
+        self.get(name).map_or(raw.place, |tag| tag.place)
+    }
+}
+
+/// The index of `name` among the [`DERIVED_TAGS`], if it is one.
+#[inline]
+fn derived_index(name: &str) -> Option<usize> {
+    Some(match name {
+        "Result" => 0,
+        "Variant" => 1,
+        "Options" => 2,
+        "SetUp" => 3,
+        "FEN" => 4,
+        "Termination" => 5,
+        "Digest" => 6,
+        "Signature" => 7,
+        _ => return None,
+    })
 }
 
 /// The game the tags set up (variant, options, start position), and its start position's
 /// text when it is not the standard one.
 fn setup(
     raw: &RawGame,
+    derived: &DerivedTags<'_>,
     rules: &dyn Rules,
 ) -> Result<(Box<dyn AnyGame>, Option<String>), ImportError> {
-    let value = |name: &str| raw.tag(name).map(|tag| tag.value);
+    let value = |name: &str| derived.get(name).map(|tag| tag.value);
     let variant = variant_id(value("Variant"));
     let fen = value("FEN")
         .filter(|_| value("SetUp") != Some("0"))
         .map(|fen| start_text(variant, fen));
-    let place = raw.tag_place(if fen.is_some() { "FEN" } else { "Variant" });
+    let place = derived.place(raw, if fen.is_some() { "FEN" } else { "Variant" });
     let fail = |error| raw.error(place, Reason::Setup(error));
     let options = value("Options").unwrap_or("");
     let game = new_game(rules, variant, options, fen.as_deref()).map_err(fail)?;
@@ -328,28 +364,34 @@ fn check_elimination(game: &dyn AnyGame, seat: Seat, heir: Seat) -> Result<(), S
     Ok(())
 }
 
-/// The value of the first tag naming the player in `seat` ([`seat_tag`](crate::text::seat_tag)) among `raw`'s.
-fn player<'g>(raw: &'g RawGame, seat: &str) -> Option<&'g str> {
-    raw.tags()
-        .find(|tag| is_seat_tag(tag.name, seat))
-        .map(|tag| tag.value)
-}
-
-/// The tags a record keeps of `raw`'s: all but the derived ones and the tags of `seats`.
-fn kept_tags(raw: &RawGame, seats: &[&str]) -> Vec<(String, String)> {
+/// The player in each of `seats`, the value of the first tag naming it
+/// ([`seat_tag`](crate::text::seat_tag); `?` when there is none), and the tags a record
+/// keeps of `raw`'s: all but the derived ones and the seat tags. One pass over the tags.
+fn players_and_kept_tags(raw: &RawGame, seats: &[&str]) -> (Vec<String>, Vec<(String, String)>) {
+    let mut players = vec![None; seats.len()];
     let mut kept = Vec::with_capacity(raw.tag_count());
-    kept.extend(
-        raw.tags()
-            .filter(|tag| !is_derived_tag(tag.name, seats))
-            .map(|Tag { name, value, .. }| (name.to_string(), value.to_string())),
-    );
-    kept
+    for Tag { name, value, .. } in raw.tags() {
+        if derived_index(name).is_some() {
+            continue;
+        }
+        match seats.iter().position(|seat| is_seat_tag(name, seat)) {
+            Some(seat) => {
+                players[seat].get_or_insert(value);
+            }
+            None => kept.push((name.to_string(), value.to_string())),
+        }
+    }
+    let players = players
+        .into_iter()
+        .map(|player| player.unwrap_or("?").to_string())
+        .collect();
+    (players, kept)
 }
 
 /// True for a tag the archive writes from the record's own fields, given the names of the
 /// game's seats.
 pub fn is_derived_tag(name: &str, seats: &[&str]) -> bool {
-    DERIVED_TAGS.contains(&name) || seats.iter().any(|seat| is_seat_tag(name, seat))
+    derived_index(name).is_some() || seats.iter().any(|seat| is_seat_tag(name, seat))
 }
 
 /// True when `name` is the tag naming the player in `seat`,
@@ -390,11 +432,12 @@ pub fn find_seat(names: &[&str], text: &str) -> Option<Seat> {
 /// checked against the rules.
 fn read_result(
     raw: &RawGame,
+    derived: &DerivedTags<'_>,
     game: &dyn AnyGame,
     entries: &[Entry],
 ) -> Result<Option<GameResult>, String> {
-    let tag = raw
-        .tag("Result")
+    let tag = derived
+        .get("Result")
         .map(|tag| tag.value.trim())
         .filter(|value| !value.is_empty() && *value != "?");
     let marker = raw.termination.as_ref().map(|(text, _)| text.as_str());
@@ -412,7 +455,7 @@ fn read_result(
     }
     let seats = game.seat_names().len();
     let written = marker.or(tag).unwrap_or("*");
-    let termination = raw.tag("Termination").map(|tag| tag.value.trim());
+    let termination = derived.get("Termination").map(|tag| tag.value.trim());
     let results = match written {
         "*" => None,
         text => Some(GameResult::parse_score(text, seats).ok_or_else(|| {
@@ -565,4 +608,19 @@ fn last_event_seat(entries: &[Entry], matches: fn(&EventKind) -> bool) -> Option
         Entry::Event(event) if matches(&event.kind) => Some(event.seat),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_tags_are_found_by_their_index() {
+        for (index, name) in DERIVED_TAGS.iter().enumerate() {
+            assert_eq!(derived_index(name), Some(index), "{name}");
+        }
+        for name in ["White", "Event", "result", "FENs", ""] {
+            assert_eq!(derived_index(name), None, "{name}");
+        }
+    }
 }

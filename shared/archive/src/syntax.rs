@@ -132,19 +132,6 @@ impl RawGame {
         self.tags.len()
     }
 
-    /// The first tag named `name`.
-    pub fn tag(&self, name: &str) -> Option<Tag<'_>> {
-        let bytes = self.texts.as_bytes();
-        let found = self.tags.iter().find(|tag| {
-            tag.name.len() == name.len() && bytes[tag.name.clone()] == *name.as_bytes()
-        })?;
-        Some(Tag {
-            name: &self.texts[found.name.clone()],
-            value: &self.texts[found.value.clone()],
-            place: found.place,
-        })
-    }
-
     /// The text of a move, given where [`RawItem::Move`] says it is.
     pub fn move_text(&self, range: &Range<usize>) -> &str {
         &self.texts[range.clone()]

@@ -84,22 +84,17 @@ fn push_padded(text: &mut String, value: u32, width: u32) {
 #[inline]
 pub fn parse_ccsnt(text: &(impl AsRef<[u8]> + ?Sized)) -> Option<DateTime<Utc>> {
     let bytes = text.as_ref();
-    let (fields, second) = match bytes {
-        [fields @ .., b':', s1, s2] if bytes.len() == 19 => (fields, two_digits(*s1, *s2)?),
-        fields => (fields, 0),
+    let second = match bytes.len() {
+        16 => 0,
+        19 if bytes[16] == b':' => two_digits(bytes[17], bytes[18])?,
+        _ => return None,
     };
-    let fields: &[u8; 16] = fields.try_into().ok()?;
-    let date = digit_values(fields[..8].try_into().ok()?, DATE_GROUP)?;
-    let rest = digit_values(fields[8..].try_into().ok()?, REST_GROUP)?;
-    let pair = |values: [u8; 8], at: usize| u32::from(values[at]) * 10 + u32::from(values[at + 1]);
-    let (hour, minute) = (pair(rest, 3), pair(rest, 6));
-    calendar_date(
-        pair(date, 0) * 100 + pair(date, 2),
-        pair(date, 5),
-        pair(rest, 0),
-    )?
-    .and_hms_opt(hour, minute, second)
-    .map(|naive| naive.and_utc())
+    let date = digit_pairs(bytes[..8].try_into().ok()?, DATE_GROUP)?;
+    let rest = digit_pairs(bytes[8..16].try_into().ok()?, REST_GROUP)?;
+    let year = u32::from(date[0]) * 100 + u32::from(date[2]);
+    calendar_date(year, u32::from(date[5]), u32::from(rest[0]))?
+        .and_hms_opt(u32::from(rest[3]), u32::from(rest[6]), second)
+        .map(|naive| naive.and_utc())
 }
 
 /// Eight bytes of a time as they must be: where digits stand, and the separators elsewhere.
@@ -141,10 +136,11 @@ const HIGH: u64 = u64::from_le_bytes([0xF0; 8]);
 /// `6` in every byte.
 const SIXES: u64 = u64::from_le_bytes([6; 8]);
 
-/// The value of each digit of `bytes`, in its byte, when `bytes` are as `group` says (a digit
-/// where it has one, its separators elsewhere): the eight bytes checked at once.
+/// The two-digit numbers of `bytes` when they are as `group` says (a digit where it has
+/// one, its separators elsewhere; the eight bytes checked at once): in each byte, the number
+/// its digit and the next byte write (a separator counting as zero).
 #[inline]
-fn digit_values(bytes: [u8; 8], group: Group) -> Option<[u8; 8]> {
+fn digit_pairs(bytes: [u8; 8], group: Group) -> Option<[u8; 8]> {
     let word = u64::from_le_bytes(bytes);
     let zeros = ZEROS & group.digits;
     // A byte `0x30..=0x3F` stays below `0x40` with 6 added only when it is a digit (and
@@ -152,7 +148,12 @@ fn digit_values(bytes: [u8; 8], group: Group) -> Option<[u8; 8]> {
     let digits = word & group.digits & HIGH == zeros
         && word.wrapping_add(SIXES) & group.digits & HIGH == zeros
         && word & !group.digits == group.separators;
-    digits.then(|| (word - zeros).to_le_bytes())
+    if !digits {
+        return None;
+    }
+    // Each byte at most 9: ten times one and the next stay within the byte.
+    let values = (word & group.digits) - zeros;
+    Some((values * 10 + (values >> 8)).to_le_bytes())
 }
 
 /// The number two ASCII digits write, if they are digits.
@@ -178,8 +179,28 @@ fn calendar_date(year: u32, month: u32, day: u32) -> Option<NaiveDate> {
     if day == 0 || day > length {
         return None;
     }
-    NaiveDate::from_yo_opt(year as i32, BEFORE[index] + day + leap_day)
+    let ordinal = BEFORE[index] + day + leap_day;
+    match YEAR_STARTS.get(year.wrapping_sub(FIRST_LISTED_YEAR) as usize) {
+        Some(start) => chrono::Datelike::with_ordinal(start, ordinal),
+        None => NaiveDate::from_yo_opt(year as i32, ordinal),
+    }
 }
+
+/// The first year of [`YEAR_STARTS`].
+const FIRST_LISTED_YEAR: u32 = 1970;
+
+/// The first day of each of the 128 years from [`FIRST_LISTED_YEAR`]: a date of those years
+/// is made from it for less than from its year.
+const YEAR_STARTS: [NaiveDate; 128] = {
+    let mut starts = [NaiveDate::MIN; 128];
+    let mut at = 0;
+    while at < starts.len() {
+        starts[at] = NaiveDate::from_yo_opt(FIRST_LISTED_YEAR as i32 + at as i32, 1)
+            .expect("every listed year has a first day");
+        at += 1;
+    }
+    starts
+};
 
 /// `text` as free text after a command in a comment, written so that it reads back exactly:
 /// each `%`, `{`, `}` and control character (line feeds, tabs) as `%` and the two hex digits

@@ -91,10 +91,19 @@ impl<'b> Bytes<'b> {
             match byte {
                 // A tab takes one column, as a space does.
                 b' ' | b'\t' => self.at += 1,
-                b'\n' | b'\r' => self.pass_over(1),
+                b'\n' | b'\r' => self.pass_line_end(byte),
                 _ => return Some(byte),
             }
         }
+    }
+
+    /// Moves past the next byte, `byte`, a line end.
+    #[inline(never)]
+    fn pass_line_end(&mut self, byte: u8) {
+        let mut cursor = self.cursor();
+        cursor.advance(byte);
+        self.at += 1;
+        self.move_to(cursor);
     }
 
     /// Moves past the next `length` bytes, whatever they hold.
