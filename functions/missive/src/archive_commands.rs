@@ -283,7 +283,9 @@ impl Summary {
 /// Streams the games of `path` through `handle`, reporting every rejected game on stderr,
 /// with a progress line when stderr is a terminal and the file is large, and the reader's
 /// warning (text that is not UTF-8, read as Windows-1252) at the end. Each record's moves
-/// carry their long notation when `texts` says so (else [`Reader::without_move_texts`]).
+/// carry their long notation when `texts` says so, the file read on every core
+/// ([`Reader::parallel`]); else (an import) without them, on two threads
+/// ([`Reader::pipelined`], [`Reader::without_move_texts`]).
 fn each_game(
     path: &Path,
     texts: bool,
@@ -297,10 +299,12 @@ fn each_game(
         (Box::new(BufReader::new(file)), size)
     };
     let progress = io::stderr().is_terminal() && size > PROGRESS_FROM;
-    let mut reader = Reader::pipelined(input, &Registry);
-    if !texts {
-        reader = reader.without_move_texts();
-    }
+    // An import's preparation and writer take the other cores: its reading takes two
+    // threads and no more processor time than one; converting and verifying read on all.
+    let mut reader = match texts {
+        true => Reader::parallel(input, &Registry),
+        false => Reader::pipelined(input, &Registry).without_move_texts(),
+    };
     let mut summary = Summary { done: 0, failed: 0 };
     while let Some(game) = reader.next() {
         let outcome = game.map_err(|e| e.to_string()).and_then(&mut handle);

@@ -120,7 +120,7 @@ fn generated(count: usize, plies: usize) -> Result<(Vec<u8>, usize), String> {
 fn read_only(text: &[u8]) -> Pass {
     let started = Instant::now();
     let (mut done, mut refused) = (0, 0);
-    for game in Reader::pipelined(Cursor::new(text.to_vec()), &Registry).without_move_texts() {
+    for game in Reader::parallel(Cursor::new(text.to_vec()), &Registry).without_move_texts() {
         match game {
             Ok(_) => done += 1,
             Err(_) => refused += 1,

@@ -1,9 +1,10 @@
 //! Import throughput with full move validation, side by side with two peers on the same
 //! generated file in the same run: the `pgn-reader` crate with shakmaty (every SAN read and
-//! played on a shakmaty position), and python-chess's PGN reader. Our import is measured as
-//! `missive archive` runs it (pipelined: one thread cuts the text into chunks at game
-//! boundaries, worker threads read and replay the chunks' games) and on one thread, like the
-//! peers. Two more rows take the reading away: the games' SAN lists, read beforehand,
+//! played on a shakmaty position), and python-chess's PGN reader. Our reading is measured on
+//! every core as `missive archive convert` runs it (`Reader::parallel`: one thread cuts the
+//! text into chunks at game boundaries, worker threads read and replay the chunks' games),
+//! on two threads as a store's import runs it (`Reader::pipelined`: one thread reads and
+//! splits, the other replays), and on one thread, like the peers. Two more rows take the reading away: the games' SAN lists, read beforehand,
 //! replayed by our rules (a `Game` deciding each game's end, repetitions tracked) and by
 //! shakmaty.
 //! Prints one table; run once: `cargo bench -p missive-archive --bench import`
@@ -66,12 +67,27 @@ fn best_of_three(read: impl Fn() -> Run) -> Run {
         .expect("three runs")
 }
 
-/// Our import of `path` on several threads, as `missive archive` reads files.
+/// Our reading of `path` on every core, as `missive archive convert` reads files.
+fn ours_parallel(path: &Path) -> Run {
+    ours_threaded(path, |input, rules| Reader::parallel(input, rules))
+}
+
+/// Our reading of `path` on two threads, as a store's import reads files.
 fn ours_pipelined(path: &Path) -> Run {
+    ours_threaded(path, |input, rules| Reader::pipelined(input, rules))
+}
+
+/// Our reading of `path` with the reader `open` makes.
+fn ours_threaded(
+    path: &Path,
+    open: impl FnOnce(BufReader<File>, &'static Registry) -> Reader<'static, BufReader<File>>,
+) -> Run {
     let start = Instant::now();
     let file = File::open(path).expect("opens the bench file");
-    let reader = Reader::pipelined(BufReader::new(file), &Registry).without_move_texts();
-    count_ours(reader, start)
+    count_ours(
+        open(BufReader::new(file), &Registry).without_move_texts(),
+        start,
+    )
 }
 
 /// Our import of `path` on the caller's thread (never inlined, so that a profiler can
@@ -288,6 +304,10 @@ fn main() {
     let sans = san_lists(&path);
     let runs = [
         (
+            "missive-archive, parallel",
+            Some(best_of_three(|| ours_parallel(&path))),
+        ),
+        (
             "missive-archive, pipelined",
             Some(best_of_three(|| ours_pipelined(&path))),
         ),
@@ -319,7 +339,7 @@ fn main() {
             );
         }
     }
-    let peer = runs[2].1.expect("pgn-reader ran").seconds;
+    let peer = runs[3].1.expect("pgn-reader ran").seconds;
     println!(
         "file: {} games, {} plies, {megabytes:.1} MB",
         first.games, first.plies

@@ -25,6 +25,9 @@ mod text;
 mod writer;
 
 use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, Sender, TrySendError, channel, sync_channel};
 
 pub use decode::EncodingWarning;
 pub use error::{ExportError, ImportError, Reason, VerifyError};
@@ -55,9 +58,33 @@ pub struct Reader<'r, R> {
 enum Source<R> {
     /// Read, split and replayed on the caller's thread.
     Inline(Box<syntax::Games<R>>),
+    /// Read and split on a thread of their own, handed over in batches: at most
+    /// [`BATCHES_IN_FLIGHT`] batches of at most [`BATCH`] games ahead.
+    Thread {
+        batches: Receiver<Batch>,
+        /// The games of the batch being replayed.
+        current: std::vec::IntoIter<RawResult>,
+        /// Games replayed, handed back for the reading thread to read the next ones into
+        /// their buffers.
+        spent: Sender<syntax::RawGame>,
+        offset: Arc<AtomicU64>,
+    },
     /// Read in chunks replayed on threads of their own ([`parallel`]).
     Parallel(parallel::Parallel),
 }
+
+/// A raw game as the reading thread hands it over.
+type RawResult = Result<syntax::RawGame, ImportError>;
+
+/// Raw games handed over together: a busy replay takes one hand-over per batch rather than
+/// one per game.
+type Batch = Vec<RawResult>;
+
+/// The most games in one batch.
+const BATCH: usize = 16;
+
+/// How many batches a pipelined reader's reading thread may be ahead of the replay.
+const BATCHES_IN_FLIGHT: usize = 4;
 
 impl<'r, R: BufRead> Reader<'r, R> {
     /// Reads `input` with the variants of `rules`.
@@ -74,6 +101,7 @@ impl<'r, R: BufRead> Reader<'r, R> {
     pub fn offset(&self) -> u64 {
         match &self.source {
             Source::Inline(games) => games.offset(),
+            Source::Thread { offset, .. } => offset.load(Ordering::Relaxed),
             Source::Parallel(games) => games.offset(),
         }
     }
@@ -110,19 +138,72 @@ impl<R> Reader<'_, R> {
 }
 
 impl<'r, R: BufRead + Send + 'static> Reader<'r, R> {
-    /// Reads `input` with the variants of `rules` on several threads: one reads the text
-    /// and cuts it into chunks at likely game boundaries, workers read and replay the
-    /// chunks' games, the caller's thread gives them in order. The same games, errors and
-    /// warning in the same order as [`Reader::new`], for any input (where a cut was not a
-    /// game boundary, the games around it are read again on the caller's thread); memory
-    /// stays bounded (a fixed number of chunks in flight). The threads start with the first
-    /// game asked for and end once the input is read or the reader dropped; a panic on one
-    /// of them is raised again on the caller's thread.
-    pub fn pipelined(input: R, rules: &'static (dyn Rules + Sync)) -> Reader<'r, R> {
+    /// Reads `input` with the variants of `rules` on two threads: one reads the text and
+    /// splits it into games, the caller's replays them through the rules. The same games and
+    /// errors in the same order as [`Reader::new`], for little more processor time: the
+    /// reading for a caller whose other threads keep the other cores busy, as a store's
+    /// import does with its preparation and its writer. Memory stays bounded (a fixed number
+    /// of games in flight, each game replayed handed back to the reading thread, which reads
+    /// the next into its buffers).
+    pub fn pipelined(input: R, rules: &'r dyn Rules) -> Reader<'r, R> {
+        let (sender, batches) = sync_channel(BATCHES_IN_FLIGHT);
+        let (spent, recycled) = channel();
+        let offset = Arc::new(AtomicU64::new(0));
+        let progress = Arc::clone(&offset);
+        std::thread::spawn(move || {
+            let mut raw = syntax::Games::new(input);
+            let mut batch = Vec::with_capacity(BATCH);
+            loop {
+                if let Ok(spare) = recycled.try_recv() {
+                    raw.recycle(spare);
+                }
+                let Some(game) = raw.next() else { break };
+                progress.store(raw.offset(), Ordering::Relaxed);
+                batch.push(game);
+                // A replay waiting for games gets them at once; a busy one gets them by
+                // the batch.
+                batch = match sender.try_send(batch) {
+                    Ok(()) => Vec::with_capacity(BATCH),
+                    Err(TrySendError::Full(full)) if full.len() < BATCH => full,
+                    Err(TrySendError::Full(full)) => match sender.send(full) {
+                        Ok(()) => Vec::with_capacity(BATCH),
+                        Err(_) => return,
+                    },
+                    Err(TrySendError::Disconnected(_)) => return,
+                };
+            }
+            if !batch.is_empty() {
+                let _ = sender.send(batch);
+            }
+        });
+        Reader {
+            source: Source::Thread {
+                batches,
+                current: Vec::new().into_iter(),
+                spent,
+                offset,
+            },
+            rules,
+            warning: None,
+            texts: true,
+        }
+    }
+
+    /// Reads `input` with the variants of `rules` on every core: one thread reads the text
+    /// and cuts it into chunks at likely game boundaries, workers (one a core, two to four)
+    /// read and replay the chunks' games, the caller's thread gives them in order. The same
+    /// games, errors and warning in the same order as [`Reader::new`], for any input (where
+    /// a cut was not a game boundary, the games around it are read again on the caller's
+    /// thread), in the least time when the cores are free, for somewhat more processor time
+    /// than [`Reader::pipelined`]. Memory stays bounded (a fixed number of chunks in
+    /// flight). The threads start with the first game asked for and end once the input is
+    /// read or the reader dropped; a panic on one of them is raised again on the caller's
+    /// thread.
+    pub fn parallel(input: R, rules: &'static (dyn Rules + Sync)) -> Reader<'r, R> {
         Reader::in_blocks(input, rules, parallel::BLOCK)
     }
 
-    /// [`Reader::pipelined`], the input read in blocks of `block` bytes.
+    /// [`Reader::parallel`], the input read in blocks of `block` bytes.
     fn in_blocks(input: R, rules: &'static (dyn Rules + Sync), block: usize) -> Reader<'r, R> {
         Reader {
             source: Source::Parallel(parallel::Parallel::new(input, rules, block)),
@@ -139,6 +220,15 @@ impl<R: BufRead> Iterator for Reader<'_, R> {
     fn next(&mut self) -> Option<Self::Item> {
         let raw = match &mut self.source {
             Source::Inline(games) => games.next()?,
+            Source::Thread {
+                batches, current, ..
+            } => match current.next() {
+                Some(game) => game,
+                None => {
+                    *current = batches.recv().ok()?.into_iter();
+                    current.next()?
+                }
+            },
             Source::Parallel(games) => {
                 let outcome = games.next(self.texts)?;
                 self.note_encoding(outcome.number(), outcome.not_utf8);
@@ -151,8 +241,13 @@ impl<R: BufRead> Iterator for Reader<'_, R> {
         };
         self.note_encoding(raw.number, raw.not_utf8);
         let imported = replay::import(&raw, self.rules, self.texts);
-        if let Source::Inline(games) = &mut self.source {
-            games.recycle(raw);
+        match &mut self.source {
+            Source::Inline(games) => games.recycle(raw),
+            // The reading thread may have ended: the game is then dropped.
+            Source::Thread { spent, .. } => {
+                let _ = spent.send(raw);
+            }
+            Source::Parallel(_) => {}
         }
         Some(imported)
     }

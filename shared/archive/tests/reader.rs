@@ -458,6 +458,13 @@ fn a_bad_game_spares_the_games_around_it() {
         format!("{found:?}"),
         "the pipelined reader gives the same games and errors in the same order"
     );
+    let parallel: Vec<_> =
+        Reader::parallel(std::io::Cursor::new(text.clone().into_bytes()), &Registry).collect();
+    assert_eq!(
+        format!("{parallel:?}"),
+        format!("{found:?}"),
+        "the parallel reader gives the same games and errors in the same order"
+    );
 }
 
 #[test]
