@@ -451,20 +451,18 @@ fn a_bad_game_spares_the_games_around_it() {
     for game in found.iter().flatten() {
         assert!(game.record.moves().count() == 2);
     }
-    let pipelined: Vec<_> =
-        Reader::pipelined(std::io::Cursor::new(text.clone().into_bytes()), &Registry).collect();
-    assert_eq!(
-        format!("{pipelined:?}"),
-        format!("{found:?}"),
-        "the pipelined reader gives the same games and errors in the same order"
-    );
-    let parallel: Vec<_> =
-        Reader::parallel(std::io::Cursor::new(text.clone().into_bytes()), &Registry).collect();
-    assert_eq!(
-        format!("{parallel:?}"),
-        format!("{found:?}"),
-        "the parallel reader gives the same games and errors in the same order"
-    );
+    let input = || std::io::Cursor::new(text.clone().into_bytes());
+    let threaded: [(&str, Vec<_>); 2] = [
+        ("pipelined", Reader::pipelined(input(), &Registry).collect()),
+        ("parallel", Reader::parallel(input(), &Registry).collect()),
+    ];
+    for (name, games) in threaded {
+        assert_eq!(
+            format!("{games:?}"),
+            format!("{found:?}"),
+            "the {name} reader gives the same games and errors in the same order"
+        );
+    }
 }
 
 #[test]
