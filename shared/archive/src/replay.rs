@@ -1,8 +1,10 @@
 //! Import: a game as written, replayed through the rules into a [`GameRecord`]. Each game is
 //! all or nothing: the first problem rejects it, with its place.
 
+use std::ops::Range;
+
 use chrono::{DateTime, Utc};
-use missive_rules::{AnyGame, Claim, EndRule, Outcome, Seat, SeatResult};
+use missive_rules::{AnyGame, Claim, EndRule, MoveError, Outcome, Seat, SeatResult};
 
 use crate::error::{ImportError, Reason};
 use crate::record::{Entry, Event, EventKind, GameRecord, GameResult, MoveEntry, is_rule_name};
@@ -219,7 +221,7 @@ fn replay_items(
 ) -> Result<Replayed, ImportError> {
     let mut entries = Vec::with_capacity(raw.items.len());
     let mut eliminations = Vec::new();
-    let seats = game.seat_names().len();
+    let many_seats = game.seat_names().len() > 2;
     game.reserve(raw.items.len());
     let mut ply = 0;
     let mut latest = None;
@@ -232,26 +234,19 @@ fn replay_items(
                 place,
             } => {
                 ply += 1;
-                let playing = playing_seats(game, seats);
-                let text = raw.move_text(text);
-                let played = match texts {
-                    true => game.play_long(text),
-                    false => game.replay(text).map(|()| String::new()),
-                };
-                let long = match played {
-                    Ok(long) => long,
-                    Err(error) => return Err(raw.error(*place, Reason::Move { ply, error })),
-                };
-                // None are counted in a two-seat game.
-                if !playing.is_empty() {
-                    let out = playing.into_iter().filter(|seat| !game.is_playing(*seat));
-                    eliminations.extend(out.map(|seat| (ply - 1, seat)));
+                let long = match many_seats {
+                    false => play(raw, game, text, texts),
+                    true => play_counting_out(raw, game, text, texts, &mut eliminations, ply),
                 }
-                Entry::Move(MoveEntry {
+                .map_err(|error| raw.error(*place, Reason::Move { ply, error }))?;
+                // A move's time is the entry's: checked without looking the entry over.
+                latest = later(latest, *received).map_err(|reason| raw.error(*place, reason))?;
+                entries.push(Entry::Move(MoveEntry {
                     text: long,
                     received: *received,
                     conditional: *conditional,
-                })
+                }));
+                continue;
             }
             RawItem::Event(index) => {
                 let (event, seat, argument) = raw.event(*index);
@@ -267,6 +262,39 @@ fn replay_items(
         entries.push(entry);
     }
     Ok((entries, eliminations))
+}
+
+/// Plays the move whose text is at `text` in `raw`: its long notation when `texts` says so,
+/// else an empty text.
+#[inline]
+fn play(
+    raw: &RawGame,
+    game: &mut dyn AnyGame,
+    text: &Range<usize>,
+    texts: bool,
+) -> Result<String, MoveError> {
+    let text = raw.move_text(text);
+    match texts {
+        true => game.play_long(text),
+        false => game.replay(text).map(|()| String::new()),
+    }
+}
+
+/// [`play`] in a game of more than two seats, adding the seats the move, the game's
+/// `ply`th, put out of the game to `eliminations`.
+fn play_counting_out(
+    raw: &RawGame,
+    game: &mut dyn AnyGame,
+    text: &Range<usize>,
+    texts: bool,
+    eliminations: &mut Vec<(usize, Seat)>,
+    ply: usize,
+) -> Result<String, MoveError> {
+    let playing = playing_seats(game, game.seat_names().len());
+    let long = play(raw, game, text, texts)?;
+    let out = playing.into_iter().filter(|seat| !game.is_playing(*seat));
+    eliminations.extend(out.map(|seat| (ply - 1, seat)));
+    Ok(long)
 }
 
 /// The seats still in a game of `seats` seats when it has more than two (none for two: a
@@ -292,15 +320,32 @@ fn in_order(latest: Option<DateTime<Utc>>, entry: &Entry) -> Result<Option<DateT
         Entry::Message(message) => Some(message.at),
         Entry::Organiser(organiser) => organiser.at,
     };
+    later(latest, time)
+}
+
+/// The latest time once an entry at `time` (if it has one) is read after entries whose
+/// latest time is `latest`; refused when `time` is earlier. Inlined always: it runs for
+/// every move.
+#[inline(always)]
+fn later(
+    latest: Option<DateTime<Utc>>,
+    time: Option<DateTime<Utc>>,
+) -> Result<Option<DateTime<Utc>>, Reason> {
     match (latest, time) {
-        (Some(before), Some(now)) if now < before => Err(Reason::Order(format!(
-            "{} comes after {}",
-            ccsnt_text(now),
-            ccsnt_text(before)
-        ))),
+        (Some(before), Some(now)) if now < before => Err(out_of_order(now, before)),
         (_, Some(now)) => Ok(Some(now)),
         (before, None) => Ok(before),
     }
+}
+
+/// Why a time `now` may not follow the time `before`.
+#[cold]
+fn out_of_order(now: DateTime<Utc>, before: DateTime<Utc>) -> Reason {
+    Reason::Order(format!(
+        "{} comes after {}",
+        ccsnt_text(now),
+        ccsnt_text(before)
+    ))
 }
 
 impl SealPlaces {

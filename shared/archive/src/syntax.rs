@@ -133,6 +133,7 @@ impl RawGame {
     }
 
     /// The text of a move, given where [`RawItem::Move`] says it is.
+    #[inline]
     pub fn move_text(&self, range: &Range<usize>) -> &str {
         &self.texts[range.clone()]
     }
