@@ -629,6 +629,10 @@ fn word_length(text: &str) -> usize {
 /// The symbol without a leading move number (`12.`, `12...`); `None` when it is only one.
 #[inline]
 fn strip_move_number(bytes: &[u8]) -> Option<&[u8]> {
+    // A move begins with a letter: most symbols are read here.
+    if bytes.first().is_some_and(u8::is_ascii_alphabetic) {
+        return Some(bytes);
+    }
     let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
     let dots = bytes[digits..].iter().take_while(|b| **b == b'.').count();
     if dots > 0 || (digits > 0 && digits == bytes.len()) {
@@ -781,6 +785,29 @@ pub(crate) mod tests {
             );
             let first = text.split(char::is_whitespace).next().unwrap_or("");
             prop_assert_eq!(word_length(&text), first.len());
+        }
+    }
+
+    /// A symbol without its move number, as the PGN standard reads one: leading digits,
+    /// then dots; `None` when nothing follows them.
+    fn without_move_number(bytes: &[u8]) -> Option<&[u8]> {
+        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+        let dots = bytes[digits..].iter().take_while(|b| **b == b'.').count();
+        match dots > 0 || (digits > 0 && digits == bytes.len()) {
+            true => Some(&bytes[digits + dots..]).filter(|rest| !rest.is_empty()),
+            false => Some(bytes),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn move_numbers_are_stripped_as_the_standard_reads_them(
+            symbol in "[0-9.a-hNBRQKxO+#=!?-]{0,8}",
+        ) {
+            prop_assert_eq!(
+                strip_move_number(symbol.as_bytes()),
+                without_move_number(symbol.as_bytes())
+            );
         }
     }
 
