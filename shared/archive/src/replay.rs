@@ -274,10 +274,11 @@ fn play(
     texts: bool,
 ) -> Result<String, MoveError> {
     let text = raw.move_text(text);
-    match texts {
-        true => game.play_long(text),
-        false => game.replay(text).map(|()| String::new()),
+    if texts {
+        return game.play_long(text);
     }
+    game.replay(text)?;
+    Ok(String::new())
 }
 
 /// [`play`] in a game of more than two seats, adding the seats the move, the game's
