@@ -1,4 +1,5 @@
-//! Splits archive text into tokens, streaming from a reader through one fixed-size buffer.
+//! Splits archive text into tokens, streaming from a reader through one fixed-size buffer,
+//! or reading bytes already in memory in place ([`Lexer::in_place`]: the same tokens).
 //!
 //! Handles what PGN files in the wild contain: a byte order mark, LF, CRLF and CR line ends,
 //! `%` escape lines, `;` rest-of-line comments, brace comments over several lines, NAGs,
