@@ -1,4 +1,5 @@
-//! Splits archive text into tokens, streaming from a reader through one fixed-size buffer.
+//! Splits archive text into tokens, streaming from a reader through one fixed-size buffer,
+//! or reading bytes already in memory in place ([`Lexer::in_place`]: the same tokens).
 //!
 //! Handles what PGN files in the wild contain: a byte order mark, LF, CRLF and CR line ends,
 //! `%` escape lines, `;` rest-of-line comments, brace comments over several lines, NAGs,
@@ -179,7 +180,9 @@ enum Scan {
 /// The tokens of a byte stream.
 pub struct Lexer<R> {
     input: R,
-    buffer: Box<[u8]>,
+    /// Holds the bytes read and not yet consumed, from `start` to `end`; its length is its
+    /// room.
+    buffer: Vec<u8>,
     start: usize,
     end: usize,
     eof: bool,
@@ -194,6 +197,12 @@ pub struct Lexer<R> {
 impl<R: Read> Lexer<R> {
     /// A lexer over `input`.
     pub fn new(input: R) -> Lexer<R> {
+        Lexer::holding(input, vec![0; CAPACITY], 0)
+    }
+
+    /// A lexer over the first `end` bytes of `buffer` and then `input`, the buffer's length
+    /// its room.
+    fn holding(input: R, buffer: Vec<u8>, end: usize) -> Lexer<R> {
         let cursor = Cursor {
             line: 1,
             column: 1,
@@ -202,9 +211,9 @@ impl<R: Read> Lexer<R> {
         };
         Lexer {
             input,
-            buffer: vec![0; CAPACITY].into_boxed_slice(),
+            buffer,
             start: 0,
-            end: 0,
+            end,
             eof: false,
             cursor,
             offset: 0,
@@ -292,6 +301,14 @@ impl<R: Read> Lexer<R> {
     /// The unread bytes.
     fn unread_bytes(&self) -> &[u8] {
         &self.buffer[self.start..self.end]
+    }
+
+    /// The unread bytes a token is scanned in, no more of them than a buffer of its own
+    /// holds (so that bytes read in place give the tokens a reader's give), and whether the
+    /// input ends with them.
+    fn scan_window(&self) -> (&[u8], bool) {
+        let end = self.end.min(self.start + CAPACITY);
+        (&self.buffer[self.start..end], self.eof && end == self.end)
     }
 
     /// Consumes `n` unread bytes.
@@ -386,10 +403,12 @@ impl<R: Read> Lexer<R> {
         self.peek()?;
         let before = self.cursor;
         let scanned = loop {
-            match scan(self.unread_bytes(), self.eof) {
+            let (window, ended) = self.scan_window();
+            match scan(window, ended) {
                 Scan::Token(scanned) => break scanned,
                 Scan::More if self.fill() => {}
-                Scan::More if self.eof => {}
+                // The input ended since: scan again, knowing it.
+                Scan::More if self.scan_window().1 => {}
                 Scan::More => break self.overlong(),
             }
         };
@@ -484,6 +503,25 @@ impl<R: Read> Lexer<R> {
             Shape::Error { .. } => unreachable!("errors are given above"),
         };
         token(kind, not_utf8)
+    }
+}
+
+/// A lexer over bytes read in place, not copied into a buffer of its own.
+impl Lexer<io::Empty> {
+    /// A lexer over `bytes`, all the input there is, ended by `error` when one is given: its
+    /// tokens, places and offsets are those of a lexer over a reader that gives these bytes
+    /// and then that error (or their end).
+    pub fn in_place(bytes: Vec<u8>, error: Option<io::Error>) -> Lexer<io::Empty> {
+        let end = bytes.len();
+        let mut lexer = Lexer::holding(io::empty(), bytes, end);
+        lexer.eof = true;
+        lexer.io_error = error;
+        lexer
+    }
+
+    /// The bytes read in place, given back.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.buffer
     }
 }
 

@@ -130,29 +130,12 @@ impl Failure {
     }
 }
 
-/// A chunk's bytes and the read error that ends them, as a reader.
-struct Tail<'b> {
-    bytes: &'b [u8],
-    failure: Option<&'b Failure>,
-}
-
-impl Read for Tail<'_> {
-    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
-        if self.bytes.is_empty()
-            && let Some(failure) = self.failure
-        {
-            return Err(failure.error());
-        }
-        self.bytes.read(buffer)
-    }
-}
-
 /// A panic on another thread, to raise again on the caller's.
 type Panic = Box<dyn Any + Send + 'static>;
 
 /// A chunk for a worker to read.
 struct Job {
-    bytes: Arc<Vec<u8>>,
+    bytes: Vec<u8>,
     line: usize,
     failure: Option<Failure>,
     result: SyncSender<Result<Done, Panic>>,
@@ -160,6 +143,8 @@ struct Job {
 
 /// What a worker made of a chunk.
 struct Done {
+    /// The chunk's bytes, given back.
+    bytes: Vec<u8>,
     /// The outcomes of its games, numbered from 1.
     outcomes: Vec<Outcome>,
     /// How many of them hold whatever follows the chunk: all but a last game the chunk's
@@ -174,13 +159,10 @@ struct Done {
     end_line: usize,
 }
 
-/// Reads a chunk that starts between games at the start of line `line`.
-fn read_chunk(job: &Job, rules: &dyn Rules, texts: bool) -> Done {
-    let input = Tail {
-        bytes: &job.bytes,
-        failure: job.failure.as_ref(),
-    };
-    let mut games = syntax::Games::resuming(input, Cursor::at_line(job.line));
+/// Reads a chunk that starts between games at the start of its line, in place.
+fn read_chunk(job: Job, rules: &dyn Rules, texts: bool) -> Done {
+    let failure = job.failure.as_ref().map(Failure::error);
+    let mut games = syntax::Games::in_place(job.bytes, failure, Cursor::at_line(job.line));
     let mut outcomes = Vec::new();
     // Where the reading stood before the last game, and after it (before any blanks).
     let mut before_last = (0, games.cursor());
@@ -201,11 +183,12 @@ fn read_chunk(job: &Job, rules: &dyn Rules, texts: bool) -> Done {
         false => (outcomes.len().saturating_sub(1), before_last),
     };
     Done {
+        end_line: games.cursor().line,
+        bytes: games.into_bytes(),
         outcomes,
         settled,
         resume,
         between,
-        end_line: games.cursor().line,
     }
 }
 
@@ -217,9 +200,10 @@ fn work(jobs: &Mutex<Receiver<Job>>, rules: SharedRules, texts: bool) {
             Err(_) => return,
         };
         let Ok(job) = job else { return };
-        let done = catch_unwind(AssertUnwindSafe(|| read_chunk(&job, rules, texts)));
+        let result = job.result.clone();
+        let done = catch_unwind(AssertUnwindSafe(|| read_chunk(job, rules, texts)));
         // The caller may have stopped reading: the chunk's outcomes are then dropped.
-        let _ = job.result.send(done);
+        let _ = result.send(done);
     }
 }
 
@@ -234,7 +218,8 @@ struct Chunk {
     /// True when it starts right after a line end (or at the input's start), as a worker
     /// reads it: only then may it join the chunk before.
     clean_start: bool,
-    bytes: Arc<Vec<u8>>,
+    /// How many bytes it has (its worker holds them until it is done).
+    length: usize,
     /// The read error that ends it (the input's last chunk only).
     failure: Option<Failure>,
     result: Receiver<Result<Done, Panic>>,
@@ -244,7 +229,12 @@ struct Chunk {
 impl Chunk {
     /// The input offset after its last byte.
     fn end(&self) -> u64 {
-        self.start + self.bytes.len() as u64
+        self.start + self.length as u64
+    }
+
+    /// Its bytes, once its worker is done with them.
+    fn bytes(&mut self) -> &[u8] {
+        &self.done().bytes
     }
 
     /// Its worker's outcomes, waiting for them; a worker's panic is raised again here.
@@ -299,9 +289,10 @@ impl Queue {
             && let Some(chunk) = self.ahead.pop_front()
         {
             self.first += 1;
-            // A worker may still hold the buffer an instant: it is then dropped.
-            if let Ok(bytes) = Arc::try_unwrap(chunk.bytes) {
-                let _ = self.spent.send(bytes);
+            // A worker may still hold the buffer: it is then dropped with its outcomes.
+            let done = chunk.done.or_else(|| chunk.result.try_recv().ok()?.ok());
+            if let Some(done) = done {
+                let _ = self.spent.send(done.bytes);
             }
         }
     }
@@ -326,7 +317,8 @@ impl Read for Spliced {
             let Some(chunk) = queue.chunk(self.index) else {
                 return Ok(0);
             };
-            let rest = &chunk.bytes[self.at.min(chunk.bytes.len())..];
+            let bytes = chunk.bytes();
+            let rest = &bytes[self.at.min(bytes.len())..];
             if !rest.is_empty() {
                 let n = rest.len().min(buffer.len());
                 buffer[..n].copy_from_slice(&rest[..n]);
@@ -595,14 +587,14 @@ impl Running {
         let stale = queue.ahead.iter().take_while(|c| c.end() < offset).count();
         let first = queue.first;
         queue.drop_before(first + stale);
-        let chunk = queue.ahead.front()?;
+        let chunk = queue.ahead.front_mut()?;
+        let index = chunk.index + 1;
         let at = usize::try_from(offset.checked_sub(chunk.start)?).ok()?;
-        let rest = chunk.bytes.get(at..)?;
+        let rest = chunk.bytes().get(at..)?;
         if !rest.iter().all(u8::is_ascii_whitespace) {
             return None;
         }
         cursor.advance_over(rest);
-        let index = chunk.index + 1;
         let next = queue.chunk(index)?;
         (next.clean_start && next.line == cursor.line && cursor.column == 1).then_some(index)
     }
@@ -697,27 +689,27 @@ impl Cutter {
         let mut rest = self.buffer(self.pending.len() - cut + self.block);
         rest.extend_from_slice(&self.pending[cut..]);
         self.pending.truncate(cut);
-        let bytes = Arc::new(std::mem::replace(&mut self.pending, rest));
+        let bytes = std::mem::replace(&mut self.pending, rest);
         let (result, done) = sync_channel(1);
-        let job = Job {
-            bytes: Arc::clone(&bytes),
-            line: self.line,
-            failure: failure.clone(),
-            result,
-        };
         let chunk = Chunk {
             index: self.index,
             start: self.start,
             line: self.line,
             clean_start: std::mem::replace(&mut self.clean, clean),
-            bytes,
-            failure,
+            length: bytes.len(),
+            failure: failure.clone(),
             result: done,
             done: None,
         };
         self.index += 1;
         self.start = chunk.end();
-        self.line += lines(&chunk.bytes);
+        self.line += lines(&bytes);
+        let job = Job {
+            bytes,
+            line: chunk.line,
+            failure,
+            result,
+        };
         jobs.send(job).is_ok() && chunks.send(Message::Chunk(chunk)).is_ok()
     }
 }
@@ -880,6 +872,57 @@ mod tests {
             ]
             .concat();
             bytes_alike(&returns, &(1..12).collect::<Vec<_>>());
+        }
+    }
+
+    /// Bytes and the read error that ends them, as a reader.
+    struct Tail<'b> {
+        bytes: &'b [u8],
+        failure: Option<&'b Failure>,
+    }
+
+    impl Read for Tail<'_> {
+        fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+            if self.bytes.is_empty()
+                && let Some(failure) = self.failure
+            {
+                return Err(failure.error());
+            }
+            self.bytes.read(buffer)
+        }
+    }
+
+    /// Text with tokens longer than a lexer's own buffer holds (which it reads past without
+    /// keeping), of every kind, ended by an unterminated comment.
+    fn overlong() -> Vec<u8> {
+        let long = |byte: &str| byte.repeat(300_000);
+        let pieces = [
+            format!("[Event \"comment\"]\n\n1. e4 {{{}}} e5 1-0\n\n", long("x")),
+            format!("[Event \"symbol\"]\n\n1. {}(12)b e5 *\n\n", long("a")),
+            format!("[Event \"{}\"]\n\n1. e4 *\n\n", long("v")),
+            format!("[Event \"nag\"]\n\n1. e4 ${} *\n\n", long("1")),
+            format!("[Event \"open\"]\n\n1. e4 {{{}", long("y")),
+        ];
+        [&tricky()[..], pieces.concat().as_bytes()].concat()
+    }
+
+    #[test]
+    fn tokens_longer_than_a_buffer_read_alike_in_place() {
+        let text = overlong();
+        bytes_alike(&text, &[BLOCK, 100_000]);
+        for failure in [
+            None,
+            Some(Failure::of(&io::Error::other("the disk is gone"))),
+        ] {
+            let read = || Tail {
+                bytes: &text,
+                failure: failure.as_ref(),
+            };
+            let cursor = Cursor::at_line(3);
+            let streamed: Vec<_> = syntax::Games::resuming(read(), cursor).collect();
+            let error = failure.as_ref().map(Failure::error);
+            let in_place: Vec<_> = syntax::Games::in_place(text.clone(), error, cursor).collect();
+            assert_eq!(in_place, streamed);
         }
     }
 

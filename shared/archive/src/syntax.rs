@@ -3,7 +3,7 @@
 //! are read and dropped. Nothing here knows the rules.
 
 use std::borrow::Cow;
-use std::io::Read;
+use std::io::{self, Read};
 use std::ops::Range;
 
 use chrono::{DateTime, Utc};
@@ -209,21 +209,7 @@ struct Split {
 impl<R: Read> Games<R> {
     /// Games from `input`.
     pub fn new(input: R) -> Games<R> {
-        Games {
-            lexer: Lexer::new(input),
-            split: Split {
-                state: State::Between,
-                game: RawGame::default(),
-                error: None,
-                depth: 0,
-                count: 0,
-                done: false,
-                movetext_seen: false,
-                spare: None,
-                texts: Vec::new(),
-                ended_between: false,
-            },
-        }
+        Games::with_lexer(Lexer::new(input))
     }
 
     /// Games from `input`, text that follows text read elsewhere, which left off between
@@ -253,7 +239,43 @@ impl<R: Read> Games<R> {
     }
 }
 
+/// Games of bytes read in place, not copied into a buffer of the reader's own.
+impl Games<io::Empty> {
+    /// Games of `bytes`, all the input there is, ended by `error` when one is given: the
+    /// games [`Games::resuming`] reads from `cursor` on in a reader that gives these bytes
+    /// and then that error (or their end).
+    pub fn in_place(bytes: Vec<u8>, error: Option<io::Error>, cursor: Cursor) -> Games<io::Empty> {
+        let mut games = Games::with_lexer(Lexer::in_place(bytes, error));
+        games.lexer.start_at(cursor);
+        games
+    }
+
+    /// The bytes read, given back.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.lexer.into_bytes()
+    }
+}
+
 impl<R> Games<R> {
+    /// Games of the tokens of `lexer`.
+    fn with_lexer(lexer: Lexer<R>) -> Games<R> {
+        Games {
+            lexer,
+            split: Split {
+                state: State::Between,
+                game: RawGame::default(),
+                error: None,
+                depth: 0,
+                count: 0,
+                done: false,
+                movetext_seen: false,
+                spare: None,
+                texts: Vec::new(),
+                ended_between: false,
+            },
+        }
+    }
+
     /// Takes back a game this reader gave, once it is no longer needed: the next game is
     /// read into its buffers.
     pub fn recycle(&mut self, game: RawGame) {
