@@ -351,14 +351,24 @@ fn main() {
     for (name, run) in &runs {
         match run {
             Some(run) => println!(
-                "{name:<28} {:>10.3} {:>12.0} {:>10.2} {:>17.2}x",
+                "{name:<28} {:>10.3} {:>12.0} {:>10.2} {:>18}",
                 run.seconds,
                 run.games as f64 / run.seconds,
                 megabytes / run.seconds,
-                peer / run.seconds
+                multiple(peer / run.seconds)
             ),
             None => println!("{name:<28} {:>10}", "-"),
         }
     }
     let _ = std::fs::remove_file(&path);
+}
+
+/// A speed as a multiple of pgn-reader's: two decimals, and three significant digits below
+/// a tenth (python-chess's row would otherwise read 0.00x).
+fn multiple(ratio: f64) -> String {
+    let decimals = match ratio {
+        r if r >= 0.1 => 2,
+        r => (-r.log10()).ceil() as usize + 2,
+    };
+    format!("{ratio:.decimals$}x")
 }
