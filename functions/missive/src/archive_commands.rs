@@ -135,7 +135,7 @@ fn convert(args: &ConvertArgs) -> Result<(), String> {
         .map(|path| KeyPair::from_text(&read_text(path)?).map_err(|e| e.to_string()))
         .transpose()?;
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let summary = each_game(&args.file, true, |game| {
+    let summary = each_game(&args.file, Reading::Whole, |game| {
         let mut record = game.record;
         if let Some(key) = &key {
             sign(&mut record, key, &Registry).map_err(|e| e.to_string())?;
@@ -160,7 +160,7 @@ fn verify_file(args: &VerifyArgs) -> Result<(), String> {
             PublicKey::from_text(&text).map_err(|e| e.to_string())
         })
         .transpose()?;
-    let summary = each_game(&args.file, true, |game| {
+    let summary = each_game(&args.file, Reading::Whole, |game| {
         let failures = verify(&game, key.as_ref());
         if failures.is_empty() {
             println!("{}: ok", describe(&game));
@@ -189,7 +189,7 @@ fn import(args: &ImportArgs) -> Result<(), String> {
             }
         }
     };
-    let read = each_game(&args.file, false, |game| {
+    let read = each_game(&args.file, Reading::ForImport, |game| {
         report(runtime.block_on(batches.push(Ok(game))));
         Ok(())
     })?;
@@ -280,15 +280,24 @@ impl Summary {
     }
 }
 
+/// How a command reads its file.
+#[derive(Clone, Copy)]
+enum Reading {
+    /// On every core ([`Reader::parallel`]), each record's moves with their long notation:
+    /// to convert or verify.
+    Whole,
+    /// On two threads ([`Reader::pipelined`]), the moves without their texts
+    /// ([`Reader::without_move_texts`]): a store's import, whose preparation and writer take
+    /// the other cores, so that its reading takes no more processor time than one thread.
+    ForImport,
+}
+
 /// Streams the games of `path` through `handle`, reporting every rejected game on stderr,
 /// with a progress line when stderr is a terminal and the file is large, and the reader's
-/// warning (text that is not UTF-8, read as Windows-1252) at the end. Each record's moves
-/// carry their long notation when `texts` says so, the file read on every core
-/// ([`Reader::parallel`]); else (an import) without them, on two threads
-/// ([`Reader::pipelined`], [`Reader::without_move_texts`]).
+/// warning (text that is not UTF-8, read as Windows-1252) at the end, read as `reading` says.
 fn each_game(
     path: &Path,
-    texts: bool,
+    reading: Reading,
     mut handle: impl FnMut(Imported) -> Result<(), String>,
 ) -> Result<Summary, String> {
     let (input, size): (Box<dyn io::BufRead + Send>, u64) = if path == Path::new("-") {
@@ -299,11 +308,9 @@ fn each_game(
         (Box::new(BufReader::new(file)), size)
     };
     let progress = io::stderr().is_terminal() && size > PROGRESS_FROM;
-    // An import's preparation and writer take the other cores: its reading takes two
-    // threads and no more processor time than one; converting and verifying read on all.
-    let mut reader = match texts {
-        true => Reader::parallel(input, &Registry),
-        false => Reader::pipelined(input, &Registry).without_move_texts(),
+    let mut reader = match reading {
+        Reading::Whole => Reader::parallel(input, &Registry),
+        Reading::ForImport => Reader::pipelined(input, &Registry).without_move_texts(),
     };
     let mut summary = Summary { done: 0, failed: 0 };
     while let Some(game) = reader.next() {
