@@ -6,6 +6,10 @@
 //! without storing anything; importing does what `missive archive import` does: read and
 //! replay, check each game's digest, build its hash-chained log and store the games in
 //! batches of [`FILE_IMPORT_BATCH`], each game all or nothing.
+//!
+//! Beside the time each pass took, the table gives the processor time the process spent
+//! in it, per game: on a machine shared with other work it changes far less from run to
+//! run than the time does.
 
 use std::io::Cursor;
 use std::time::Instant;
@@ -30,17 +34,36 @@ pub struct ImportBenchArgs {
     plies: usize,
 }
 
-/// How long a pass over the text took, and what it did with the games.
+/// How long a pass over the text took, the processor time the process spent in it, and
+/// what it did with the games.
 struct Pass {
     seconds: f64,
+    processor: Option<f64>,
     done: usize,
     refused: usize,
 }
 
 impl Pass {
+    /// A pass begun at `started`, when the process had used `processor` seconds of
+    /// processor time, that ends now.
+    fn ended(started: (Instant, Option<f64>), done: usize, refused: usize) -> Pass {
+        Pass {
+            seconds: started.0.elapsed().as_secs_f64(),
+            processor: processor_seconds()
+                .zip(started.1)
+                .map(|(now, before)| now - before),
+            done,
+            refused,
+        }
+    }
+
     fn row(&self, name: &str, games: usize, bytes: usize) -> String {
+        let per_game = match self.processor {
+            Some(seconds) => format!("{:.1}", seconds * 1e6 / games.max(1) as f64),
+            None => "-".to_string(),
+        };
         format!(
-            "{name:<24} {:>10.0} {:>8.1} {:>9.3} {:>9} {:>8}",
+            "{name:<24} {:>10.0} {:>8.1} {:>9.3} {per_game:>12} {:>9} {:>8}",
             games as f64 / self.seconds,
             bytes as f64 / 1e6 / self.seconds,
             self.seconds,
@@ -50,26 +73,46 @@ impl Pass {
     }
 }
 
-/// Runs the bench and prints a table: games/s, MB/s, seconds, games done and refused for
-/// reading alone and for importing.
+/// The time now and the processor time the process has used so far: where a pass starts.
+fn pass_start() -> (Instant, Option<f64>) {
+    (Instant::now(), processor_seconds())
+}
+
+/// The processor time, user and system, every thread of the process has used so far.
+#[cfg(unix)]
+fn processor_seconds() -> Option<f64> {
+    // SAFETY: an all-zero rusage is a valid value for getrusage to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `usage` is a valid rusage for getrusage to write.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return None;
+    }
+    let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
+    Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
+}
+
+/// Processor time is not read this way here.
+#[cfg(not(unix))]
+fn processor_seconds() -> Option<f64> {
+    None
+}
+
+/// Runs the bench and prints a table: games/s, MB/s, seconds, processor time per game,
+/// games done and refused, for reading alone and for importing.
 pub fn run(args: &ImportBenchArgs) -> Result<(), String> {
     let (text, games) = generated(args.games, args.plies)?;
     let runtime = runtime()?;
     let service = runtime.block_on(open(&args.store))?;
     let read = read_only(&text);
-    let started = Instant::now();
-    let mut pass = Pass {
-        seconds: 0.0,
-        done: 0,
-        refused: 0,
-    };
+    let started = pass_start();
+    let (mut done, mut refused) = (0, 0);
     let mut reader = Reader::pipelined(Cursor::new(text.clone()), &Registry).without_move_texts();
     let mut pipeline = ImportPipeline::new(&service, None);
     let mut count = |outcomes: Vec<ImportOutcome>| {
         for outcome in outcomes {
             match outcome.error {
-                None => pass.done += 1,
-                Some(_) => pass.refused += 1,
+                None => done += 1,
+                Some(_) => refused += 1,
             }
         }
     };
@@ -81,15 +124,15 @@ pub fn run(args: &ImportBenchArgs) -> Result<(), String> {
         count(runtime.block_on(pipeline.push(batch)));
     }
     count(runtime.block_on(pipeline.finish()));
-    pass.seconds = started.elapsed().as_secs_f64();
+    let pass = Pass::ended(started, done, refused);
     println!(
         "{games} games, {:.1} MB, into {}",
         text.len() as f64 / 1e6,
         args.store.store
     );
     println!(
-        "{:<24} {:>10} {:>8} {:>9} {:>9} {:>8}",
-        "pass", "games/s", "MB/s", "seconds", "done", "refused"
+        "{:<24} {:>10} {:>8} {:>9} {:>12} {:>9} {:>8}",
+        "pass", "games/s", "MB/s", "seconds", "CPU µs/game", "done", "refused"
     );
     println!("{}", read.row("read and replay", games, text.len()));
     println!("{}", pass.row("import into the store", games, text.len()));
@@ -118,7 +161,7 @@ fn generated(count: usize, plies: usize) -> Result<(Vec<u8>, usize), String> {
 
 /// Reads and replays every game of `text`, storing nothing.
 fn read_only(text: &[u8]) -> Pass {
-    let started = Instant::now();
+    let started = pass_start();
     let (mut done, mut refused) = (0, 0);
     for game in Reader::parallel(Cursor::new(text.to_vec()), &Registry).without_move_texts() {
         match game {
@@ -126,9 +169,5 @@ fn read_only(text: &[u8]) -> Pass {
             Err(_) => refused += 1,
         }
     }
-    Pass {
-        seconds: started.elapsed().as_secs_f64(),
-        done,
-        refused,
-    }
+    Pass::ended(started, done, refused)
 }
