@@ -180,6 +180,14 @@ impl<P: Position> Game<P> {
         }
     }
 
+    /// The positions before and after the last move: the game must have one.
+    fn last_two_positions(&self) -> [&P; 2] {
+        match self.history.as_slice() {
+            [.., before, after] => [before, after],
+            _ => unreachable!("a move was played, so two positions are known"),
+        }
+    }
+
     /// Makes room for `plies` more moves.
     fn reserve_plies(&mut self, plies: usize) {
         self.history.reserve(plies);
@@ -404,14 +412,14 @@ impl<P: Position> AnyGame for Game<P> {
     }
 
     fn play(&mut self, text: &str) -> Result<PlayedMove, MoveError> {
-        let before = self.position().clone();
         let mv = self.play_text(text)?;
-        Ok(played_move(&before, mv))
+        let [before, after] = self.last_two_positions();
+        Ok(played_move(before, mv, after))
     }
 
     fn play_long(&mut self, text: &str) -> Result<String, MoveError> {
         let mv = self.play_text(text)?;
-        let before = &self.history[self.history.len() - 2];
+        let [before, _] = self.last_two_positions();
         Ok(before.write_move(mv, Notation::Long))
     }
 
@@ -431,9 +439,9 @@ impl<P: Position> AnyGame for Game<P> {
 
     fn played(&self) -> Vec<PlayedMove> {
         self.history
-            .iter()
+            .windows(2)
             .zip(&self.moves)
-            .map(|(position, mv)| played_move(position, *mv))
+            .map(|(positions, mv)| played_move(&positions[0], *mv, &positions[1]))
             .collect()
     }
 
@@ -521,10 +529,11 @@ fn game_over(outcome: &Outcome) -> MoveError {
     }
 }
 
-fn played_move<P: Position>(before: &P, mv: P::Move) -> PlayedMove {
+/// `mv`, played from `before` to `after`, in both notations.
+fn played_move<P: Position>(before: &P, mv: P::Move, after: &P) -> PlayedMove {
     PlayedMove {
         seat: before.to_move(),
         long: before.write_move(mv, Notation::Long),
-        short: before.write_move(mv, Notation::Short),
+        short: before.write_short_leading_to(mv, after),
     }
 }

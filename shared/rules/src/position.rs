@@ -158,6 +158,14 @@ pub trait Position: Clone + Debug + Send + Sync + 'static {
     /// Prints `mv` (legal in this position) in the chosen notation.
     fn write_move(&self, mv: Self::Move, notation: Notation) -> String;
 
+    /// [`Position::write_move`]'s short notation of `mv`, given `after`, the position `mv`
+    /// leads to: override it where knowing that position saves work (a check mark read from
+    /// it rather than from the move played again).
+    fn write_short_leading_to(&self, mv: Self::Move, after: &Self) -> String {
+        let _ = after;
+        self.write_move(mv, Notation::Short)
+    }
+
     /// Appends [`Position::write_move`]'s text to `out`: override it where the text can be
     /// written without a string of its own.
     fn push_move(&self, mv: Self::Move, notation: Notation, out: &mut String) {

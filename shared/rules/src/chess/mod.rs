@@ -166,6 +166,10 @@ impl Position for Chess {
         }
     }
 
+    fn write_short_leading_to(&self, mv: Move, after: &Chess) -> String {
+        self.san_leading_to(mv, after)
+    }
+
     fn push_move(&self, mv: Move, notation: Notation, out: &mut String) {
         match notation {
             Notation::Long => self::notation::push_uci(mv, out),

@@ -19,75 +19,77 @@ impl Chess {
 
     /// The move in SAN with the minimal disambiguation and a `+` or `#` mark.
     pub fn san(&self, mv: Move) -> String {
-        let mut text = self.san_without_mark(mv);
         let mut after = self.clone();
         after.play_move(mv);
+        self.san_leading_to(mv, &after)
+    }
+
+    /// [`Chess::san`] of `mv`, given `after`, the position it leads to.
+    pub fn san_leading_to(&self, mv: Move, after: &Chess) -> String {
+        let mut text = String::with_capacity(8);
+        self.push_san_without_mark(mv, &mut text);
         if after.is_check() {
             text.push(if after.has_legal_moves() { '+' } else { '#' });
         }
         text
     }
 
-    fn san_without_mark(&self, mv: Move) -> String {
+    fn push_san_without_mark(&self, mv: Move, text: &mut String) {
         if mv.kind == MoveKind::Castle {
-            return if file_of(mv.to) > file_of(mv.from) {
+            text.push_str(if file_of(mv.to) > file_of(mv.from) {
                 "O-O"
             } else {
                 "O-O-O"
-            }
-            .to_string();
+            });
+            return;
         }
         let role = self.role_at(mv.from);
         let capture = mv.kind == MoveKind::EnPassant || self.occupied() & (1 << mv.to) != 0;
-        let mut text = String::with_capacity(8);
         if role == Role::Pawn {
             if capture {
-                text.push((b'a' + file_of(mv.from)) as char);
+                text.push(file_letter(mv.from));
             }
         } else {
             text.push(role.letter());
-            text.push_str(&self.disambiguation(mv, role));
+            self.push_disambiguation(mv, role, text);
         }
         if capture {
             text.push('x');
         }
-        text.push_str(&square_name(mv.to));
+        push_square(text, mv.to);
         if let MoveKind::Promotion(promoted) = mv.kind {
             text.push('=');
             text.push(promoted.letter());
         }
-        text
     }
 
-    /// The file, rank or both that tell `mv` apart from other legal moves of the same role
-    /// to the same square. Only the other pieces of that role are asked for their moves to
-    /// that square, and none when no other such piece is there to ask.
-    fn disambiguation(&self, mv: Move, role: Role) -> String {
+    /// Appends the file, rank or both that tell `mv` apart from other legal moves of the
+    /// same role to the same square. Only the other pieces of that role are asked for their
+    /// moves to that square, and none when no other such piece is there to ask.
+    fn push_disambiguation(&self, mv: Move, role: Role, text: &mut String) {
         let others = self.pieces(self.turn, role) & !bit(mv.from);
         if others == 0 {
-            return String::new();
+            return;
         }
-        let mut legal = Vec::new();
+        let mut rivals = Origins(0);
         let scope = Scope {
             from: others,
             to: bit(mv.to),
         };
-        self.generate_in(&mut legal, scope);
-        let rivals: Vec<Square> = legal
-            .iter()
-            .filter(|m| m.kind != MoveKind::Castle)
-            .map(|m| m.from)
-            .collect();
-        if rivals.is_empty() {
-            return String::new();
+        self.generate_in(&mut rivals, scope);
+        let rivals = rivals.0;
+        if rivals == 0 {
+            return;
         }
-        let name = square_name(mv.from);
-        if rivals.iter().all(|r| file_of(*r) != file_of(mv.from)) {
-            name[..1].to_string()
-        } else if rivals.iter().all(|r| rank_of(*r) != rank_of(mv.from)) {
-            name[1..].to_string()
+        let (file, rank) = (file_of(mv.from), rank_of(mv.from));
+        let same_file = squares(rivals).any(|rival| file_of(rival) == file);
+        let same_rank = squares(rivals).any(|rival| rank_of(rival) == rank);
+        if !same_file {
+            text.push(file_letter(mv.from));
+        } else if !same_rank {
+            text.push(rank_digit(mv.from));
         } else {
-            name
+            push_square(text, mv.from);
         }
     }
 
@@ -229,8 +231,8 @@ pub(super) fn push_uci(mv: Move, text: &mut String) {
 
 /// Appends a square's name (`e4`) to `text`.
 fn push_square(text: &mut String, square: Square) {
-    text.push(char::from(b'a' + file_of(square)));
-    text.push(char::from(b'1' + rank_of(square)));
+    text.push(file_letter(square));
+    text.push(rank_digit(square));
 }
 
 /// What a move text in UCI or SAN says about the move.
@@ -602,6 +604,33 @@ impl<'a> Matches<'a> {
     fn single(&self) -> Option<Move> {
         self.first.filter(|_| self.count == 1)
     }
+}
+
+/// A sink that gathers the squares the legal moves it is given start from, castling aside:
+/// the rivals a move's disambiguation tells it apart from.
+struct Origins(Bitboard);
+
+impl MoveSink for Origins {
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        if mv.kind != MoveKind::Castle {
+            self.0 |= bit(mv.from);
+        }
+    }
+
+    fn satisfied(&self) -> bool {
+        false
+    }
+}
+
+/// The letter of `square`'s file.
+fn file_letter(square: Square) -> char {
+    char::from(b'a' + file_of(square))
+}
+
+/// The digit of `square`'s rank.
+fn rank_digit(square: Square) -> char {
+    char::from(b'1' + rank_of(square))
 }
 
 impl MoveSink for Matches<'_> {
