@@ -104,9 +104,11 @@ pub fn run(args: &ImportBenchArgs) -> Result<(), String> {
     let runtime = runtime()?;
     let service = runtime.block_on(open(&args.store))?;
     let read = read_only(&text);
+    // The text is copied before the pass, as a file's text is on disk before it is imported.
+    let input = Cursor::new(text.clone());
     let started = pass_start();
     let (mut done, mut refused) = (0, 0);
-    let mut reader = Reader::pipelined(Cursor::new(text.clone()), &Registry).without_move_texts();
+    let mut reader = Reader::pipelined(input, &Registry).without_move_texts();
     let mut pipeline = ImportPipeline::new(&service, None);
     let mut count = |outcomes: Vec<ImportOutcome>| {
         for outcome in outcomes {
@@ -161,9 +163,10 @@ fn generated(count: usize, plies: usize) -> Result<(Vec<u8>, usize), String> {
 
 /// Reads and replays every game of `text`, storing nothing.
 fn read_only(text: &[u8]) -> Pass {
+    let input = Cursor::new(text.to_vec());
     let started = pass_start();
     let (mut done, mut refused) = (0, 0);
-    for game in Reader::parallel(Cursor::new(text.to_vec()), &Registry).without_move_texts() {
+    for game in Reader::parallel(input, &Registry).without_move_texts() {
         match game {
             Ok(_) => done += 1,
             Err(_) => refused += 1,
