@@ -6,12 +6,15 @@
 //! answer only after `COMMIT` returned, and with `synchronous=FULL` a WAL commit is on disk
 //! by then: nothing acknowledged is lost, even by a power cut. One fsync serves the whole
 //! group, which is what makes thousands of accepted moves per second possible on one file.
+//! The writer never checkpoints: a thread of its own copies the log into the database file
+//! ([`checkpoint`]).
 //!
 //! Reads use a small pool of read-only connections; WAL lets them run beside the writer,
 //! each read seeing one committed snapshot. Lists page by keyset: a cursor holds the sort
 //! values of the last row given, and the next page starts after them.
 
 mod challenges;
+mod checkpoint;
 mod closed_log;
 mod counters;
 mod credentials;
@@ -38,6 +41,7 @@ use missive_domain::Page;
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
 use tokio::sync::oneshot;
 
+use self::checkpoint::Checkpoints;
 use self::read::Tally;
 use self::write::{Write, apply_parts};
 use crate::StoreError;
@@ -91,10 +95,13 @@ impl SqliteStore {
         let mut conn = Connection::open(&path).map_err(backend)?;
         configure(&conn)?;
         migrations::migrate(&mut conn)?;
+        conn.pragma_update(None, "wal_autocheckpoint", 0)
+            .map_err(backend)?;
+        let checkpoints = Checkpoints::start(&path)?;
         let (sender, receiver) = mpsc::channel();
         std::thread::Builder::new()
             .name("missive-sqlite-writer".into())
-            .spawn(move || write_loop(conn, receiver))
+            .spawn(move || write_loop(conn, receiver, checkpoints))
             .map_err(|e| StoreError::Backend(e.to_string()))?;
         Ok(SqliteStore {
             path,
@@ -243,7 +250,9 @@ fn configure(conn: &Connection) -> Result<(), StoreError> {
     .map_err(backend)
 }
 
-fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
+/// Applies the writes queued, a group at a time, asking for a checkpoint after each group's
+/// commit (see [`checkpoint`]).
+fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>, checkpoints: Checkpoints) {
     while let Ok(first) = jobs.recv() {
         let mut group = vec![first];
         while group.len() < MAX_GROUP {
@@ -253,6 +262,7 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
             }
         }
         let results = apply_group(&mut conn, &group);
+        checkpoints.ask();
         for (Job { write, reply }, results) in group.into_iter().zip(results) {
             // A caller that went away no longer needs the answer; the write stands.
             let _ = reply.send(Answer {

@@ -102,3 +102,26 @@ async fn an_older_file_lists_its_games_called_off_and_counts_its_open_challenges
     assert!(!test.store.publish_challenge(&second, 1).await.unwrap());
     assert!(test.store.publish_challenge(&second, 2).await.unwrap());
 }
+
+/// The writer never checkpoints the write-ahead log itself: the checkpointer thread copies
+/// what was committed into the database file soon after, so the file grows while the log
+/// is not kept forever. Polled, without a deadline a correct store could miss.
+#[tokio::test]
+async fn committed_games_reach_the_database_file_through_the_checkpointer() {
+    let file = missive_store::testing::temp_db_path();
+    let test = TestStore::sqlite_at(file.clone());
+    let before = std::fs::metadata(&file).unwrap().len();
+    for index in 0..20 {
+        let game = whole_game(&format!("checkpointed-{index}"), 60);
+        test.store.import_game(&game).await.unwrap();
+    }
+    let mut waited = std::time::Duration::ZERO;
+    while std::fs::metadata(&file).unwrap().len() == before {
+        assert!(
+            waited < std::time::Duration::from_secs(60),
+            "the database file stayed at {before} bytes: nothing was checkpointed"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        waited += std::time::Duration::from_millis(50);
+    }
+}
