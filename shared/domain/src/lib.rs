@@ -30,6 +30,7 @@ mod feed;
 mod game;
 mod hook;
 mod id;
+mod lines;
 mod log;
 mod notice;
 mod page;

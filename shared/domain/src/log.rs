@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
+use crate::lines::Lines;
 use crate::{FeedItem, GameId, Head, Status};
 
 /// SHA-256 of `text` in lower-case hex.
@@ -16,50 +17,24 @@ pub fn hex_sha256(text: &str) -> String {
 
 /// `bytes` in lower-case hex.
 pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut hex = String::with_capacity(bytes.len() * 2);
+    let mut hex = Vec::with_capacity(bytes.len() * 2);
     for byte in bytes {
-        hex.push(char::from(DIGITS[usize::from(byte >> 4)]));
-        hex.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+        hex.extend_from_slice(&HEX_DIGITS[usize::from(*byte)]);
     }
-    hex
+    String::from_utf8(hex).expect("hex digits are ASCII")
 }
 
-/// Text lines fed to SHA-256 as they come: the hash of the lines joined by `\n`, without
-/// the joined text ever being built (a log's hash chain hashes every entry).
-struct Lines {
-    hasher: Sha256,
-    first: bool,
-}
-
-impl Lines {
-    fn new() -> Lines {
-        Lines {
-            hasher: Sha256::new(),
-            first: true,
-        }
+/// The two hex digits of each byte.
+const HEX_DIGITS: [[u8; 2]; 256] = {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut pairs = [[0; 2]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        pairs[byte] = [DIGITS[byte >> 4], DIGITS[byte & 0x0f]];
+        byte += 1;
     }
-
-    /// The next line.
-    fn text(mut self, line: &str) -> Lines {
-        if !self.first {
-            self.hasher.update(b"\n");
-        }
-        self.first = false;
-        self.hasher.update(line.as_bytes());
-        self
-    }
-
-    /// The next line: a number in decimal.
-    fn number(self, number: impl itoa::Integer) -> Lines {
-        self.text(itoa::Buffer::new().format(number))
-    }
-
-    /// The hash of the lines so far, in lower-case hex.
-    fn hex(self) -> String {
-        hex(&self.hasher.finalize())
-    }
-}
+    pairs
+};
 
 /// A move in the log: written once, never changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,7 +70,8 @@ impl MoveRecord {
     /// played from a conditional line adds a line, so the hashes of moves stored before
     /// the flag existed are unchanged).
     pub fn chain_hash(&self, game: &GameId) -> String {
-        let lines = Lines::new()
+        let mut lines = Lines::new();
+        lines
             .text(&game.0)
             .text(&self.prev_hash)
             .number(self.ply)
@@ -104,11 +80,10 @@ impl MoveRecord {
             .number(self.at.timestamp_millis())
             .text(self.key.as_deref().unwrap_or(""))
             .text(if self.draw_offer { "true" } else { "false" });
-        match self.conditional {
-            true => lines.text("conditional"),
-            false => lines,
+        if self.conditional {
+            lines.text("conditional");
         }
-        .hex()
+        lines.hex()
     }
 
     /// Fills `hash` from the other fields.
@@ -220,13 +195,14 @@ pub struct EventRecord {
 impl EventRecord {
     /// The hash a record with these contents must carry (see [`MoveRecord::chain_hash`]).
     pub fn chain_hash(&self, game: &GameId) -> String {
-        let lines = Lines::new()
+        let mut lines = Lines::new();
+        lines
             .text("event")
             .text(&game.0)
             .text(&self.prev_hash)
             .number(self.seq)
             .number(self.ply);
-        let lines = match self.seat {
+        match self.seat {
             Some(seat) => lines.number(seat.0),
             None => lines.text(""),
         };
@@ -477,6 +453,12 @@ mod tests {
     use chrono::TimeZone;
 
     use super::*;
+
+    #[test]
+    fn hex_writes_two_lower_case_digits_a_byte() {
+        assert_eq!(hex(&[0x00, 0x0f, 0x10, 0xa5, 0xff]), "000f10a5ff");
+        assert_eq!(hex(&[]), "");
+    }
 
     #[test]
     fn hex_sha256_is_the_standard_digest_in_lower_case_hex() {
