@@ -321,8 +321,10 @@ impl Log {
         imported: &Imported,
         now: DateTime<Utc>,
     ) -> Result<Log, ServiceError> {
-        let mut log = Log::empty(id, now);
-        let mut played = imported.game.0.played().into_iter();
+        let played = imported.game.0.played();
+        let entries = imported.record.entries.len();
+        let mut log = Log::empty(id, now, played.len(), entries.saturating_sub(played.len()));
+        let mut played = played.into_iter();
         let mut eliminations = imported.eliminations.iter().peekable();
         let mut entries = imported.record.entries.iter().peekable();
         while let Some(entry) = entries.next() {
@@ -350,12 +352,13 @@ impl Log {
         Ok(log)
     }
 
-    /// A log of game `id` with nothing in it yet.
-    fn empty(id: &GameId, now: DateTime<Utc>) -> Log {
+    /// A log of game `id` with nothing in it yet, and room for `moves` moves and `events`
+    /// events.
+    fn empty(id: &GameId, now: DateTime<Utc>, moves: usize, events: usize) -> Log {
         Log {
             id: id.clone(),
-            moves: Vec::new(),
-            events: Vec::new(),
+            moves: Vec::with_capacity(moves),
+            events: Vec::with_capacity(events),
             chain: String::new(),
             latest: None,
             now,
