@@ -291,20 +291,16 @@ fn play_counting_out(
     eliminations: &mut Vec<(usize, Seat)>,
     ply: usize,
 ) -> Result<String, MoveError> {
-    let playing = playing_seats(game, game.seat_names().len());
+    let playing = playing_seats(game);
     let long = play(raw, game, text, texts)?;
     let out = playing.into_iter().filter(|seat| !game.is_playing(*seat));
     eliminations.extend(out.map(|seat| (ply - 1, seat)));
     Ok(long)
 }
 
-/// The seats still in a game of `seats` seats when it has more than two (none for two: a
-/// two-seat game has no eliminations).
-fn playing_seats(game: &dyn AnyGame, seats: usize) -> Vec<Seat> {
-    if seats <= 2 {
-        return Vec::new();
-    }
-    (0..seats as u8)
+/// The seats still in `game`.
+fn playing_seats(game: &dyn AnyGame) -> Vec<Seat> {
+    (0..game.seat_names().len() as u8)
         .map(Seat)
         .filter(|seat| game.is_playing(*seat))
         .collect()

@@ -655,13 +655,18 @@ fn strip_move_number(bytes: &[u8]) -> Option<&[u8]> {
     if bytes.first().is_some_and(u8::is_ascii_alphabetic) {
         return Some(bytes);
     }
+    without_move_number(bytes)
+}
+
+/// A symbol without its move number, as the PGN standard reads one: leading digits, then
+/// dots; `None` when nothing follows them.
+#[inline]
+fn without_move_number(bytes: &[u8]) -> Option<&[u8]> {
     let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
     let dots = bytes[digits..].iter().take_while(|b| **b == b'.').count();
-    if dots > 0 || (digits > 0 && digits == bytes.len()) {
-        let rest = &bytes[digits + dots..];
-        (!rest.is_empty()).then_some(rest)
-    } else {
-        Some(bytes)
+    match dots > 0 || (digits > 0 && digits == bytes.len()) {
+        true => Some(&bytes[digits + dots..]).filter(|rest| !rest.is_empty()),
+        false => Some(bytes),
     }
 }
 
@@ -807,17 +812,6 @@ pub(crate) mod tests {
             );
             let first = text.split(char::is_whitespace).next().unwrap_or("");
             prop_assert_eq!(word_length(&text), first.len());
-        }
-    }
-
-    /// A symbol without its move number, as the PGN standard reads one: leading digits,
-    /// then dots; `None` when nothing follows them.
-    fn without_move_number(bytes: &[u8]) -> Option<&[u8]> {
-        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-        let dots = bytes[digits..].iter().take_while(|b| **b == b'.').count();
-        match dots > 0 || (digits > 0 && digits == bytes.len()) {
-            true => Some(&bytes[digits + dots..]).filter(|rest| !rest.is_empty()),
-            false => Some(bytes),
         }
     }
 

@@ -322,8 +322,8 @@ impl Log {
         now: DateTime<Utc>,
     ) -> Result<Log, ServiceError> {
         let played = imported.game.0.played();
-        let entries = imported.record.entries.len();
-        let mut log = Log::empty(id, now, played.len(), entries.saturating_sub(played.len()));
+        let others = imported.record.entries.len().saturating_sub(played.len());
+        let mut log = Log::empty(id, now, played.len(), others);
         let mut played = played.into_iter();
         let mut eliminations = imported.eliminations.iter().peekable();
         let mut entries = imported.record.entries.iter().peekable();
