@@ -269,21 +269,36 @@ pub fn merged<'a>(moves: &'a [MoveRecord], events: &'a [EventRecord]) -> Vec<Log
     entries
 }
 
-/// Fills every move's `prev_hash` and `hash` from the log before it, the events keeping
-/// theirs: the hashes a log kept without its moves' hashes had when it was written. A log
-/// changed since then no longer chains to its events or to its head's `last_hash`: a broken
-/// chain, as `missive check` reports it.
-pub fn rechain(game: &GameId, moves: &mut [MoveRecord], events: &[EventRecord]) {
-    let mut events = events.iter().peekable();
+/// Fills the hashes a log was kept without, each from the entry before it: every move's
+/// `prev_hash` and `hash`, and those of every event kept without its hash (an empty
+/// `hash`); an event kept with its hash keeps it, and the entry after it chains from it.
+/// These are the hashes the log had when it was written: a log changed since then no
+/// longer chains to its kept hashes or to its head's `last_hash`, a broken chain, as
+/// `missive check` reports it.
+pub fn rechain(game: &GameId, moves: &mut [MoveRecord], events: &mut [EventRecord]) {
+    let mut events = events.iter_mut().peekable();
     let mut chain = String::new();
     for mv in moves {
         while let Some(event) = events.next_if(|e| e.ply <= mv.ply) {
-            chain.clone_from(&event.hash);
+            rechain_event(game, event, &mut chain);
         }
         mv.prev_hash = std::mem::take(&mut chain);
         mv.hash = mv.chain_hash(game);
         chain.clone_from(&mv.hash);
     }
+    for event in events {
+        rechain_event(game, event, &mut chain);
+    }
+}
+
+/// [`rechain`] for one event after the entry whose hash is `chain`: fills its hashes if it
+/// was kept without them; `chain` becomes its hash.
+fn rechain_event(game: &GameId, event: &mut EventRecord, chain: &mut String) {
+    if event.hash.is_empty() {
+        event.prev_hash = std::mem::take(chain);
+        event.hash = event.chain_hash(game);
+    }
+    chain.clone_from(&event.hash);
 }
 
 /// A game as stored: its head and its whole log.
@@ -534,5 +549,64 @@ mod tests {
         assert_eq!(event.chain_hash(&game), expected("2"));
         event.seat = None;
         assert_eq!(event.chain_hash(&game), expected(""));
+    }
+
+    /// A log of two moves, an event between them and one after the last, each sealed.
+    fn sealed_log(game: &GameId) -> (Vec<MoveRecord>, Vec<EventRecord>) {
+        let event = |seq: u32, ply: u32, prev_hash: &str| {
+            EventRecord {
+                seq,
+                ply,
+                seat: Some(Seat(0)),
+                at: Utc.timestamp_millis_opt(1_700_000_000_000).unwrap(),
+                event: GameEvent::DrawOffered,
+                prev_hash: prev_hash.into(),
+                hash: String::new(),
+            }
+            .sealed(game)
+        };
+        let mv = |ply: u32, prev_hash: &str| {
+            MoveRecord {
+                ply,
+                prev_hash: prev_hash.into(),
+                ..a_move(false, None)
+            }
+            .sealed(game)
+        };
+        let first = mv(0, "");
+        let between = event(0, 1, &first.hash);
+        let second = mv(1, &between.hash);
+        let last = event(1, 2, &second.hash);
+        (vec![first, second], vec![between, last])
+    }
+
+    /// Every hash left out is computed again as it was; a kept hash stays and the entry
+    /// after it chains from it.
+    #[test]
+    fn rechain_fills_the_hashes_left_out_and_keeps_those_kept() {
+        let game = GameId("01HGAME".into());
+        let (moves, events) = sealed_log(&game);
+        let strip = |prev_hash: &mut String, hash: &mut String| {
+            prev_hash.clear();
+            hash.clear();
+        };
+        let (mut bare_moves, mut bare_events) = (moves.clone(), events.clone());
+        bare_moves
+            .iter_mut()
+            .for_each(|m| strip(&mut m.prev_hash, &mut m.hash));
+        bare_events
+            .iter_mut()
+            .for_each(|e| strip(&mut e.prev_hash, &mut e.hash));
+        rechain(&game, &mut bare_moves, &mut bare_events);
+        assert_eq!((&bare_moves, &bare_events), (&moves, &events));
+
+        let (mut bare_moves, mut kept_events) = (moves.clone(), events.clone());
+        bare_moves
+            .iter_mut()
+            .for_each(|m| strip(&mut m.prev_hash, &mut m.hash));
+        kept_events[0].hash = "ef".repeat(32);
+        rechain(&game, &mut bare_moves, &mut kept_events);
+        assert_eq!(bare_moves[1].prev_hash, "ef".repeat(32));
+        assert_eq!(kept_events[1].hash, events[1].hash, "a kept hash stays");
     }
 }

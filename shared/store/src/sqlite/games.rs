@@ -120,7 +120,13 @@ impl GameStore for SqliteStore {
 /// less than a row a move).
 pub(super) struct Import {
     commit: Commit,
-    closed_log: Option<String>,
+    closed_log: Option<ClosedLog>,
+}
+
+/// The texts of the `closed_logs` row of an imported game that is over.
+struct ClosedLog {
+    moves: String,
+    events: String,
 }
 
 impl Import {
@@ -129,7 +135,10 @@ impl Import {
         let commit = game.into_first_commit()?;
         let over = matches!(commit.head.doc.status, Status::Finished | Status::Cancelled);
         let closed_log = match over && !commit.moves.is_empty() {
-            true => Some(super::closed_log::encode(&commit.moves)?),
+            true => Some(ClosedLog {
+                moves: super::closed_log::encode(&commit.moves)?,
+                events: super::closed_log::encode_events(&commit.events)?,
+            }),
             false => None,
         };
         Ok(Import { commit, closed_log })
@@ -236,13 +245,15 @@ pub(super) fn insert_feed(
 pub(super) fn apply_import(conn: &Connection, import: &Import) -> Result<(), StoreError> {
     let commit = &import.commit;
     insert_head(conn, &commit.head, None)?;
-    let Some(moves) = &import.closed_log else {
+    let Some(closed) = &import.closed_log else {
         return append_log(conn, commit);
     };
-    conn.prepare_cached("INSERT INTO closed_logs (game, moves) VALUES (?1, ?2)")
-        .and_then(|mut insert| insert.execute(params![commit.head.id.0, moves]))
+    conn.prepare_cached("INSERT INTO closed_logs (game, moves, events) VALUES (?1, ?2, ?3)")
+        .and_then(|mut insert| {
+            insert.execute(params![commit.head.id.0, closed.moves, closed.events])
+        })
         .map_err(conflict_or_backend)?;
-    append_events(conn, commit)
+    list_ending(conn, commit)
 }
 
 pub(super) fn set_wake(conn: &Connection, game: &str, wake: WakeChange) -> Result<(), StoreError> {
@@ -301,6 +312,13 @@ pub(super) fn append_events(conn: &Connection, commit: &Commit) -> Result<(), St
     for event in &commit.events {
         insert_event(conn, game, event)?;
     }
+    list_ending(conn, commit)
+}
+
+/// If the commit finishes the game, inserts its players' finished entries; if it calls the
+/// game off, the cancelled entries of its players and invitees.
+fn list_ending(conn: &Connection, commit: &Commit) -> Result<(), StoreError> {
+    let game = &commit.head.id.0;
     match (commit.finishes, commit.cancels) {
         (true, _) => {
             let at = commit.finished_at()?.timestamp_millis();
@@ -462,19 +480,24 @@ fn read_game(
         read_event,
     )?;
     let closed = match head.doc.imported {
-        true => closed_log(&tx, id, &events, tally)?,
+        true => closed_log(&tx, id, tally)?,
         false => None,
     };
-    let moves = match closed {
-        Some(moves) => moves,
-        None => rows(
-            &tx,
-            "SELECT ply, seat, long, short, at, key, draw_offer, prev_hash, hash, conditional
-             FROM moves WHERE game = ?1 ORDER BY ply",
-            [&id.0],
-            tally,
-            read_move,
-        )?,
+    let (moves, events) = match closed {
+        Some((moves, packed_events)) => {
+            super::closed_log::decode(id, &moves, packed_events.as_deref(), events)?
+        }
+        None => {
+            let moves = rows(
+                &tx,
+                "SELECT ply, seat, long, short, at, key, draw_offer, prev_hash, hash, conditional
+                 FROM moves WHERE game = ?1 ORDER BY ply",
+                [&id.0],
+                tally,
+                read_move,
+            )?;
+            (moves, events)
+        }
     };
     Ok(Some(StoredGame {
         head,
@@ -483,24 +506,25 @@ fn read_game(
     }))
 }
 
-/// The moves of game `id` kept in one row (an imported game that is over), if they are,
-/// their hashes chained through the game's `events`.
+/// The texts of the `closed_logs` row of game `id` (an imported game that is over), if it
+/// has one: its moves, and its events when the row keeps them.
 fn closed_log(
     conn: &Connection,
     id: &GameId,
-    events: &[EventRecord],
     tally: &mut Tally,
-) -> Result<Option<Vec<MoveRecord>>, StoreError> {
-    let moves: Option<String> = conn
-        .prepare_cached("SELECT moves FROM closed_logs WHERE game = ?1")
-        .and_then(|mut select| select.query_row([&id.0], |row| row.get(0)).optional())
-        .map_err(backend)?;
-    moves
-        .map(|moves| {
-            tally.row(moves.len());
-            super::closed_log::decode(id, &moves, events)
+) -> Result<Option<(String, Option<String>)>, StoreError> {
+    let row: Option<(String, Option<String>)> = conn
+        .prepare_cached("SELECT moves, events FROM closed_logs WHERE game = ?1")
+        .and_then(|mut select| {
+            select
+                .query_row([&id.0], |row| Ok((row.get(0)?, row.get(1)?)))
+                .optional()
         })
-        .transpose()
+        .map_err(backend)?;
+    if let Some((moves, events)) = &row {
+        tally.row(moves.len() + events.as_ref().map_or(0, String::len));
+    }
+    Ok(row)
 }
 
 fn read_move(row: &Row) -> Result<(MoveRecord, usize), StoreError> {

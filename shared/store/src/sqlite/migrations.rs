@@ -257,6 +257,9 @@ const MIGRATIONS: &[&str] = &[
      );
      CREATE INDEX sockets_player ON sockets (player, opened_at);
      CREATE INDEX sockets_expiry ON sockets (expires_at);",
+    // 19: the events of an imported game that is over, in its `closed_logs` row beside its
+    // moves (rows written before keep theirs in `events`).
+    "ALTER TABLE closed_logs ADD COLUMN events TEXT;",
 ];
 
 /// The schema version this code writes.

@@ -2,9 +2,9 @@
 
 use chrono::{DateTime, Duration, Utc};
 use missive_domain::{
-    Challenge, ChallengeId, ChallengeState, Commit, Cursor, EndRule, Ending, GameDoc, GameId, Head,
-    MoveRecord, Reason, Seat, SeatDoc, SeatResult, Status, StoredGame, TimeControl, Waiting,
-    WakeChange,
+    Challenge, ChallengeId, ChallengeState, Commit, Cursor, EndRule, Ending, EventRecord, GameDoc,
+    GameEvent, GameId, Head, MoveRecord, Reason, Seat, SeatDoc, SeatResult, Status, StoredGame,
+    TimeControl, Waiting, WakeChange, rechain,
 };
 use missive_store::{GameStore, OperatorStore, StoreError, WakeStore};
 
@@ -170,6 +170,34 @@ pub fn whole_game(id: &str, plies: u32) -> StoredGame {
         moves: commit.moves,
         events: Vec::new(),
     }
+}
+
+/// `game` with a draw offer by seat 0 before each move of `plies` (a ply past the last move
+/// puts it after the last), its log chained again and its head ending at the last hash.
+pub fn with_events(mut game: StoredGame, plies: &[u32]) -> StoredGame {
+    game.events = (0..)
+        .zip(plies)
+        .map(|(seq, ply)| EventRecord {
+            seq,
+            ply: *ply,
+            seat: Some(Seat(0)),
+            at: at(400 + i64::from(seq)),
+            event: GameEvent::DrawOffered,
+            prev_hash: String::new(),
+            hash: String::new(),
+        })
+        .collect();
+    for mv in &mut game.moves {
+        mv.prev_hash.clear();
+        mv.hash.clear();
+    }
+    rechain(&game.head.id, &mut game.moves, &mut game.events);
+    game.head.events = game.events.len() as u32;
+    game.head.last_hash = game
+        .entries()
+        .last()
+        .map_or(String::new(), |entry| entry.hash().to_string());
+    game
 }
 
 /// Every item of a list, page by page of `size`, checking no page is larger.

@@ -4,16 +4,17 @@ use missive_domain::{Reason, SeatDoc, Status};
 use missive_store::testing::TestStore;
 use missive_store::{ChallengeStore, GameStore, SqliteStore};
 
-use crate::fixtures::{called_off, challenge, head, whole_game};
+use crate::fixtures::{called_off, challenge, head, whole_game, with_events};
 
-/// On SQLite, the moves of an imported game that is over take one row of `closed_logs`
-/// (none of `moves`), which can be neither changed nor deleted; the game loads whole, its
-/// hashes computed again, so a move changed behind the triggers' back breaks the chain.
+/// On SQLite, the moves and events of an imported game that is over take one row of
+/// `closed_logs` (none of `moves` or `events`), which can be neither changed nor deleted;
+/// the game loads whole, its hashes computed again, so a move or an event changed behind
+/// the triggers' back no longer ends the chain at the head's last hash.
 #[tokio::test]
 async fn a_finished_import_is_one_append_only_row_on_sqlite() {
     let file = missive_store::testing::temp_db_path();
     let test = TestStore::sqlite_at(file.clone());
-    let game = whole_game("one-row", 40);
+    let game = with_events(whole_game("one-row", 40), &[0, 7, 7, 40]);
     test.store.import_game(&game).await.unwrap();
     assert_eq!(
         test.store.load(&game.head.id).await.unwrap(),
@@ -26,7 +27,10 @@ async fn a_finished_import_is_one_append_only_row_on_sqlite() {
         })
         .unwrap()
     };
-    assert_eq!((count("moves"), count("closed_logs")), (0, 1));
+    assert_eq!(
+        (count("moves"), count("events"), count("closed_logs")),
+        (0, 0, 1)
+    );
     for change in [
         "UPDATE closed_logs SET moves = '[]'",
         "DELETE FROM closed_logs",
@@ -34,29 +38,73 @@ async fn a_finished_import_is_one_append_only_row_on_sqlite() {
         let refused = conn.execute(change, []).unwrap_err().to_string();
         assert!(refused.contains("append-only"), "{change}: {refused}");
     }
-    let row: String = conn
-        .query_row("SELECT moves FROM closed_logs", [], |row| row.get(0))
+    let (moves, events): (String, String) = conn
+        .query_row("SELECT moves, events FROM closed_logs", [], |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
         .unwrap();
-    assert!(
-        !row.contains(&game.moves[0].hash),
-        "the row keeps no hash: {row}"
-    );
-    let altered = row.replacen(&format!("\"{}\"", game.moves[3].long), "\"a1a2\"", 1);
+    for hash in [&game.moves[0].hash, &game.events[0].hash] {
+        assert!(
+            !moves.contains(hash) && !events.contains(hash),
+            "the row keeps no hash: {moves} {events}"
+        );
+    }
     conn.execute_batch("DROP TRIGGER closed_logs_no_update")
         .unwrap();
-    conn.execute("UPDATE closed_logs SET moves = ?1", [&altered])
+    let altered_move = moves.replacen(&format!("\"{}\"", game.moves[3].long), "\"a1a2\"", 1);
+    let altered_event = events.replacen("draw-offered", "draw-withdrawn", 1);
+    for (column, row) in [
+        ("moves", [&altered_move, &events]),
+        ("events", [&moves, &altered_event]),
+    ] {
+        conn.execute("UPDATE closed_logs SET moves = ?1, events = ?2", row)
+            .unwrap();
+        let loaded = test.store.load(&game.head.id).await.unwrap().unwrap();
+        assert_ne!((&loaded.moves, &loaded.events), (&game.moves, &game.events));
+        let entries = loaded.entries();
+        let chained = entries
+            .windows(2)
+            .all(|pair| pair[1].prev_hash() == pair[0].hash());
+        let ends_at_head = entries.last().map(|entry| entry.hash()) == Some(&loaded.head.last_hash);
+        assert!(
+            !(chained && ends_at_head),
+            "a changed entry in {column} breaks the chain"
+        );
+    }
+}
+
+/// A `closed_logs` row written before the rows kept events (schema version 18) loads its
+/// events from the `events` table, its moves chained through them.
+#[tokio::test]
+async fn a_finished_import_with_its_events_in_the_table_still_loads() {
+    let file = missive_store::testing::temp_db_path();
+    let test = TestStore::sqlite_at(file.clone());
+    let game = with_events(whole_game("events-apart", 12), &[3, 12]);
+    test.store.import_game(&game).await.unwrap();
+    let conn = rusqlite::Connection::open(&file).unwrap();
+    conn.execute_batch("DROP TRIGGER closed_logs_no_update; UPDATE closed_logs SET events = NULL")
         .unwrap();
-    let loaded = test.store.load(&game.head.id).await.unwrap().unwrap();
-    assert_eq!(loaded.moves[3].long, "a1a2");
-    let entries = loaded.entries();
-    let chained = entries
-        .windows(2)
-        .all(|pair| pair[1].prev_hash() == pair[0].hash());
-    let ends_at_head = entries.last().map(|entry| entry.hash()) == Some(&loaded.head.last_hash);
-    assert!(
-        !(chained && ends_at_head),
-        "a changed move breaks the chain"
-    );
+    let mut insert = conn
+        .prepare(
+            "INSERT INTO events (game, seq, ply, seat, at, event, prev_hash, hash)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )
+        .unwrap();
+    for event in &game.events {
+        insert
+            .execute(rusqlite::params![
+                game.head.id.0,
+                event.seq,
+                event.ply,
+                event.seat.map(|seat| seat.0),
+                event.at.timestamp_millis(),
+                serde_json::to_string(&event.event).unwrap(),
+                event.prev_hash,
+                event.hash,
+            ])
+            .unwrap();
+    }
+    assert_eq!(test.store.load(&game.head.id).await.unwrap(), Some(game));
 }
 
 /// A SQLite file written before the cancelled list and the creators of challenges were
@@ -86,6 +134,7 @@ async fn an_older_file_lists_its_games_called_off_and_counts_its_open_challenges
              DROP TABLE sockets;
              DROP INDEX challenges_creator;
              ALTER TABLE challenges DROP COLUMN creator;
+             ALTER TABLE closed_logs DROP COLUMN events;
              PRAGMA user_version = 15;",
         )
         .unwrap();
