@@ -115,9 +115,9 @@ impl GameStore for SqliteStore {
     }
 }
 
-/// A whole game to import: its first commit and, for a game that is over, its moves as
-/// the one row of `closed_logs` (no move will ever follow, and one row costs the writer far
-/// less than a row a move).
+/// A whole game to import: its first commit and, for a game that is over, its moves and
+/// events as the one row of `closed_logs` (no entry will ever follow, and one row costs the
+/// writer far less than a row an entry).
 pub(super) struct Import {
     commit: Commit,
     closed_log: Option<ClosedLog>,
