@@ -9,7 +9,9 @@
 //! Each keeps the archive's player names: the seat whose name is the importer's handle
 //! (compared without case, the first such seat) is the importer's; every other seat is a
 //! name-only seat ([`SeatDoc::Named`]) that no registered player acts or is listed for.
-//! Moves keep the times the archive gives (the import time where it gives none), and
+//! Moves keep the times the archive gives (where it gives none, the latest time before the
+//! move, else the game's first time, else the time of the import: so the log's times stay
+//! in order and the game exports as a text that imports again), and
 //! whether they were played from a conditional line; a draw offer right after its seat's
 //! move at the move's time is the offer made with that move; every other event (an
 //! organiser's act too) becomes the log event it records, and eliminations are those the
@@ -308,12 +310,15 @@ struct Log {
     chain: String,
     /// The latest time of a move or event (a vacation's start aside), if any.
     latest: Option<DateTime<Utc>>,
-    now: DateTime<Utc>,
+    /// The time of an entry without one when no entry before it has one: the record's first
+    /// time, else the time of the import.
+    untimed: DateTime<Utc>,
 }
 
 impl Log {
     /// The log of the record's entries as the reader's replay played them: each move as the
-    /// rules wrote it, at the time it was received (`now` if unknown), with the draw offer
+    /// rules wrote it, at the time it was received (if unknown, the latest time before it,
+    /// else the record's first time, else `now`), with the draw offer
     /// its seat made with it and the eliminations it caused (the seats put out pass their
     /// army to the mover); each other event as the log event it records.
     fn of_played(
@@ -323,7 +328,8 @@ impl Log {
     ) -> Result<Log, ServiceError> {
         let played = imported.game.0.played();
         let others = imported.record.entries.len().saturating_sub(played.len());
-        let mut log = Log::empty(id, now, played.len(), others);
+        let untimed = first_time(&imported.record).unwrap_or(now);
+        let mut log = Log::empty(id, untimed, played.len(), others);
         let mut played = played.into_iter();
         let mut eliminations = imported.eliminations.iter().peekable();
         let mut entries = imported.record.entries.iter().peekable();
@@ -333,7 +339,7 @@ impl Log {
                     let played = played.next().ok_or_else(|| {
                         ServiceError::refused("the record has more moves than its replay")
                     })?;
-                    let received = mv.received.unwrap_or(now);
+                    let received = log.time_of(mv.received);
                     let offer = entries
                         .next_if(|next| offered_with(next, Some(played.seat), received))
                         .is_some();
@@ -353,15 +359,15 @@ impl Log {
     }
 
     /// A log of game `id` with nothing in it yet, and room for `moves` moves and `events`
-    /// events.
-    fn empty(id: &GameId, now: DateTime<Utc>, moves: usize, events: usize) -> Log {
+    /// events; an entry without a time before any with one gets `untimed`.
+    fn empty(id: &GameId, untimed: DateTime<Utc>, moves: usize, events: usize) -> Log {
         Log {
             id: id.clone(),
             moves: Vec::with_capacity(moves),
             events: Vec::with_capacity(events),
             chain: String::new(),
             latest: None,
-            now,
+            untimed,
         }
     }
 
@@ -394,7 +400,7 @@ impl Log {
     /// Records an archive event as its log event; eliminations are the rules' (recorded
     /// with the move that caused them), so the archive's own are read past.
     fn record(&mut self, event: &Event) -> Result<(), ServiceError> {
-        let at = event.at.unwrap_or(self.now);
+        let at = self.time_of(event.at);
         let recorded = match &event.kind {
             EventKind::Eliminated { .. } => return Ok(()),
             EventKind::Vacation { days } => GameEvent::VacationTaken {
@@ -412,7 +418,7 @@ impl Log {
 
     /// Records an organiser's act as its log event, which concerns no seat.
     fn record_organiser(&mut self, organiser: &OrganiserEntry) -> Result<(), ServiceError> {
-        let at = organiser.at.unwrap_or(self.now);
+        let at = self.time_of(organiser.at);
         let event = match &organiser.act {
             OrganiserAct::Paused => GameEvent::Paused,
             OrganiserAct::Resumed => GameEvent::Resumed,
@@ -447,6 +453,12 @@ impl Log {
         self.events.push(record);
     }
 
+    /// The time of the next entry, `given` by the archive or not: when not, the latest time
+    /// before it (so times never go back), else [`Log::untimed`].
+    fn time_of(&self, given: Option<DateTime<Utc>>) -> DateTime<Utc> {
+        given.or(self.latest).unwrap_or(self.untimed)
+    }
+
     fn note_time(&mut self, at: DateTime<Utc>) {
         self.latest = Some(self.latest.map_or(at, |latest| latest.max(at)));
     }
@@ -477,6 +489,17 @@ impl Log {
 fn offered_with(next: &Entry, mover: Option<Seat>, received: DateTime<Utc>) -> bool {
     matches!(next, Entry::Event(Event { kind: EventKind::DrawOffered, seat, at: Some(at) })
         if Some(*seat) == mover && at.timestamp() == received.timestamp())
+}
+
+/// The first time `record` gives a move, an event or an organiser's act (a vacation's start
+/// aside: it may lie ahead).
+fn first_time(record: &GameRecord) -> Option<DateTime<Utc>> {
+    record.entries.iter().find_map(|entry| match entry {
+        Entry::Move(mv) => mv.received,
+        Entry::Event(event) if !event.kind.is_timed_ahead() => event.at,
+        Entry::Organiser(organiser) => organiser.at,
+        Entry::Event(_) | Entry::Message(_) => None,
+    })
 }
 
 /// The log event an archive event (other than a vacation or an elimination) records.

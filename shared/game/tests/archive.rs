@@ -195,7 +195,44 @@ async fn every_act_is_in_the_log_and_survives_export_and_import(kind: Kind) {
     assert!(outcome.id.is_some() && !outcome.verified, "{outcome}");
 }
 
+/// A move or an event the archive gives no time takes the latest time before it (the
+/// game's first time when none precedes it), so the game's times stay in order and it
+/// exports as a text that imports again, with the same times.
+async fn entries_without_a_time_take_the_time_before_them_and_import_again(kind: Kind) {
+    let s = setup(kind).await;
+    let text = "[White \"ann\"]\n[Black \"bob\"]\n[Result \"0-1\"]\n\n\
+        {[%draw-offer white]} 1. f3 1... e5 {[%ccsnt 2030.01.05,00:05:00]} 2. g4 \
+        2... Qh4# {[%ccsnt 2030.01.06,10:00:00]} 0-1\n";
+    let read = missive_archive::read(text.as_bytes()).next().unwrap();
+    let outcome = s.service.import_game(None, read).await;
+    let copy = outcome.id.clone().unwrap_or_else(|| panic!("{outcome}"));
+    let times = |log: Vec<missive_domain::MoveRecord>| {
+        log.iter()
+            .map(|mv| mv.at.format("%d %H:%M").to_string())
+            .collect::<Vec<_>>()
+    };
+    let imported = times(s.service.move_log(&copy, None).await.unwrap());
+    assert_eq!(imported, ["05 00:05", "05 00:05", "05 00:05", "06 10:00"]);
+    let offer = s.test.store.load(&copy).await.unwrap().unwrap().events[0].at;
+    assert_eq!(offer.format("%d %H:%M").to_string(), "05 00:05");
+
+    let exported = s.service.archive_text(&copy, None).await.unwrap();
+    let read = missive_archive::read(exported.as_bytes()).next().unwrap();
+    let outcome = s.service.import_game(None, read).await;
+    let again = outcome.id.clone().unwrap_or_else(|| panic!("{outcome}"));
+    assert_eq!(
+        times(s.service.move_log(&again, None).await.unwrap()),
+        imported
+    );
+    assert_eq!(
+        logged_events(&s, &again).await,
+        logged_events(&s, &copy).await
+    );
+    s.assert_consistent().await;
+}
+
 contract_tests!(
     exported_games_import_as_finished_games_that_check,
     every_act_is_in_the_log_and_survives_export_and_import,
+    entries_without_a_time_take_the_time_before_them_and_import_again,
 );
