@@ -206,7 +206,7 @@ pub struct ImportPipeline {
 
 impl ImportPipeline {
     /// Batches prepared or stored at once, besides the one the caller reads.
-    pub const IN_FLIGHT: usize = 2;
+    pub const IN_FLIGHT: usize = 3;
 
     /// A pipeline storing with `service`, for `importer`.
     pub fn new(service: &GameService, importer: Option<&str>) -> ImportPipeline {
