@@ -1,6 +1,6 @@
 //! The store's errors.
 
-use missive_domain::{Challenge, ChallengeState, InvalidCommit, MailPreference};
+use missive_domain::InvalidCommit;
 use thiserror::Error;
 
 /// What can go wrong in a store.
@@ -50,15 +50,17 @@ impl From<InvalidCommit> for StoreError {
 }
 
 /// A mail preference as a store keeps it (its kebab-case name), or `Corrupt`.
-pub(crate) fn stored_preference(text: &str) -> Result<MailPreference, StoreError> {
-    MailPreference::parse(text)
+#[cfg(any(feature = "sqlite", feature = "dynamodb"))]
+pub(crate) fn stored_preference(text: &str) -> Result<missive_domain::MailPreference, StoreError> {
+    missive_domain::MailPreference::parse(text)
         .ok_or_else(|| StoreError::Corrupt(format!("mail preference `{text}`")))
 }
 
 /// Refuses a challenge to publish that is not new and open (revision 1): a bug in the
 /// caller.
-pub(crate) fn check_publishable(challenge: &Challenge) -> Result<(), StoreError> {
-    if challenge.revision != 1 || challenge.state != ChallengeState::Open {
+#[cfg(any(feature = "sqlite", feature = "dynamodb"))]
+pub(crate) fn check_publishable(challenge: &missive_domain::Challenge) -> Result<(), StoreError> {
+    if challenge.revision != 1 || challenge.state != missive_domain::ChallengeState::Open {
         return Err(StoreError::Invalid(
             "a challenge is published open at revision 1".into(),
         ));

@@ -13,6 +13,8 @@
 //! Each backend is a cargo feature, `sqlite` and `dynamodb`, both on by default; the Lambda
 //! functions build with `dynamodb` only.
 
+// Only the backends page lists.
+#[cfg(any(feature = "sqlite", feature = "dynamodb"))]
 mod cursor;
 #[cfg(feature = "dynamodb")]
 pub mod dynamodb;
