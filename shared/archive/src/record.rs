@@ -50,6 +50,21 @@ pub enum Entry {
     Organiser(OrganiserEntry),
 }
 
+impl Entry {
+    /// The time the entries' order is checked by: when it was received or happened, if the
+    /// archive gives it; `None` for a vacation, whose time is its start and may lie ahead of
+    /// the entries that follow.
+    pub fn ordered_time(&self) -> Option<DateTime<Utc>> {
+        match self {
+            Entry::Move(mv) => mv.received,
+            Entry::Event(event) if event.kind.is_timed_ahead() => None,
+            Entry::Event(event) => event.at,
+            Entry::Message(message) => Some(message.at),
+            Entry::Organiser(organiser) => organiser.at,
+        }
+    }
+}
+
 /// An act of a game's tournament organiser, as its archive writes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OrganiserEntry {

@@ -310,14 +310,7 @@ fn playing_seats(game: &dyn AnyGame) -> Vec<Seat> {
 /// refused when the entry's time is earlier (a vacation's time, its start, may lie ahead and
 /// is not counted). The times read are whole seconds, as the archive writes them.
 fn in_order(latest: Option<DateTime<Utc>>, entry: &Entry) -> Result<Option<DateTime<Utc>>, Reason> {
-    let time = match entry {
-        Entry::Move(mv) => mv.received,
-        Entry::Event(event) if event.kind.is_timed_ahead() => None,
-        Entry::Event(event) => event.at,
-        Entry::Message(message) => Some(message.at),
-        Entry::Organiser(organiser) => organiser.at,
-    };
-    later(latest, time)
+    later(latest, entry.ordered_time())
 }
 
 /// The latest time once an entry at `time` (if it has one) is read after entries whose

@@ -492,14 +492,13 @@ fn offered_with(next: &Entry, mover: Option<Seat>, received: DateTime<Utc>) -> b
 }
 
 /// The first time `record` gives a move, an event or an organiser's act (a vacation's start
-/// aside: it may lie ahead).
+/// aside: it may lie ahead; messages are not imported).
 fn first_time(record: &GameRecord) -> Option<DateTime<Utc>> {
-    record.entries.iter().find_map(|entry| match entry {
-        Entry::Move(mv) => mv.received,
-        Entry::Event(event) if !event.kind.is_timed_ahead() => event.at,
-        Entry::Organiser(organiser) => organiser.at,
-        Entry::Event(_) | Entry::Message(_) => None,
-    })
+    record
+        .entries
+        .iter()
+        .filter(|entry| !matches!(entry, Entry::Message(_)))
+        .find_map(Entry::ordered_time)
 }
 
 /// The log event an archive event (other than a vacation or an elimination) records.

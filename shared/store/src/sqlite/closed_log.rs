@@ -85,10 +85,13 @@ pub(super) fn decode(
     kept_events: Vec<EventRecord>,
 ) -> Result<(Vec<MoveRecord>, Vec<EventRecord>), StoreError> {
     let mut events = match packed_events {
-        Some(text) => unpack_events(text)?,
-        None => Vec::new(),
+        Some(text) => {
+            let mut events = unpack_events(text)?;
+            events.extend(kept_events);
+            events
+        }
+        None => kept_events,
     };
-    events.extend(kept_events);
     if moves.starts_with("[{") {
         return Ok((serde_json::from_str(moves)?, events));
     }
