@@ -2,7 +2,7 @@
 //! DynamoDB Local (the figures of docs/performance.md): a change's events, and the regular
 //! look at a subscription with nothing new. The push service is a loopback listener that
 //! accepts every message (the messages themselves are checked, decrypted, by the API's
-//! tests: functions/api/tests/push.rs).
+//! tests: functions/api/tests/http/push.rs).
 
 use std::time::Duration;
 
