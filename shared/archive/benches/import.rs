@@ -1,6 +1,7 @@
 //! Import throughput with full move validation, side by side with two peers on the same
 //! generated file in the same run: the `pgn-reader` crate with shakmaty (every SAN read and
-//! played on a shakmaty position), and python-chess's PGN reader. Our reading is measured on
+//! played on a shakmaty position; a second row also reads each move's time), and
+//! python-chess's PGN reader. Our reading is measured on
 //! every core as `missive archive convert` runs it (`Reader::parallel`: one thread cuts the
 //! text into chunks at game boundaries, worker threads read and replay the chunks' games),
 //! on two threads as a store's import runs it (`Reader::pipelined`: one thread reads and
@@ -21,9 +22,11 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
+use chrono::{NaiveDate, NaiveDateTime};
+
 use missive_archive::{ExportOptions, Reader, Registry, export, sample::random_record};
 use missive_rules::{AnyGame, Game, Options};
-use pgn_reader::{SanPlus, Skip, Visitor};
+use pgn_reader::{RawComment, SanPlus, Skip, Visitor};
 use shakmaty::{Chess, Position};
 
 /// The allocator of the `missive` command, which imports archives.
@@ -118,12 +121,20 @@ fn count_ours<R: std::io::BufRead>(reader: Reader<'_, R>, start: Instant) -> Run
 }
 
 /// The pgn-reader peer's visitor: every main-line SAN is read, checked against the legal
-/// moves of a shakmaty position and played; variations are skipped.
-struct Validator;
+/// moves of a shakmaty position and played; variations are skipped. With `times`, each
+/// move's time comment (`[%ccsnt 2026.08.04,11:39:37]`) is read too, as a user of the crate
+/// would read it (UTF-8 checked, the time parsed by chrono), and the times must not go
+/// backwards: part of what our reader checks and the plain peer does not.
+struct Validator {
+    times: bool,
+}
+
+/// A game's position, its plies so far and its latest move time.
+type PeerMovetext = (Chess, u64, Option<NaiveDateTime>);
 
 impl Visitor for Validator {
     type Tags = ();
-    type Movetext = (Chess, u64);
+    type Movetext = PeerMovetext;
     type Output = Result<u64, String>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
@@ -131,12 +142,12 @@ impl Visitor for Validator {
     }
 
     fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<Self::Output, Self::Movetext> {
-        ControlFlow::Continue((Chess::default(), 0))
+        ControlFlow::Continue((Chess::default(), 0, None))
     }
 
     fn san(
         &mut self,
-        (position, plies): &mut Self::Movetext,
+        (position, plies, _): &mut Self::Movetext,
         san_plus: SanPlus,
     ) -> ControlFlow<Self::Output> {
         match san_plus.san.to_move(position) {
@@ -149,6 +160,24 @@ impl Visitor for Validator {
         }
     }
 
+    fn comment(
+        &mut self,
+        (_, _, latest): &mut Self::Movetext,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Self::Output> {
+        if !self.times {
+            return ControlFlow::Continue(());
+        }
+        match move_time(comment.as_bytes(), *latest) {
+            Ok(None) => ControlFlow::Continue(()),
+            Ok(time) => {
+                *latest = time;
+                ControlFlow::Continue(())
+            }
+            Err(error) => ControlFlow::Break(Err(error)),
+        }
+    }
+
     fn begin_variation(
         &mut self,
         _movetext: &mut Self::Movetext,
@@ -156,20 +185,56 @@ impl Visitor for Validator {
         ControlFlow::Continue(Skip(true))
     }
 
-    fn end_game(&mut self, (_, plies): Self::Movetext) -> Self::Output {
+    fn end_game(&mut self, (_, plies, _): Self::Movetext) -> Self::Output {
         Ok(plies)
     }
 }
 
-/// The pgn-reader peer over `path` (never inlined, for a profiler:
-/// `--toggle-collect=import::pgn_reader`).
+/// The time of a move-time comment, checked not to come before `latest`; `None` for another
+/// comment.
+fn move_time(
+    comment: &[u8],
+    latest: Option<NaiveDateTime>,
+) -> Result<Option<NaiveDateTime>, String> {
+    let text = std::str::from_utf8(comment).map_err(|e| e.to_string())?;
+    let Some(rest) = text.trim().strip_prefix("[%ccsnt ") else {
+        return Ok(None);
+    };
+    // The time may be followed by the conditional mark: ` [%conditional]`.
+    let (value, _) = rest.split_once(']').ok_or("unclosed time")?;
+    let time = fixed_width_time(value).ok_or_else(|| format!("{value}: not a time"))?;
+    if latest.is_some_and(|latest| time < latest) {
+        return Err(format!("{value}: before the move before"));
+    }
+    Ok(Some(time))
+}
+
+/// `2026.08.04,11:39:37` read field by field at fixed places (chrono's `parse_from_str`, the
+/// obvious way, takes about three times as long), the date and time checked by chrono.
+fn fixed_width_time(value: &str) -> Option<NaiveDateTime> {
+    let bytes = value.as_bytes();
+    let separators = [(4, b'.'), (7, b'.'), (10, b','), (13, b':'), (16, b':')];
+    if bytes.len() != 19 || separators.iter().any(|&(at, byte)| bytes[at] != byte) {
+        return None;
+    }
+    let field = |from: usize, to: usize| value[from..to].parse::<u32>().ok();
+    let year = i32::try_from(field(0, 4)?).ok()?;
+    NaiveDate::from_ymd_opt(year, field(5, 7)?, field(8, 10)?)?.and_hms_opt(
+        field(11, 13)?,
+        field(14, 16)?,
+        field(17, 19)?,
+    )
+}
+
+/// The pgn-reader peer over `path`, reading move times when `times` says so (never inlined,
+/// for a profiler: `--toggle-collect=import::pgn_reader`).
 #[inline(never)]
-fn pgn_reader(path: &Path) -> Run {
+fn pgn_reader(path: &Path, times: bool) -> Run {
     let start = Instant::now();
     let file = File::open(path).expect("opens the bench file");
     let mut reader = pgn_reader::Reader::new(file);
     let (mut games, mut plies) = (0, 0);
-    while let Some(read) = reader.read_game(&mut Validator).expect("reads") {
+    while let Some(read) = reader.read_game(&mut Validator { times }).expect("reads") {
         plies += read.unwrap_or_else(|e| panic!("pgn-reader rejected game {}: {e}", games + 1));
         games += 1;
     }
@@ -318,7 +383,11 @@ fn main() {
             "missive-archive, 1 thread",
             Some(best_of_three(|| ours_inline(&path))),
         ),
-        (PEER, Some(best_of_three(|| pgn_reader(&path)))),
+        (PEER, Some(best_of_three(|| pgn_reader(&path, false)))),
+        (
+            "pgn-reader + times",
+            Some(best_of_three(|| pgn_reader(&path, true))),
+        ),
         (
             "missive-rules, replay only",
             Some(best_of_three(|| rules_replay(&sans))),
