@@ -1,7 +1,10 @@
 //! The API over real HTTP: each module drives a server on a loopback port (`common`) through
 //! one part of the API. They are one test binary so the workspace links the server and its
-//! clients once rather than once for each part; the tests that change the whole process
-//! (`panics`, `unwritable`) and the Lambda runtime's (`lambda`) stay binaries of their own.
+//! clients once rather than once for each part. The modules run side by side in one process,
+//! so none may change it: a test that sets environment variables, resource limits, signal
+//! handlers or a global subscriber goes in a file of its own beside this folder, as the
+//! tests of panics (`panics.rs`), of a store that cannot be written (`unwritable.rs`) and of
+//! the Lambda runtime (`lambda.rs`) do.
 
 #[macro_use]
 #[path = "../common/mod.rs"]
