@@ -169,9 +169,8 @@ impl Visitor for Validator {
             return ControlFlow::Continue(());
         }
         match move_time(comment.as_bytes(), *latest) {
-            Ok(None) => ControlFlow::Continue(()),
             Ok(time) => {
-                *latest = time;
+                *latest = time.or(*latest);
                 ControlFlow::Continue(())
             }
             Err(error) => ControlFlow::Break(Err(error)),
