@@ -768,16 +768,30 @@ pub(crate) mod tests {
         }
     }
 
-    /// A reader that gives a few bytes at a time.
-    struct Chunks<'a>(&'a [u8]);
+    /// A reader that gives its bytes at most `size` at a time.
+    struct Chunks<'a> {
+        bytes: &'a [u8],
+        size: usize,
+    }
 
     impl Read for Chunks<'_> {
         fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-            let n = self.0.len().min(buffer.len()).min(7);
-            buffer[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
+            let n = self.bytes.len().min(buffer.len()).min(self.size);
+            buffer[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
             Ok(n)
         }
+    }
+
+    /// The games of `bytes` given `size` bytes at a time, read with the plain shapes or
+    /// token by token.
+    fn games_in_chunks(
+        bytes: &[u8],
+        size: usize,
+        plain: bool,
+    ) -> Vec<Result<RawGame, ImportError>> {
+        let mut games = Games::new(Chunks { bytes, size });
+        std::iter::from_fn(|| games.next_game(plain)).collect()
     }
 
     #[test]
@@ -788,11 +802,83 @@ pub(crate) mod tests {
             bytes.extend_from_slice(comment.as_bytes());
             bytes.extend_from_slice(GAME.as_bytes());
         }
-        let read = |plain: bool| {
-            let mut games = Games::new(Chunks(&bytes));
-            std::iter::from_fn(|| games.next_game(plain)).collect::<Vec<_>>()
-        };
-        assert_eq!(read(true), read(false));
+        assert_eq!(
+            games_in_chunks(&bytes, 7, true),
+            games_in_chunks(&bytes, 7, false)
+        );
+    }
+
+    /// Pieces of archives: the shapes the plain reading takes, the same shapes a little
+    /// wrong, and the shapes it leaves to the tokens.
+    const PIECES: &[&[u8]] = &[
+        b"[Event \"Cup\"]",
+        b"[White \"\xc4\x8capek\"]",
+        b"[Result \"1-0\"]",
+        b"[Black \"a\\\"b\"]",
+        b"[Site \"\xe9t\xe9\"]",
+        b"[Round\"2\" ]",
+        b"[ Date \"2026.11.29\"]",
+        b"[Variant \"chess\"",
+        b"1.",
+        b"12...",
+        b"3.Bb5",
+        b"e4",
+        b"e5",
+        b"Nf3",
+        b"exd5",
+        b"O-O",
+        b"e8=Q+",
+        b"Nc6!?",
+        b"b1(2)",
+        b"\xc3\xa9",
+        b"{[%ccsnt 2026.11.02,09:00:12]}",
+        b"{[%ccsnt 2026.11.02,09:00:12] [%conditional]}",
+        b"{[%ccsnt 2026.02.30,09:00:12]}",
+        b"{[%ccsnt 2026.11.02,09:00]}",
+        b"{[%ccsnt 2026.11.02,09:00:12 ]}",
+        b"{[%conditional]}",
+        b"{[%draw-offer white 2026.11.02,09:00:12]}",
+        b"{[%claim black threefold-repetition]}",
+        b"{[%pause 2026.11.02,09:00:12]}",
+        b"{a note}",
+        b"{\xff}",
+        b"{",
+        b"}",
+        b"(",
+        b")",
+        b"(2. f4 exf4)",
+        b"$1",
+        b";a line\n",
+        b"%escaped\n",
+        b"1-0",
+        b"0-1",
+        b"1/2-1/2",
+        b"*",
+        b"\"",
+        b"[",
+        b"]",
+    ];
+
+    /// What stands between pieces.
+    const SEPARATORS: &[&[u8]] = &[b" ", b"", b"\n", b"\r\n", b"\t", b"\n\n", b"  "];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+        #[test]
+        fn random_archives_read_alike_either_way(
+            picks in proptest::collection::vec((0..PIECES.len(), 0..SEPARATORS.len()), 0..60),
+            size in 1..40usize,
+        ) {
+            let bytes: Vec<u8> = picks
+                .iter()
+                .flat_map(|(piece, separator)| [PIECES[*piece], SEPARATORS[*separator]])
+                .flatten()
+                .copied()
+                .collect();
+            let tokens = games(&bytes, false);
+            prop_assert_eq!(&games(&bytes, true), &tokens);
+            prop_assert_eq!(&games_in_chunks(&bytes, size, true), &tokens);
+        }
     }
 
     /// A short archive of the shapes the plain reading takes and those around them.
