@@ -1,8 +1,8 @@
 //! Import throughput with full move validation, side by side with two peers on the same
 //! generated file in the same run: the `pgn-reader` crate with shakmaty (every SAN read and
-//! played on a shakmaty position; a second row also reads each move's time), and
-//! python-chess's PGN reader. Our reading is measured on
-//! every core as `missive archive convert` runs it (`Reader::parallel`: one thread cuts the
+//! played on a shakmaty position; a second row also reads each move's time, a third plays
+//! no move, to show what the reading alone costs it), and python-chess's PGN reader. Our
+//! reading is measured on every core as `missive archive convert` runs it (`Reader::parallel`: one thread cuts the
 //! text into chunks at game boundaries, worker threads read and replay the chunks' games),
 //! on two threads as a store's import runs it (`Reader::pipelined`: one thread reads and
 //! splits, the other replays), and on one thread, like the peers. Two more rows take the
@@ -120,13 +120,25 @@ fn count_ours<R: std::io::BufRead>(reader: Reader<'_, R>, start: Instant) -> Run
     }
 }
 
-/// The pgn-reader peer's visitor: every main-line SAN is read, checked against the legal
-/// moves of a shakmaty position and played; variations are skipped. With `times`, each
-/// move's time comment (`[%ccsnt 2026.08.04,11:39:37]`) is read too, as a user of the crate
-/// would read it (UTF-8 checked, the time parsed by chrono), and the times must not go
-/// backwards: part of what our reader checks and the plain peer does not.
+/// What the pgn-reader peer does with the games it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Peer {
+    /// Every main-line SAN is read, checked against the legal moves of a shakmaty position
+    /// and played; variations are skipped.
+    Plays,
+    /// As [`Peer::Plays`], and each move's time comment (`[%ccsnt 2026.08.04,11:39:37]`) is
+    /// read too, as a user of the crate would read it (UTF-8 checked, the time parsed by
+    /// chrono), and the times must not go backwards: part of what our reader checks and the
+    /// plain peer does not.
+    PlaysAndTimes,
+    /// Every main-line SAN is read (pgn-reader parses it) and none is played: the reading
+    /// alone, the part of the plain peer's time that is not shakmaty's.
+    ReadsOnly,
+}
+
+/// The pgn-reader peer's visitor, doing what its [`Peer`] says.
 struct Validator {
-    times: bool,
+    peer: Peer,
 }
 
 /// A game's position, its plies so far and its latest move time.
@@ -150,6 +162,10 @@ impl Visitor for Validator {
         (position, plies, _): &mut Self::Movetext,
         san_plus: SanPlus,
     ) -> ControlFlow<Self::Output> {
+        if self.peer == Peer::ReadsOnly {
+            *plies += 1;
+            return ControlFlow::Continue(());
+        }
         match san_plus.san.to_move(position) {
             Ok(m) => {
                 position.play_unchecked(m);
@@ -165,7 +181,7 @@ impl Visitor for Validator {
         (_, _, latest): &mut Self::Movetext,
         comment: RawComment<'_>,
     ) -> ControlFlow<Self::Output> {
-        if !self.times {
+        if self.peer != Peer::PlaysAndTimes {
             return ControlFlow::Continue(());
         }
         match move_time(comment.as_bytes(), *latest) {
@@ -225,15 +241,15 @@ fn fixed_width_time(value: &str) -> Option<NaiveDateTime> {
     )
 }
 
-/// The pgn-reader peer over `path`, reading move times when `times` says so (never inlined,
-/// for a profiler: `--toggle-collect=import::pgn_reader`).
+/// The pgn-reader peer over `path`, doing what `peer` says (never inlined, for a profiler:
+/// `--toggle-collect=import::pgn_reader`).
 #[inline(never)]
-fn pgn_reader(path: &Path, times: bool) -> Run {
+fn pgn_reader(path: &Path, peer: Peer) -> Run {
     let start = Instant::now();
     let file = File::open(path).expect("opens the bench file");
     let mut reader = pgn_reader::Reader::new(file);
     let (mut games, mut plies) = (0, 0);
-    while let Some(read) = reader.read_game(&mut Validator { times }).expect("reads") {
+    while let Some(read) = reader.read_game(&mut Validator { peer }).expect("reads") {
         plies += read.unwrap_or_else(|e| panic!("pgn-reader rejected game {}: {e}", games + 1));
         games += 1;
     }
@@ -382,10 +398,14 @@ fn main() {
             "missive-archive, 1 thread",
             Some(best_of_three(|| ours_inline(&path))),
         ),
-        (PEER, Some(best_of_three(|| pgn_reader(&path, false)))),
+        (PEER, Some(best_of_three(|| pgn_reader(&path, Peer::Plays)))),
         (
             "pgn-reader + times",
-            Some(best_of_three(|| pgn_reader(&path, true))),
+            Some(best_of_three(|| pgn_reader(&path, Peer::PlaysAndTimes))),
+        ),
+        (
+            "pgn-reader, no replay",
+            Some(best_of_three(|| pgn_reader(&path, Peer::ReadsOnly))),
         ),
         (
             "missive-rules, replay only",
