@@ -2,18 +2,18 @@
 //! generated file in the same run: the `pgn-reader` crate with shakmaty (every SAN read and
 //! played on a shakmaty position; a second row also reads each move's time, a third plays
 //! no move, to show what the reading alone costs it), and python-chess's PGN reader. Our
-//! reading is measured on every core as `missive archive convert` runs it (`Reader::parallel`: one thread cuts the
-//! text into chunks at game boundaries, worker threads read and replay the chunks' games),
-//! on two threads as a store's import runs it (`Reader::pipelined`: one thread reads and
-//! splits, the other replays), and on one thread, like the peers. Two more rows take the
-//! reading away: the games' SAN lists, read beforehand, replayed by our rules (a `Game`
-//! deciding each game's end, repetitions tracked) and by shakmaty.
-//! Prints one table; run once: `cargo bench -p missive-archive --bench import`
-//! (`MISSIVE_PYTHON` names the interpreter, `none` leaves python-chess out;
-//! `MISSIVE_BENCH_GAMES` the number of games, 10,000 by default). Each Rust row's time is the
-//! best of three runs. Under `cargo test` (no `--bench` argument) it runs on 20 games so the
-//! harness itself stays tested. Every row allocates with mimalloc, as the `missive` command
-//! does.
+//! reading is measured on every core as `missive archive convert` runs it
+//! (`Reader::parallel`: one thread cuts the text into chunks at game boundaries, worker
+//! threads read and replay the chunks' games), on two threads as a store's import runs it
+//! (`Reader::pipelined`: one thread reads and splits, the other replays), and on one thread,
+//! like the peers. Two more rows take the reading away: the games' SAN lists, read
+//! beforehand, replayed by our rules (a `Game` deciding each game's end, repetitions
+//! tracked) and by shakmaty. Prints one table; run once:
+//! `cargo bench -p missive-archive --bench import` (`MISSIVE_PYTHON` names the interpreter,
+//! `none` leaves python-chess out; `MISSIVE_BENCH_GAMES` the number of games, 10,000 by
+//! default). Each Rust row's time is the best of three runs. Under `cargo test` (no `--bench`
+//! argument) it runs on 20 games so the harness itself stays tested. Every row allocates with
+//! mimalloc, as the `missive` command does.
 
 use std::fs::File;
 use std::io::BufReader;
