@@ -737,10 +737,14 @@ pub(crate) mod tests {
     use super::*;
     use crate::lexer::MAX_TEXT;
 
+    /// Every game `games` gives, read with the plain shapes or token by token.
+    fn all_games<R: Read>(mut games: Games<R>, plain: bool) -> Vec<Result<RawGame, ImportError>> {
+        std::iter::from_fn(|| games.next_game(plain)).collect()
+    }
+
     /// The games of `bytes` read with the plain shapes or token by token.
     fn games(bytes: &[u8], plain: bool) -> Vec<Result<RawGame, ImportError>> {
-        let mut games = Games::new(bytes);
-        std::iter::from_fn(|| games.next_game(plain)).collect()
+        all_games(Games::new(bytes), plain)
     }
 
     /// Every PGN file of the collection of real games, and the archive's documentation.
@@ -790,8 +794,7 @@ pub(crate) mod tests {
         size: usize,
         plain: bool,
     ) -> Vec<Result<RawGame, ImportError>> {
-        let mut games = Games::new(Chunks { bytes, size });
-        std::iter::from_fn(|| games.next_game(plain)).collect()
+        all_games(Games::new(Chunks { bytes, size }), plain)
     }
 
     #[test]
